@@ -1,0 +1,1 @@
+# bench/bench.mk: sources and tests of this module

@@ -1,0 +1,68 @@
+/* comm/comm.c: creates the context's communicator (initialising MPI when the
+ * caller has not) and the reductions every Krylov iteration uses. */
+#include "comm.h"
+
+ng_status ng_comm_create(ng_comm **comm)
+{
+  ng_comm *c;
+  NG_CHECK(NG_CALLOC(c, 1));
+  c->rank = 0; c->size = 1; c->local_rank = 0; c->local_size = 1;
+#ifdef NG_HAVE_MPI
+  int inited = 0;
+  MPI_Initialized(&inited);
+  if (!inited) {
+    if (MPI_Init(NULL, NULL) != MPI_SUCCESS) { ng_free(c); return NG_ERROR(NG_ERR_MPI, "MPI_Init failed"); }
+    c->finalize_mpi = 1;
+  }
+  if (MPI_Comm_dup(MPI_COMM_WORLD, &c->comm) != MPI_SUCCESS) {
+    ng_free(c);
+    return NG_ERROR(NG_ERR_MPI, "MPI_Comm_dup of MPI_COMM_WORLD failed");
+  }
+  MPI_Comm_rank(c->comm, &c->rank);
+  MPI_Comm_size(c->comm, &c->size);
+  MPI_Comm node;
+  if (MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+    MPI_Comm_rank(node, &c->local_rank);
+    MPI_Comm_size(node, &c->local_size);
+    MPI_Comm_free(&node);
+  }
+#endif
+  *comm = c;
+  return NG_SUCCESS;
+}
+
+void ng_comm_destroy(ng_comm *c)
+{
+  if (!c) return;
+#ifdef NG_HAVE_MPI
+  MPI_Comm_free(&c->comm);
+  if (c->finalize_mpi) {
+    int fin = 0;
+    MPI_Finalized(&fin);
+    if (!fin) MPI_Finalize();
+  }
+#endif
+  ng_free(c);
+}
+
+ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n)
+{
+#ifdef NG_HAVE_MPI
+  if (ctx->comm->size > 1)
+    NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_SUM, ctx->comm->comm));
+#else
+  (void)ctx; (void)values; (void)n;
+#endif
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n)
+{
+#ifdef NG_HAVE_MPI
+  if (ctx->comm->size > 1)
+    NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, MPI_MAX, ctx->comm->comm));
+#else
+  (void)ctx; (void)values; (void)n;
+#endif
+  return NG_SUCCESS;
+}

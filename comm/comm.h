@@ -1,0 +1,34 @@
+/* comm/comm.h: the communicator behind a context. Without MPI (or with one
+ * rank) every collective is the identity. */
+#ifndef NG_COMM_H
+#define NG_COMM_H
+#include "internal.h"
+#ifdef NG_HAVE_MPI
+#include <mpi.h>
+#endif
+
+struct ng_comm {
+  int rank, size;
+  int local_rank, local_size; /* within the node (for GPU choice) */
+#ifdef NG_HAVE_MPI
+  MPI_Comm comm;     /* dup of MPI_COMM_WORLD */
+  int finalize_mpi;  /* we called MPI_Init, so we call MPI_Finalize */
+#endif
+};
+
+ng_status ng_comm_create(ng_comm **comm);
+void ng_comm_destroy(ng_comm *comm);
+
+#ifdef NG_HAVE_MPI
+/* Turns an MPI return code into an ng_status naming the call. */
+#define NG_MPI_CHECK(call)                                                          \
+  do {                                                                              \
+    int ng_mpi_rc_ = (call);                                                        \
+    if (ng_mpi_rc_ != MPI_SUCCESS) {                                                \
+      char ng_mpi_msg_[MPI_MAX_ERROR_STRING]; int ng_mpi_len_ = 0;                  \
+      MPI_Error_string(ng_mpi_rc_, ng_mpi_msg_, &ng_mpi_len_);                      \
+      return NG_ERROR(NG_ERR_MPI, "%s failed: %s", #call, ng_mpi_msg_);             \
+    }                                                                               \
+  } while (0)
+#endif
+#endif

@@ -1,0 +1,89 @@
+/* core/context.c: a context owns the communicator and, on the GPU, the device
+ * with its stream and cuBLAS/cuSPARSE handles; it picks the vector ops table
+ * so that nothing above it branches on where it runs. */
+#include "internal.h"
+#include "../comm/comm.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static ng_status context_use_host(ng_context c)
+{
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  c->on_gpu = 0;
+  c->vops = &ng_vec_ops_host;
+  snprintf(c->describe, sizeof(c->describe), "host CPU, %d thread%s", threads, threads == 1 ? "" : "s");
+  return NG_SUCCESS;
+}
+
+ng_status ng_context_create(const char *resource, ng_context *ctx)
+{
+  ng_context c;
+  ng_status st;
+  NG_ASSERT_ARG(ctx, "ng_context_create: null output handle");
+  *ctx = NULL;
+  if (!resource || !*resource) resource = getenv("NG_RESOURCE");
+  if (!resource || !*resource) resource = "auto";
+  if (strcmp(resource, "auto") && strcmp(resource, "cpu") && strcmp(resource, "gpu"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "unknown resource '%s' (use auto, cpu or gpu)", resource);
+  NG_CHECK(NG_CALLOC(c, 1));
+  NG_CHECK_GOTO(st, ng_comm_create(&c->comm), fail);
+  c->rank = c->comm->rank;
+  c->size = c->comm->size;
+  if (!strcmp(resource, "cpu")) {
+    context_use_host(c);
+  } else {
+#ifdef NG_HAVE_CUDA
+    if (ng_cuda_device_count() > 0) {
+      NG_CHECK_GOTO(st, ng_cuda_create(&c->cuda, -1, c->comm->local_rank, c->describe, sizeof(c->describe)), fail);
+      c->on_gpu = 1;
+      c->vops = &ng_vec_ops_cuda;
+    } else
+#endif
+    {
+      if (!strcmp(resource, "gpu")) {
+        st = NG_ERROR(NG_ERR_NO_DEVICE, ng_have_cuda() ? "resource 'gpu' asked for but no CUDA device is visible"
+                                                       : "resource 'gpu' asked for but nagare was built without CUDA");
+        goto fail;
+      }
+      context_use_host(c);
+    }
+  }
+  *ctx = c;
+  return NG_SUCCESS;
+fail:
+  ng_comm_destroy(c->comm);
+  ng_free(c);
+  return st;
+}
+
+ng_status ng_context_destroy(ng_context ctx)
+{
+  if (!ctx) return NG_SUCCESS;
+#ifdef NG_HAVE_CUDA
+  if (ctx->cuda) ng_cuda_destroy(ctx->cuda);
+#endif
+  ng_comm_destroy(ctx->comm);
+  ng_free(ctx);
+  return NG_SUCCESS;
+}
+
+ng_status ng_context_on_gpu(ng_context ctx, int *on_gpu)
+{
+  NG_ASSERT_ARG(ctx && on_gpu, "ng_context_on_gpu: null argument");
+  *on_gpu = ctx->on_gpu;
+  return NG_SUCCESS;
+}
+
+ng_status ng_context_rank(ng_context ctx, int *rank, int *size)
+{
+  NG_ASSERT_ARG(ctx, "ng_context_rank: null context");
+  if (rank) *rank = ctx->rank;
+  if (size) *size = ctx->size;
+  return NG_SUCCESS;
+}
+
+const char *ng_context_describe(ng_context ctx) { return ctx ? ctx->describe : "(null context)"; }

@@ -1,0 +1,277 @@
+/* core/internal.h: what the library's own files share and users never see:
+ * error macros, host memory, the host CSR/COO containers, the object structs
+ * behind the public handles, and the ops tables (vectors, SpMV formats,
+ * preconditioners, solvers) that keep callers free of device branches. */
+#ifndef NG_INTERNAL_H
+#define NG_INTERNAL_H
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "nagare.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors (core/error.c) ----------------------------------------------
+ * NG_ERROR sets the message and returns the code; NG_CHECK propagates a
+ * failed call's status upward, appending "at file:line" to the trail. */
+ng_status ng_error_set(ng_status code, const char *file, int line, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+ng_status ng_error_trace(ng_status code, const char *file, int line);
+#define NG_ERROR(code, ...) ng_error_set((code), __FILE__, __LINE__, __VA_ARGS__)
+#define NG_CHECK(call)                                                  \
+  do {                                                                  \
+    ng_status ng_check_s_ = (call);                                     \
+    if (ng_check_s_ != NG_SUCCESS)                                      \
+      return ng_error_trace(ng_check_s_, __FILE__, __LINE__);           \
+  } while (0)
+/* Same, but jumps to a cleanup label with the status stored in `st`. */
+#define NG_CHECK_GOTO(st, call, label)                                  \
+  do {                                                                  \
+    (st) = (call);                                                      \
+    if ((st) != NG_SUCCESS) {                                           \
+      ng_error_trace((st), __FILE__, __LINE__);                         \
+      goto label;                                                       \
+    }                                                                   \
+  } while (0)
+#define NG_ASSERT_ARG(cond, ...)                                        \
+  do {                                                                  \
+    if (!(cond)) return NG_ERROR(NG_ERR_ARGUMENT, __VA_ARGS__);         \
+  } while (0)
+
+/* ---- host memory (core/memory.c) ------------------------------------------
+ * Failure is NG_ERR_MEMORY naming what and how many bytes. Zero bytes gives
+ * a valid pointer. ng_free(NULL) is fine. */
+ng_status ng_host_alloc(void **p, size_t count, size_t size, int zero, const char *what);
+void ng_free(void *p);
+#define NG_MALLOC(p, count) ng_host_alloc((void **)&(p), (size_t)(count), sizeof(*(p)), 0, #p)
+#define NG_CALLOC(p, count) ng_host_alloc((void **)&(p), (size_t)(count), sizeof(*(p)), 1, #p)
+
+/* Wall clock in seconds (monotonic). */
+double ng_wtime(void);
+
+/* ---- host CSR and COO (core/csr.c, core/coo.c) ---------------------------
+ * CSR: 64-bit row offsets, 32-bit column indices, double values. Columns
+ * within a row are kept in the order they were given (sorted by the COO
+ * builder). */
+typedef struct {
+  int32_t nrows, ncols;
+  int64_t nnz;
+  int64_t *rowptr; /* nrows + 1 */
+  int32_t *col;    /* nnz */
+  double *val;     /* nnz */
+} ng_csr;
+
+ng_status ng_csr_alloc(ng_csr *A, int32_t nrows, int32_t ncols, int64_t nnz);
+void ng_csr_free(ng_csr *A);
+ng_status ng_csr_copy(const ng_csr *src, ng_csr *dst);
+/* Structural checks: monotone rowptr, columns in range, finite values. */
+ng_status ng_csr_validate(const ng_csr *A);
+/* y = alpha A x + beta y on the host (OpenMP when available). beta == 0
+ * overwrites y (NaN in y does not leak). */
+void ng_csr_spmv(const ng_csr *A, double alpha, const double *x, double beta, double *y);
+/* Diagonal into d (n = nrows); NG_ERR_NUMERIC naming the first row with a
+ * zero or missing diagonal when require_nonzero. */
+ng_status ng_csr_diagonal(const ng_csr *A, double *d, int require_nonzero);
+/* 1 when A equals its transpose in pattern and (to rel. tol) values. */
+int ng_csr_is_symmetric(const ng_csr *A, double rtol);
+
+/* COO builder used by the Matrix Market reader and the generators. */
+typedef struct {
+  int32_t nrows, ncols;
+  int64_t nnz, cap;
+  int32_t *row, *col;
+  double *val;
+} ng_coo;
+ng_status ng_coo_init(ng_coo *C, int32_t nrows, int32_t ncols, int64_t capacity);
+ng_status ng_coo_push(ng_coo *C, int32_t i, int32_t j, double v);
+/* Sorted by row then column; duplicates summed. C is left untouched. */
+ng_status ng_coo_to_csr(const ng_coo *C, ng_csr *A);
+void ng_coo_free(ng_coo *C);
+
+/* ---- Matrix Market (core/mmio.c) ------------------------------------------
+ * Reads coordinate real/integer/pattern, general/symmetric/skew-symmetric
+ * (symmetric parts expanded), gzip when built with zlib. Every malformed
+ * input is NG_ERR_PARSE with "path:line: what". Complex is NG_ERR_UNSUPPORTED. */
+ng_status ng_mmio_read_csr(const char *path, ng_csr *A);
+ng_status ng_mmio_write_csr(const char *path, const ng_csr *A);
+/* Array (dense column) vector of length *n, allocated into *x. */
+ng_status ng_mmio_read_array(const char *path, double **x, int32_t *n);
+ng_status ng_mmio_write_array(const char *path, const double *x, int32_t n);
+
+/* ---- problem generators (core/generate_*.c) -------------------------------
+ * Whole problem on the host: matrix and right-hand side (b allocated, nrows). */
+ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b);
+
+/* ---- communicator (comm/comm.c) ------------------------------------------ */
+typedef struct ng_comm ng_comm; /* defined in comm/comm.h */
+ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n);
+ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n);
+
+/* ---- vector operations on the context's memory space ---------------------
+ * Host table in core/vec_host.c, CUDA table in core/vec_cuda.cu. Pointers
+ * are device pointers for the CUDA table. dot_local is this rank's share. */
+typedef struct ng_vec_ops {
+  const char *name;
+  ng_status (*alloc)(ng_context ctx, double **p, int32_t n);
+  void (*free)(ng_context ctx, double *p);
+  ng_status (*upload)(ng_context ctx, double *dst, const double *host, int32_t n);
+  ng_status (*download)(ng_context ctx, double *host, const double *src, int32_t n);
+  ng_status (*fill)(ng_context ctx, int32_t n, double value, double *x);
+  ng_status (*copy)(ng_context ctx, int32_t n, const double *src, double *dst);
+  /* y = alpha x + y */
+  ng_status (*axpy)(ng_context ctx, int32_t n, double alpha, const double *x, double *y);
+  /* y = x + beta y */
+  ng_status (*xpay)(ng_context ctx, int32_t n, const double *x, double beta, double *y);
+  /* z = alpha x + beta y + gamma z (gamma may be 0: z overwritten) */
+  ng_status (*axpbypcz)(ng_context ctx, int32_t n, double alpha, const double *x, double beta,
+                        const double *y, double gamma, double *z);
+  /* z = d .* x */
+  ng_status (*pointwise_mult)(ng_context ctx, int32_t n, const double *d, const double *x, double *z);
+  /* result[k] = sum x_k . y_k for k < count (fused when count is 2) */
+  ng_status (*dot_local)(ng_context ctx, int32_t n, int count, const double *const *x,
+                         const double *const *y, double *result);
+} ng_vec_ops;
+extern const ng_vec_ops ng_vec_ops_host;
+#ifdef NG_HAVE_CUDA
+extern const ng_vec_ops ng_vec_ops_cuda;
+#endif
+
+/* ---- SpMV formats (spmv/) --------------------------------------------------
+ * One table per format and memory space. create() converts a host CSR block
+ * (refusing with NG_ERR_DOES_NOT_FIT and a reason when the format does not
+ * suit it); apply() computes y = alpha A x + beta y on the table's memory. */
+typedef struct ng_spmv_ops {
+  const char *name;
+  int on_gpu;
+  ng_status (*create)(ng_context ctx, const ng_csr *A, void **data);
+  ng_status (*apply)(void *data, double alpha, const double *x, double beta, double *y);
+  /* same pattern, new values (A in the layout create() saw) */
+  ng_status (*update_values)(void *data, const ng_csr *A);
+  size_t (*bytes)(const void *data); /* exact storage footprint */
+  void (*destroy)(void *data);
+} ng_spmv_ops;
+/* Registry lookup by name for a memory space (NULL when unknown). */
+const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);
+/* Names registered for a memory space, NULL-terminated. */
+const char *const *ng_spmv_names(int on_gpu);
+
+struct ng_cuda;       /* device, stream, cuBLAS/cuSPARSE handles: core/cuda_context.cu */
+struct ng_halo_plan;  /* comm/halo.c */
+
+/* ---- CUDA device (core/cuda_context.cu; only with NG_HAVE_CUDA) ----------- */
+int ng_cuda_device_count(void); /* 0 when there is no usable device */
+/* device < 0: pick (NG_DEVICE env, else local rank modulo device count). */
+ng_status ng_cuda_create(struct ng_cuda **cu, int device, int local_rank, char *describe, size_t len);
+void ng_cuda_destroy(struct ng_cuda *cu);
+
+/* ---- objects behind the handles ------------------------------------------- */
+
+struct ng_context_s {
+  int on_gpu;
+  const ng_vec_ops *vops;
+  struct ng_cuda *cuda; /* NULL on the host */
+  ng_comm *comm;        /* never NULL: size 1 without MPI */
+  int rank, size;
+  char describe[256];
+};
+
+struct ng_matrix_s {
+  ng_context ctx;
+  int64_t n_global, row_begin, nnz_global;
+  int32_t n_local;
+  ng_csr local;          /* host: owned rows x owned columns (local numbering) */
+  ng_csr offrank;        /* host: owned rows x halo columns (0..n_halo-1) */
+  int32_t n_halo;
+  int64_t *halo_gcol;    /* global index of each halo column */
+  struct ng_halo_plan *halo; /* NULL when there is no off-rank coupling */
+  int64_t *value_map;    /* input position -> slot (local: k, offrank: nnz_loc+k); NULL = identity */
+  const ng_spmv_ops *spmv;     void *spmv_data;     /* local block in the chosen format */
+  const ng_spmv_ops *spmv_off; void *spmv_off_data; /* off-rank block (CSR) */
+  double *halo_values;   /* n_halo received values, context memory */
+  char format[32];
+};
+
+struct ng_vector_s {
+  ng_context ctx;
+  int32_t n;        /* local length */
+  int64_t n_global;
+  double *data;     /* context memory (device pointer on the GPU) */
+};
+
+typedef struct ng_precond_ops {
+  const char *name;
+  ng_status (*setup)(ng_precond P, ng_matrix A, ng_options opts);
+  ng_status (*update)(ng_precond P, ng_matrix A);
+  ng_status (*apply)(ng_precond P, const double *r, double *z); /* context memory, n_local */
+  void (*destroy)(ng_precond P);
+} ng_precond_ops;
+const ng_precond_ops *ng_precond_find(const char *name);
+
+struct ng_precond_s {
+  ng_context ctx;
+  ng_matrix A;
+  const ng_precond_ops *ops;
+  void *data;
+};
+
+typedef struct ng_solver_ops {
+  const char *name;
+  int preconditioned; /* pcg / pbicgstab use the -precond; cg / bicgstab ignore it */
+  int nwork;          /* work vectors it needs (allocated once at set_operator) */
+  ng_status (*solve)(ng_solver S, const double *b, double *x);
+} ng_solver_ops;
+const ng_solver_ops *ng_solver_find(const char *name);
+
+struct ng_solver_s {
+  ng_context ctx;
+  const ng_solver_ops *ops;
+  ng_matrix A;
+  ng_precond P;           /* NULL: identity */
+  ng_options opts;        /* private copy */
+  double tol, atol, divtol;
+  int maxit, monitor, norm_r0;
+  double **work;          /* nwork vectors of n_local, context memory */
+  double *history;        /* maxit + 1 */
+  int iterations, history_len;
+  double residual;        /* final relative residual */
+  double setup_seconds, solve_seconds;
+};
+
+/* Solver building blocks (solver/krylov_util.c): every call runs on the
+ * context's memory through ctx->vops and reduces over ranks. */
+ng_status ng_op_apply(ng_solver S, const double *x, double *y);   /* y = A x */
+ng_status ng_pc_apply(ng_solver S, const double *r, double *z);   /* z = M^-1 r */
+ng_status ng_dot(ng_context ctx, int32_t n, const double *x, const double *y, double *r);
+ng_status ng_dot2(ng_context ctx, int32_t n, const double *x1, const double *y1,
+                  const double *x2, const double *y2, double r[2]);
+
+/* Halo plan (comm/halo.c): built once at setup from the global columns this
+ * rank reads but does not own; begin/end move owned entries of x into
+ * A->halo_values through the context's transport. */
+ng_status ng_halo_plan_create(ng_matrix A);
+ng_status ng_halo_begin(ng_matrix A, const double *x);
+ng_status ng_halo_end(ng_matrix A);
+void ng_halo_plan_destroy(struct ng_halo_plan *h);
+/* Global row ranges of every rank ("starts" has size+1 entries) for
+ * ownership lookups and distribution of whole inputs (comm/partition.c). */
+ng_status ng_partition_rows_by_nnz(ng_context ctx, const ng_csr *A, int64_t *starts);
+
+/* Internal matrix apply on raw context-memory arrays (halo exchange inside). */
+ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y);
+
+/* ---- options (core/options.c) ---------------------------------------------- */
+ng_status ng_options_copy(ng_options src, ng_options *dst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NG_INTERNAL_H */

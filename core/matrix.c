@@ -1,0 +1,327 @@
+/* core/matrix.c: building a distributed matrix (local block, off-rank block,
+ * halo plan) from whole or per-rank CSR input, choosing its SpMV format, and
+ * applying it. One rank is the case with no off-rank block. */
+#include "internal.h"
+#include <math.h>
+
+static int cmp_i64(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Finds g in the sorted array v[0..n): its index, or -1. */
+static int32_t find_sorted(const int64_t *v, int32_t n, int64_t g)
+{
+  int32_t lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (v[mid] == g) return mid;
+    if (v[mid] < g) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
+}
+
+/* Selects a format for the local block and CSR for the off-rank block. */
+static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
+{
+  const ng_spmv_ops *ops = ng_spmv_find(format, A->ctx->on_gpu);
+  if (!ops) return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s'", format);
+  void *data = NULL;
+  NG_CHECK(ops->create(A->ctx, &A->local, &data));
+  if (A->spmv) A->spmv->destroy(A->spmv_data);
+  A->spmv = ops;
+  A->spmv_data = data;
+  snprintf(A->format, sizeof(A->format), "%s", ops->name);
+  if (A->n_halo > 0 && !A->spmv_off) {
+    A->spmv_off = ng_spmv_find("csr", A->ctx->on_gpu);
+    NG_CHECK(A->spmv_off->create(A->ctx, &A->offrank, &A->spmv_off_data));
+    NG_CHECK(A->ctx->vops->alloc(A->ctx, &A->halo_values, A->n_halo));
+  }
+  return NG_SUCCESS;
+}
+
+/* Splits this rank's rows [row_begin, row_end) given with global columns
+ * into the local block (columns renumbered from 0) and the off-rank block
+ * (columns numbered by their rank in the sorted list of distinct halo
+ * columns), remembering where each input value went. */
+static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t *gcol, const double *val)
+{
+  int32_t n = A->n_local;
+  int64_t nnz = rowptr[n], nloc = 0, noff = 0, *halo = NULL;
+  for (int64_t p = 0; p < nnz; p++) {
+    if (gcol[p] < 0 || gcol[p] >= A->n_global)
+      return NG_ERROR(NG_ERR_ARGUMENT, "entry %lld has global column %lld outside 0..%lld", (long long)p,
+                      (long long)gcol[p], (long long)A->n_global - 1);
+    if (!isfinite(val[p]))
+      return NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)gcol[p]);
+    if (gcol[p] >= A->row_begin && gcol[p] < A->row_begin + n) nloc++; else noff++;
+  }
+  NG_CHECK(NG_MALLOC(halo, noff));
+  int64_t k = 0;
+  for (int64_t p = 0; p < nnz; p++)
+    if (!(gcol[p] >= A->row_begin && gcol[p] < A->row_begin + n)) halo[k++] = gcol[p];
+  qsort(halo, (size_t)noff, sizeof(int64_t), cmp_i64);
+  int32_t nh = 0;
+  for (int64_t q = 0; q < noff; q++)
+    if (q == 0 || halo[q] != halo[q - 1]) halo[nh++] = halo[q];
+  A->n_halo = nh;
+  A->halo_gcol = halo;
+  NG_CHECK(ng_csr_alloc(&A->local, n, n, nloc));
+  NG_CHECK(ng_csr_alloc(&A->offrank, n, nh, noff));
+  if (noff) NG_CHECK(NG_MALLOC(A->value_map, nnz));
+  int64_t a = 0, b = 0;
+  for (int32_t i = 0; i < n; i++) {
+    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
+      int64_t g = gcol[p];
+      if (g >= A->row_begin && g < A->row_begin + n) {
+        A->local.col[a] = (int32_t)(g - A->row_begin);
+        A->local.val[a] = val[p];
+        if (A->value_map) A->value_map[p] = a;
+        a++;
+      } else {
+        A->offrank.col[b] = find_sorted(halo, nh, g);
+        A->offrank.val[b] = val[p];
+        A->value_map[p] = nloc + b;
+        b++;
+      }
+    }
+    A->local.rowptr[i + 1] = a;
+    A->offrank.rowptr[i + 1] = b;
+  }
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                       const int64_t *rowptr, const int64_t *gcol, const double *val,
+                                       ng_matrix *Aout)
+{
+  ng_matrix A;
+  ng_status st;
+  NG_ASSERT_ARG(ctx && Aout && rowptr, "ng_matrix_create_distributed: null argument");
+  *Aout = NULL;
+  NG_ASSERT_ARG(row_begin >= 0 && row_end >= row_begin && row_end <= n_global,
+                "row range [%lld, %lld) is not inside 0..%lld", (long long)row_begin, (long long)row_end,
+                (long long)n_global);
+  NG_ASSERT_ARG(row_end - row_begin <= INT32_MAX, "a rank may own at most 2^31-1 rows (asked %lld)",
+                (long long)(row_end - row_begin));
+  int32_t n = (int32_t)(row_end - row_begin);
+  NG_ASSERT_ARG(rowptr[0] == 0, "rowptr[0] must be 0 (is %lld)", (long long)rowptr[0]);
+  for (int32_t i = 0; i < n; i++)
+    NG_ASSERT_ARG(rowptr[i + 1] >= rowptr[i], "rowptr decreases at local row %d", (int)i);
+  NG_ASSERT_ARG(rowptr[n] == 0 || (gcol && val), "null column or value array");
+  NG_CHECK(NG_CALLOC(A, 1));
+  A->ctx = ctx;
+  A->n_global = n_global;
+  A->row_begin = row_begin;
+  A->n_local = n;
+  NG_CHECK_GOTO(st, matrix_split(A, rowptr, gcol, val), fail);
+  {
+    double t[2] = {(double)(A->local.nnz + A->offrank.nnz), (double)n};
+    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, t, 2), fail);
+    A->nnz_global = (int64_t)t[0];
+    if ((int64_t)t[1] != n_global) {
+      st = NG_ERROR(NG_ERR_ARGUMENT, "ranks own %lld rows in all but the matrix has %lld", (long long)t[1],
+                    (long long)n_global);
+      goto fail;
+    }
+  }
+  if (ctx->size > 1) NG_CHECK_GOTO(st, ng_halo_plan_create(A), fail);
+  NG_CHECK_GOTO(st, matrix_setup_spmv(A, "csr"), fail);
+  *Aout = A;
+  return NG_SUCCESS;
+fail:
+  ng_matrix_destroy(A);
+  return st;
+}
+
+/* Whole matrix on every rank alike: with one rank it is the local block;
+ * with several each rank keeps its nnz-balanced contiguous row block. */
+static ng_status matrix_from_whole_csr(ng_context ctx, const ng_csr *W, ng_matrix *A)
+{
+  ng_status st;
+  int64_t *starts = NULL, *g = NULL;
+  NG_CHECK(ng_csr_validate(W));
+  NG_ASSERT_ARG(W->nrows == W->ncols, "the matrix must be square (is %d x %d)", (int)W->nrows, (int)W->ncols);
+  NG_CHECK(NG_MALLOC(starts, ctx->size + 1));
+  if (ctx->size > 1) {
+    NG_CHECK_GOTO(st, ng_partition_rows_by_nnz(ctx, W, starts), done);
+  } else {
+    starts[0] = 0;
+    starts[1] = W->nrows;
+  }
+  int64_t b = starts[ctx->rank], e = starts[ctx->rank + 1];
+  int64_t p0 = W->rowptr[b], cnt = W->rowptr[e] - p0;
+  int64_t *rp = NULL;
+  NG_CHECK_GOTO(st, NG_MALLOC(g, cnt), done);
+  NG_CHECK_GOTO(st, NG_MALLOC(rp, e - b + 1), done);
+  for (int64_t i = b; i <= e; i++) rp[i - b] = W->rowptr[i] - p0;
+  for (int64_t p = 0; p < cnt; p++) g[p] = W->col[p0 + p];
+  st = ng_matrix_create_distributed(ctx, W->nrows, b, e, rp, g, W->val + p0, A);
+  ng_free(rp);
+  if (st != NG_SUCCESS) ng_error_trace(st, __FILE__, __LINE__);
+done:
+  ng_free(g);
+  ng_free(starts);
+  return st;
+}
+
+ng_status ng_matrix_create_csr(ng_context ctx, int32_t nrows, int32_t ncols, const int64_t *rowptr,
+                               const int32_t *col, const double *val, ng_matrix *A)
+{
+  NG_ASSERT_ARG(ctx && A && rowptr, "ng_matrix_create_csr: null argument");
+  NG_ASSERT_ARG(nrows >= 0 && ncols >= 0, "negative matrix size %d x %d", (int)nrows, (int)ncols);
+  NG_ASSERT_ARG(rowptr[nrows] == 0 || (col && val), "ng_matrix_create_csr: null column or value array");
+  ng_csr W = {nrows, ncols, rowptr[nrows], (int64_t *)rowptr, (int32_t *)col, (double *)val};
+  NG_CHECK(matrix_from_whole_csr(ctx, &W, A));
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A)
+{
+  ng_csr W;
+  NG_ASSERT_ARG(ctx && path && A, "ng_matrix_read_mtx: null argument");
+  NG_CHECK(ng_mmio_read_csr(path, &W));
+  ng_status st = matrix_from_whole_csr(ctx, &W, A);
+  ng_csr_free(&W);
+  NG_CHECK(st);
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_vector *b)
+{
+  ng_csr W;
+  double *rhs = NULL;
+  ng_status st;
+  NG_ASSERT_ARG(ctx && spec && A, "ng_matrix_generate: null argument");
+  NG_CHECK(ng_generate_csr(spec, &W, &rhs));
+  NG_CHECK_GOTO(st, matrix_from_whole_csr(ctx, &W, A), done);
+  if (b) {
+    NG_CHECK_GOTO(st, ng_vector_create(*A, b), done);
+    NG_CHECK_GOTO(st, ng_vector_set_values(*b, rhs + (*A)->row_begin), done);
+  }
+done:
+  ng_csr_free(&W);
+  ng_free(rhs);
+  return st;
+}
+
+ng_status ng_matrix_update_values(ng_matrix A, const double *val)
+{
+  NG_ASSERT_ARG(A && (val || A->nnz_global == 0), "ng_matrix_update_values: null argument");
+  int64_t nloc = A->local.nnz, nnz = nloc + A->offrank.nnz;
+  for (int64_t p = 0; p < nnz; p++) {
+    if (!isfinite(val[p])) return NG_ERROR(NG_ERR_NUMERIC, "new value %lld is not finite", (long long)p);
+    int64_t s = A->value_map ? A->value_map[p] : p;
+    if (s < nloc) A->local.val[s] = val[p]; else A->offrank.val[s - nloc] = val[p];
+  }
+  NG_CHECK(A->spmv->update_values(A->spmv_data, &A->local));
+  if (A->spmv_off) NG_CHECK(A->spmv_off->update_values(A->spmv_off_data, &A->offrank));
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_get_size(ng_matrix A, int64_t *n_global, int32_t *n_local, int64_t *nnz_global)
+{
+  NG_ASSERT_ARG(A, "ng_matrix_get_size: null matrix");
+  if (n_global) *n_global = A->n_global;
+  if (n_local) *n_local = A->n_local;
+  if (nnz_global) *nnz_global = A->nnz_global;
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_get_ownership(ng_matrix A, int64_t *row_begin, int64_t *row_end)
+{
+  NG_ASSERT_ARG(A, "ng_matrix_get_ownership: null matrix");
+  if (row_begin) *row_begin = A->row_begin;
+  if (row_end) *row_end = A->row_begin + A->n_local;
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_set_format(ng_matrix A, const char *format)
+{
+  NG_ASSERT_ARG(A && format, "ng_matrix_set_format: null argument");
+  NG_CHECK(matrix_setup_spmv(A, format));
+  return NG_SUCCESS;
+}
+
+const char *ng_matrix_format(ng_matrix A) { return A ? A->format : ""; }
+
+ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y)
+{
+  if (A->halo) NG_CHECK(ng_halo_begin(A, x));
+  NG_CHECK(A->spmv->apply(A->spmv_data, 1.0, x, 0.0, y));
+  if (A->halo) {
+    NG_CHECK(ng_halo_end(A));
+    NG_CHECK(A->spmv_off->apply(A->spmv_off_data, 1.0, A->halo_values, 1.0, y));
+  }
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_apply(ng_matrix A, ng_vector x, ng_vector y)
+{
+  NG_ASSERT_ARG(A && x && y, "ng_matrix_apply: null argument");
+  NG_ASSERT_ARG(x->n == A->n_local && y->n == A->n_local, "ng_matrix_apply: vector sizes %d, %d differ from the %d local rows",
+                (int)x->n, (int)y->n, (int)A->n_local);
+  NG_ASSERT_ARG(x != y, "ng_matrix_apply: x and y must be different vectors");
+  NG_CHECK(ng_matrix_apply_raw(A, x->data, y->data));
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_write_mtx(ng_matrix A, const char *path)
+{
+  NG_ASSERT_ARG(A && path, "ng_matrix_write_mtx: null argument");
+  if (A->ctx->size > 1)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "ng_matrix_write_mtx: writing a matrix spread over %d ranks is not supported yet",
+                    A->ctx->size);
+  NG_CHECK(ng_mmio_write_csr(path, &A->local));
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_destroy(ng_matrix A)
+{
+  if (!A) return NG_SUCCESS;
+  if (A->spmv) A->spmv->destroy(A->spmv_data);
+  if (A->spmv_off) A->spmv_off->destroy(A->spmv_off_data);
+  if (A->halo_values) A->ctx->vops->free(A->ctx, A->halo_values);
+  ng_halo_plan_destroy(A->halo);
+  ng_csr_free(&A->local);
+  ng_csr_free(&A->offrank);
+  ng_free(A->halo_gcol);
+  ng_free(A->value_map);
+  ng_free(A);
+  return NG_SUCCESS;
+}
+
+ng_status ng_vector_read_mtx(ng_vector v, const char *path)
+{
+  double *x = NULL;
+  int32_t n = 0;
+  NG_ASSERT_ARG(v && path, "ng_vector_read_mtx: null argument");
+  NG_CHECK(ng_mmio_read_array(path, &x, &n));
+  if ((int64_t)n != v->n_global) {
+    ng_free(x);
+    return NG_ERROR(NG_ERR_ARGUMENT, "%s holds %d entries but the vector has %lld", path, (int)n, (long long)v->n_global);
+  }
+  int64_t first = 0;
+  if (v->ctx->size > 1) {
+    ng_free(x);
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "ng_vector_read_mtx over several ranks is not supported yet");
+  }
+  ng_status st = ng_vector_set_values(v, x + first);
+  ng_free(x);
+  NG_CHECK(st);
+  return NG_SUCCESS;
+}
+
+ng_status ng_vector_write_mtx(ng_vector v, const char *path)
+{
+  double *x = NULL;
+  NG_ASSERT_ARG(v && path, "ng_vector_write_mtx: null argument");
+  if (v->ctx->size > 1) return NG_ERROR(NG_ERR_UNSUPPORTED, "ng_vector_write_mtx over several ranks is not supported yet");
+  NG_CHECK(NG_MALLOC(x, v->n));
+  ng_status st = ng_vector_get_values(v, x);
+  if (st == NG_SUCCESS) st = ng_mmio_write_array(path, x, v->n);
+  ng_free(x);
+  NG_CHECK(st);
+  return NG_SUCCESS;
+}

@@ -1,0 +1,75 @@
+/* core/vec_host.c: the host vector ops table (reference for the CUDA one);
+ * loops are OpenMP-parallel when the build has OpenMP. */
+#include "internal.h"
+
+#define NG_OMP_FOR _Pragma("omp parallel for schedule(static) if (n > 20000)")
+#ifndef _OPENMP
+#undef NG_OMP_FOR
+#define NG_OMP_FOR
+#endif
+
+static ng_status h_alloc(ng_context ctx, double **p, int32_t n) { return NG_MALLOC(*p, n); }
+static void h_free(ng_context ctx, double *p) { ng_free(p); }
+static ng_status h_copy_in(ng_context ctx, double *dst, const double *src, int32_t n)
+{
+  if (n) memcpy(dst, src, (size_t)n * sizeof(double));
+  return NG_SUCCESS;
+}
+static ng_status h_fill(ng_context ctx, int32_t n, double v, double *x)
+{
+  NG_OMP_FOR
+  for (int32_t i = 0; i < n; i++) x[i] = v;
+  return NG_SUCCESS;
+}
+static ng_status h_copy(ng_context ctx, int32_t n, const double *src, double *dst)
+{
+  return h_copy_in(ctx, dst, src, n);
+}
+static ng_status h_axpy(ng_context ctx, int32_t n, double a, const double *x, double *y)
+{
+  NG_OMP_FOR
+  for (int32_t i = 0; i < n; i++) y[i] += a * x[i];
+  return NG_SUCCESS;
+}
+static ng_status h_xpay(ng_context ctx, int32_t n, const double *x, double b, double *y)
+{
+  NG_OMP_FOR
+  for (int32_t i = 0; i < n; i++) y[i] = x[i] + b * y[i];
+  return NG_SUCCESS;
+}
+static ng_status h_axpbypcz(ng_context ctx, int32_t n, double a, const double *x, double b, const double *y,
+                            double c, double *z)
+{
+  if (c == 0.0) {
+    NG_OMP_FOR
+    for (int32_t i = 0; i < n; i++) z[i] = a * x[i] + b * y[i];
+  } else {
+    NG_OMP_FOR
+    for (int32_t i = 0; i < n; i++) z[i] = a * x[i] + b * y[i] + c * z[i];
+  }
+  return NG_SUCCESS;
+}
+static ng_status h_pmult(ng_context ctx, int32_t n, const double *d, const double *x, double *z)
+{
+  NG_OMP_FOR
+  for (int32_t i = 0; i < n; i++) z[i] = d[i] * x[i];
+  return NG_SUCCESS;
+}
+static ng_status h_dot(ng_context ctx, int32_t n, int count, const double *const *x, const double *const *y,
+                       double *r)
+{
+  for (int k = 0; k < count; k++) {
+    double s = 0.0;
+    const double *a = x[k], *b = y[k];
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : s) schedule(static) if (n > 20000)
+#endif
+    for (int32_t i = 0; i < n; i++) s += a[i] * b[i];
+    r[k] = s;
+  }
+  return NG_SUCCESS;
+}
+
+const ng_vec_ops ng_vec_ops_host = {
+  "host", h_alloc, h_free, h_copy_in, h_copy_in, h_fill, h_copy, h_axpy, h_xpay, h_axpbypcz, h_pmult, h_dot,
+};

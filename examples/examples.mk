@@ -1,0 +1,1 @@
+# examples/examples.mk: the example programs and the nagare-solve CLI.

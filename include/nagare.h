@@ -1,0 +1,177 @@
+/* nagare.h: the one public header of nagare (流れ), sparse linear solvers for
+ * CFD and FEM on NVIDIA GPUs, one GPU or many over MPI.
+ *
+ * Conventions: opaque handles, `ng_` prefix, object-then-verb names, every
+ * call returns an ng_status; on failure ng_last_error() gives a message that
+ * names the cause (and the file:line trail inside the library). */
+#ifndef NAGARE_H
+#define NAGARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status and messages ------------------------------------------------ */
+typedef enum {
+  NG_SUCCESS = 0,
+  NG_ERR_ARGUMENT,      /* a bad argument: null pointer, wrong size, unknown name */
+  NG_ERR_MEMORY,        /* host allocation failed */
+  NG_ERR_DEVICE_MEMORY, /* GPU allocation failed */
+  NG_ERR_IO,            /* a file could not be opened, read or written */
+  NG_ERR_PARSE,         /* malformed input file (message has the line number) */
+  NG_ERR_UNSUPPORTED,   /* valid but not supported (complex matrix, no CUDA build) */
+  NG_ERR_NUMERIC,       /* NaN/Inf in input, zero or missing diagonal */
+  NG_ERR_BREAKDOWN,     /* Krylov breakdown (rho or a denominator vanished) */
+  NG_ERR_DIVERGED,      /* residual grew past the divergence limit or became NaN */
+  NG_ERR_NOT_CONVERGED, /* max iterations reached before the tolerance */
+  NG_ERR_DOES_NOT_FIT,  /* a storage format refuses this matrix (too much padding) */
+  NG_ERR_CUDA,          /* a CUDA, cuBLAS or cuSPARSE call failed */
+  NG_ERR_NO_DEVICE,     /* a GPU was asked for and there is none */
+  NG_ERR_MPI,           /* an MPI call failed or ranks disagree */
+  NG_ERR_INTERNAL       /* a bug in nagare: please report */
+} ng_status;
+
+/* Message of the last error in this thread ("" when none). */
+const char *ng_last_error(void);
+/* Short fixed name of a status code, e.g. "NG_ERR_PARSE". */
+const char *ng_status_name(ng_status s);
+/* Forget the last error message. */
+void ng_error_clear(void);
+
+/* ---- version ------------------------------------------------------------ */
+ng_status ng_version(int *major, int *minor, int *patch);
+const char *ng_version_string(void);
+
+/* ---- opaque handles ----------------------------------------------------- */
+typedef struct ng_context_s *ng_context;
+typedef struct ng_options_s *ng_options;
+typedef struct ng_matrix_s *ng_matrix;
+typedef struct ng_vector_s *ng_vector;
+typedef struct ng_solver_s *ng_solver;
+typedef struct ng_precond_s *ng_precond;
+
+/* ---- context: device, stream, library handles, communicator ------------- */
+/* resource: "cpu", "gpu" (fails with NG_ERR_NO_DEVICE without one), or
+ * "auto" / NULL (GPU when there is one and the build has CUDA, else CPU).
+ * Under MPI the context spans MPI_COMM_WORLD (see ng_context_create_comm). */
+ng_status ng_context_create(const char *resource, ng_context *ctx);
+ng_status ng_context_destroy(ng_context ctx);
+/* 1 when this context computes on a GPU. */
+ng_status ng_context_on_gpu(ng_context ctx, int *on_gpu);
+/* Rank and size of the context's communicator (0 and 1 without MPI). */
+ng_status ng_context_rank(ng_context ctx, int *rank, int *size);
+/* One line describing the device ("NVIDIA H100 80GB HBM3, sm_90" or "host CPU, 2 threads"). */
+const char *ng_context_describe(ng_context ctx);
+/* 1 when the library was built with CUDA / MPI / hwloc / zlib. */
+int ng_have_cuda(void);
+int ng_have_mpi(void);
+int ng_have_hwloc(void);
+int ng_have_zlib(void);
+
+/* ---- options database ---------------------------------------------------- */
+/* Known options (ng_options_print_help lists each with default and help):
+ *   -solver cg|pcg|bicgstab|pbicgstab   -precond none|jacobi|amg
+ *   -format csr|dia|dia_half|ell|ellr|sell|auto  -tol 1e-8  -atol 0
+ *   -maxit 1000  -norm b|r0  -monitor  -device auto|cpu|gpu  ... */
+ng_status ng_options_create(ng_options *opts);
+ng_status ng_options_destroy(ng_options opts);
+/* Parse argv; recognised options are removed from argc/argv when remove != 0. */
+ng_status ng_options_set_from_args(ng_options opts, int *argc, char **argv, int remove);
+/* Parse "-tol 1e-10 -solver bicgstab"; a value-less option is a flag. */
+ng_status ng_options_set_from_string(ng_options opts, const char *s);
+ng_status ng_options_set(ng_options opts, const char *name, const char *value);
+ng_status ng_options_get_string(ng_options opts, const char *name, const char **value);
+ng_status ng_options_get_int(ng_options opts, const char *name, int *value);
+ng_status ng_options_get_real(ng_options opts, const char *name, double *value);
+ng_status ng_options_get_bool(ng_options opts, const char *name, int *value);
+/* 1 when -help was given. */
+int ng_options_help_requested(ng_options opts);
+/* Print every option with its default, current value and help line. */
+ng_status ng_options_print_help(ng_options opts, void *file /* FILE* */);
+
+/* ---- matrices ------------------------------------------------------------ */
+/* Whole matrix in CSR (64-bit row offsets, 32-bit column indices), given on
+ * every rank alike (one rank: the usual case), copied into the library. */
+ng_status ng_matrix_create_csr(ng_context ctx, int32_t nrows, int32_t ncols,
+                               const int64_t *rowptr, const int32_t *col,
+                               const double *val, ng_matrix *A);
+/* Distributed input, hypre IJ style: this rank owns global rows
+ * [row_begin, row_end) of an n_global x n_global matrix and gives them in CSR
+ * with global column indices. Collective. */
+ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global,
+                                       int64_t row_begin, int64_t row_end,
+                                       const int64_t *rowptr, const int64_t *gcol,
+                                       const double *val, ng_matrix *A);
+/* Read a Matrix Market file (".gz" read through zlib); under MPI rank 0
+ * reads and the rows are distributed in contiguous nnz-balanced blocks. */
+ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A);
+/* Write the matrix (gathered to rank 0) as coordinate real general. */
+ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
+/* Generate a test problem: spec "fem27:64" (64^3 nodes), "fem27:64x32x32",
+ * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width).
+ * b (may be NULL) receives the problem's right-hand side. */
+ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_vector *b);
+/* Replace the values, same pattern, same order as given at creation. */
+ng_status ng_matrix_update_values(ng_matrix A, const double *val);
+ng_status ng_matrix_get_size(ng_matrix A, int64_t *n_global, int32_t *n_local, int64_t *nnz_global);
+/* Global row range owned by this rank. */
+ng_status ng_matrix_get_ownership(ng_matrix A, int64_t *row_begin, int64_t *row_end);
+/* Select the SpMV storage format ("csr", "dia", "dia_half", "ell", "ellr",
+ * "sell", "auto"); the library keeps CSR where a format refuses the matrix. */
+ng_status ng_matrix_set_format(ng_matrix A, const char *format);
+const char *ng_matrix_format(ng_matrix A);
+/* y = A x */
+ng_status ng_matrix_apply(ng_matrix A, ng_vector x, ng_vector y);
+ng_status ng_matrix_destroy(ng_matrix A);
+
+/* ---- vectors ------------------------------------------------------------- */
+/* A vector distributed like A's rows. */
+ng_status ng_vector_create(ng_matrix A, ng_vector *v);
+ng_status ng_vector_destroy(ng_vector v);
+ng_status ng_vector_get_size(ng_vector v, int32_t *n_local);
+/* Copy this rank's entries in / out (host arrays of n_local). */
+ng_status ng_vector_set_values(ng_vector v, const double *values);
+ng_status ng_vector_get_values(ng_vector v, double *values);
+ng_status ng_vector_fill(ng_vector v, double value);
+ng_status ng_vector_copy(ng_vector src, ng_vector dst);
+/* y = alpha x + y */
+ng_status ng_vector_axpy(double alpha, ng_vector x, ng_vector y);
+/* Global reductions (all ranks get the result). */
+ng_status ng_vector_dot(ng_vector x, ng_vector y, double *result);
+ng_status ng_vector_norm2(ng_vector x, double *result);
+/* Read/write a Matrix Market array vector (whole vector on rank 0). */
+ng_status ng_vector_read_mtx(ng_vector v, const char *path);
+ng_status ng_vector_write_mtx(ng_vector v, const char *path);
+
+/* ---- preconditioners ----------------------------------------------------- */
+/* Built from the options' -precond (none, jacobi, amg) for matrix A. */
+ng_status ng_precond_create(ng_context ctx, ng_options opts, ng_matrix A, ng_precond *P);
+/* New values of A, same pattern: recompute what depends on values only. */
+ng_status ng_precond_update(ng_precond P, ng_matrix A);
+ng_status ng_precond_apply(ng_precond P, ng_vector r, ng_vector z);
+ng_status ng_precond_destroy(ng_precond P);
+
+/* ---- solvers ------------------------------------------------------------- */
+ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S);
+/* Set the operator; builds the preconditioner named by -precond (setup). */
+ng_status ng_solver_set_operator(ng_solver S, ng_matrix A);
+/* Solve A x = b from the initial guess in x. Returns NG_SUCCESS when the
+ * tolerance was reached, else NG_ERR_NOT_CONVERGED / _BREAKDOWN / _DIVERGED
+ * (the iterate in x and the statistics below are still valid). */
+ng_status ng_solver_solve(ng_solver S, ng_vector b, ng_vector x);
+ng_status ng_solver_get_iterations(ng_solver S, int *iterations);
+/* Final relative residual as the solver measured it (recursive residual). */
+ng_status ng_solver_get_residual(ng_solver S, double *relative_residual);
+/* Residual norm history: history[0] = ||r0||, then one per iteration. */
+ng_status ng_solver_get_history(ng_solver S, const double **history, int *length);
+/* Seconds spent in set_operator (setup) and in the last solve. */
+ng_status ng_solver_get_times(ng_solver S, double *setup_seconds, double *solve_seconds);
+ng_status ng_solver_destroy(ng_solver S);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NAGARE_H */

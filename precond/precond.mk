@@ -1,0 +1,1 @@
+# precond/precond.mk: sources and tests of this module

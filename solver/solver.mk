@@ -1,0 +1,1 @@
+# solver/solver.mk: sources and tests of this module

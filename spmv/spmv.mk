@@ -1,0 +1,2 @@
+# spmv/spmv.mk: the SpMV format registry and one file per format.
+libnagare_la_SOURCES += spmv/registry.c spmv/csr.c

@@ -1,0 +1,68 @@
+/* test/testutil.c: shared test helpers (see testutil.h). */
+#include "testutil.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *ng_test_data(const char *name)
+{
+  static char buf[4096];
+  const char *dir = getenv("NG_TEST_DATA");
+  snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "test/data", name);
+  return buf;
+}
+
+const char *ng_test_tmpfile(const char *suffix)
+{
+  static char buf[4096];
+  static int k;
+  const char *dir = getenv("TMPDIR");
+  snprintf(buf, sizeof(buf), "%s/ng_test_%d_%d%s", dir ? dir : "/tmp", (int)getpid(), k++, suffix);
+  return buf;
+}
+
+unsigned ng_test_seed(void)
+{
+  static unsigned seed;
+  static int init;
+  if (!init) {
+    const char *s = getenv("NG_TEST_SEED");
+    seed = s ? (unsigned)strtoul(s, NULL, 10) : (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
+    printf("random seed %u (NG_TEST_SEED=%u repeats it)\n", seed, seed);
+    init = 1;
+  }
+  return seed;
+}
+
+/* xorshift64*: small, fast and good enough for test vectors. */
+void ng_test_random(double *x, int64_t n)
+{
+  static uint64_t state;
+  if (!state) state = 0x9E3779B97F4A7C15ULL ^ ng_test_seed();
+  for (int64_t i = 0; i < n; i++) {
+    state ^= state >> 12; state ^= state << 25; state ^= state >> 27;
+    uint64_t r = state * 0x2545F4914F6CDD1DULL;
+    x[i] = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+  }
+}
+
+int ng_test_no_gpu(void)
+{
+  ng_context ctx = NULL;
+  if (ng_context_create("gpu", &ctx) != NG_SUCCESS) {
+    printf("skipped: no CUDA device\n");
+    return 1;
+  }
+  ng_context_destroy(ctx);
+  return 0;
+}
+
+int ng_test_run(Suite *s)
+{
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,28 @@
+/* test/testutil.h: helpers shared by the Check suites: data paths, fresh
+ * random inputs, the GPU skip convention, and running a suite. */
+#ifndef NG_TESTUTIL_H
+#define NG_TESTUTIL_H
+#include <check.h>
+#include <stdint.h>
+#include "nagare.h"
+
+/* Path of a file in test/data (static buffer). */
+const char *ng_test_data(const char *name);
+/* Path of a fresh temporary file name with the given suffix (static buffer). */
+const char *ng_test_tmpfile(const char *suffix);
+/* Uniform random values in [-1, 1) from a seed that changes per run
+ * (NG_TEST_SEED fixes it); the seed is printed once. */
+void ng_test_random(double *x, int64_t n);
+unsigned ng_test_seed(void);
+/* Returns 1 (and prints "skipped: no CUDA device") when no GPU is usable. */
+int ng_test_no_gpu(void);
+/* Runs a suite; returns the process exit code (77 = skipped if skip_all). */
+int ng_test_run(Suite *s);
+/* ck_assert that a call succeeded, printing ng_last_error() when not. */
+#define NG_ASSERT_OK(call)                                                                  \
+  do {                                                                                      \
+    ng_status ng_t_s_ = (call);                                                             \
+    ck_assert_msg(ng_t_s_ == NG_SUCCESS, "%s -> %s: %s", #call, ng_status_name(ng_t_s_),    \
+                  ng_last_error());                                                         \
+  } while (0)
+#endif
