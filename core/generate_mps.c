@@ -9,7 +9,11 @@
  *   dummy particles: two more layers outside the wall; they count in the
  *   particle number density only (they keep wall particles' density up).
  * Water particles are moved by a deterministic jitter of at most
- * MPS_JITTER*l0 per coordinate (fixed-seed LCG), so rows are irregular.
+ * MPS_JITTER*l0 per coordinate (fixed-seed LCG), so rows are irregular:
+ * second-shell neighbours (r = 2 l0) drift across re, and about 1% of the
+ * interior particles fall under 0.97 n0 and become (spurious) free-surface
+ * particles, as they do in real MPS runs (mps:43 keeps 164,641 unknowns,
+ * close to the published 160,578; without jitter it would be 166,414).
  *
  * Model: weight w(r) = re/r - 1 for r < re, re = 2.1 l0; n0 and lambda =
  * sum w r^2 / sum w from a particle of the perfect lattice. Particle number
