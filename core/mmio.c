@@ -342,14 +342,14 @@ static ng_status mm_read_header(mm_reader *R, mm_header *H)
   if (!got)
     return NG_ERROR(NG_ERR_PARSE, "%s:%lld: file ends before the size line", R->path, (long long)R->lineno);
   s = R->line;
-  NG_CHECK(size_value(R, &s, "row count", &H->nrows));
-  NG_CHECK(size_value(R, &s, "column count", &H->ncols));
+  NG_CHECK(size_value(R, &s, "row count in the size line", &H->nrows));
+  NG_CHECK(size_value(R, &s, "column count in the size line", &H->ncols));
   if (H->array) {
     NG_CHECK(expect_end(R, s, "the size line 'rows cols'"));
     H->nnz = (int64_t)H->nrows * H->ncols;
   } else {
     long long nnz;
-    NG_CHECK(parse_int(R, &s, "entry count", &nnz));
+    NG_CHECK(parse_int(R, &s, "entry count in the size line", &nnz));
     NG_CHECK(expect_end(R, s, "the size line 'rows cols entries'"));
     if (nnz < 0) return NG_ERROR(NG_ERR_PARSE, "%s:%lld: negative entry count %lld", R->path, (long long)R->lineno, nnz);
     H->nnz = nnz;

@@ -464,6 +464,61 @@ START_TEST(io_errors)
 }
 END_TEST
 
+/* Random byte edits (replace, insert, delete, cut) of small valid files: each
+ * result is either a valid CSR or a refusal naming "path:LINE:", never a crash
+ * (run under valgrind / sanitizers to see memory errors). */
+START_TEST(mutated_inputs)
+{
+  const char *seeds[] = {"sym_small.mtx", "skew_small.mtx", "integer_small.mtx", "pattern_small.mtx",
+                         "vector_small.mtx", "crlf_small.mtx"};
+  const char alpha[] = "0123456789 .-+eE\n%nNaIi\tx";
+  char f[4096];
+  snprintf(f, sizeof(f), "%s", ng_test_tmpfile(".mtx"));
+  size_t flen = strlen(f);
+  int accepted = 0, refused = 0;
+  for (int s = 0; s < 6; s++) {
+    size_t n;
+    char *seed = slurp(ng_test_data(seeds[s]), &n);
+    for (int it = 0; it < 300; it++) {
+      char buf[1024];
+      size_t m = n < sizeof(buf) ? n : sizeof(buf) - 1;
+      memcpy(buf, seed, m);
+      double r[12];
+      ng_test_random(r, 12);
+      for (int k = 0; k < 4; k++) {
+        int op = (int)((r[3 * k] + 1) * 2) & 3;
+        size_t p = m ? (size_t)((r[3 * k + 1] + 1) * 0.5 * m) % m : 0;
+        char c = alpha[(size_t)((r[3 * k + 2] + 1) * 0.5 * (sizeof(alpha) - 1)) % (sizeof(alpha) - 1)];
+        if (op == 0 && m) buf[p] = c;
+        else if (op == 1 && m + 1 < sizeof(buf)) { memmove(buf + p + 1, buf + p, m - p); buf[p] = c; m++; }
+        else if (op == 2 && m) { memmove(buf + p, buf + p + 1, m - p - 1); m--; }
+        else if (k == 3) m = p;
+      }
+      FILE *fp = fopen(f, "wb");
+      ck_assert(fwrite(buf, 1, m, fp) == m);
+      fclose(fp);
+      ng_csr A;
+      double *x;
+      int32_t nx;
+      if (ng_mmio_read_csr(f, &A) == NG_SUCCESS) {
+        NG_ASSERT_OK(ng_csr_validate(&A));
+        ng_csr_free(&A);
+        accepted++;
+      } else {
+        const char *q = strstr(ng_last_error(), f);
+        ck_assert_msg(q && q[flen] == ':' && q[flen + 1] >= '0' && q[flen + 1] <= '9', "no path:line in '%s'",
+                      ng_last_error());
+        refused++;
+      }
+      if (ng_mmio_read_array(f, &x, &nx) == NG_SUCCESS) ng_free(x);
+    }
+    free(seed);
+  }
+  unlink(f);
+  printf("mutated_inputs: %d accepted, %d refused with path:line\n", accepted, refused);
+}
+END_TEST
+
 /* ng_matrix_read_mtx / ng_matrix_write_mtx / ng_vector_read_mtx /
  * ng_vector_write_mtx on a host context. */
 START_TEST(public_api)
@@ -537,6 +592,7 @@ int main(void)
   tcase_add_test(tc, long_lines);
   tcase_add_test(tc, malformed_inputs);
   tcase_add_test(tc, io_errors);
+  tcase_add_test(tc, mutated_inputs);
   tcase_add_test(tc, public_api);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
