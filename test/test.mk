@@ -1,7 +1,7 @@
 # test/test.mk: shared test utilities and the core suites. Each module's
 # fragment adds its own suites to check_PROGRAMS and TESTS.
 if NG_CHECK
-noinst_LTLIBRARIES = test/libtestutil.la
+noinst_LTLIBRARIES += test/libtestutil.la
 test_libtestutil_la_SOURCES = test/testutil.c test/testutil.h
 test_libtestutil_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 NG_TEST_LDADD = test/libtestutil.la $(NG_LDADD) $(CHECK_LIBS)

@@ -1,0 +1,46 @@
+/* core/cuda_internal.h: what CUDA sources share: the device object behind a
+ * context and the macros that turn CUDA/cuBLAS/cuSPARSE return codes into
+ * ng_status errors naming the call. Included only from .cu files. */
+#ifndef NG_CUDA_INTERNAL_H
+#define NG_CUDA_INTERNAL_H
+#include "internal.h"
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+struct ng_cuda {
+  int device;
+  cudaStream_t stream;
+  cublasHandle_t cublas;
+  cusparseHandle_t cusparse;
+  cudaDeviceProp prop;
+  double *scratch;      /* small device buffer for reductions (>= 1024 doubles) */
+  double *host_scratch; /* pinned host mirror of scratch for reduction results */
+};
+
+#define NG_CUDA_CHECK(call)                                                                     \
+  do {                                                                                          \
+    cudaError_t ng_cu_e_ = (call);                                                              \
+    if (ng_cu_e_ != cudaSuccess)                                                                \
+      return NG_ERROR(ng_cu_e_ == cudaErrorMemoryAllocation ? NG_ERR_DEVICE_MEMORY : NG_ERR_CUDA, \
+                      "%s failed: %s", #call, cudaGetErrorString(ng_cu_e_));                     \
+  } while (0)
+/* After a kernel launch: launch errors (bad configuration) are reported here. */
+#define NG_CUDA_LAUNCH_CHECK() NG_CUDA_CHECK(cudaGetLastError())
+#define NG_CUBLAS_CHECK(call)                                                                   \
+  do {                                                                                          \
+    cublasStatus_t ng_cb_e_ = (call);                                                           \
+    if (ng_cb_e_ != CUBLAS_STATUS_SUCCESS)                                                      \
+      return NG_ERROR(NG_ERR_CUDA, "%s failed: cuBLAS status %d", #call, (int)ng_cb_e_);        \
+  } while (0)
+#define NG_CUSPARSE_CHECK(call)                                                                 \
+  do {                                                                                          \
+    cusparseStatus_t ng_cs_e_ = (call);                                                         \
+    if (ng_cs_e_ != CUSPARSE_STATUS_SUCCESS)                                                    \
+      return NG_ERROR(NG_ERR_CUDA, "%s failed: %s", #call, cusparseGetErrorString(ng_cs_e_));   \
+  } while (0)
+
+/* Device allocation that reports the bytes asked for. */
+ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what);
+#define NG_CUDA_MALLOC(p, count) ng_cuda_malloc((void **)&(p), (size_t)(count) * sizeof(*(p)), #p)
+#endif

@@ -1,0 +1,27 @@
+/* core/generate.h: the problem generators behind ng_generate_csr
+ * (core/generate.c parses the spec and dispatches here). Each builds the
+ * whole matrix on the host, rows in natural order (x fastest, then y, then
+ * z), and its right-hand side b (NG_MALLOC'd, nrows long). On failure A is
+ * left empty, *b NULL, and nothing is leaked. Sizes are already checked:
+ * every dimension >= 1 and the row count fits int32. */
+#ifndef NG_GENERATE_H
+#define NG_GENERATE_H
+#include "internal.h"
+
+/* Constant-coefficient grid operators, truncated at the box (generate_stencil.c). */
+ng_status ng_gen_lap7(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
+ng_status ng_gen_lap27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
+ng_status ng_gen_aniso27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
+
+/* Q1 FEM Poisson on (nx-1)(ny-1)(nz-1) elements; needs nx, ny, nz >= 2 (generate_fem27.c). */
+ng_status ng_gen_fem27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
+/* Element stiffness of -div(diag(kx,ky,kz) grad u) on a cube of side h,
+ * trilinear (Q1) basis; corner a = ax + 2 ay + 4 az with ax, ay, az in {0,1}. */
+void ng_gen_q1_stiffness(double kx, double ky, double kz, double h, double Ke[8][8]);
+
+/* MPS pressure Poisson of a dam-break column n particles wide (generate_mps.c). */
+ng_status ng_gen_mps(int32_t n, ng_csr *A, double **b);
+/* Largest n that ng_gen_mps accepts (its particle count fits int32). */
+int32_t ng_gen_mps_max_width(void);
+
+#endif /* NG_GENERATE_H */
