@@ -498,6 +498,31 @@ START_TEST(reuse_after_value_update)
 }
 END_TEST
 
+/* The library's generated problems (lap27, fem27; b from the generator). */
+START_TEST(generated_problems)
+{
+  const char *specs[] = {"lap27:12", "fem27:12"};
+  const char *opts[] = {"-solver cg -tol 1e-10", "-solver pcg -tol 1e-10", "-solver pbicgstab -tol 1e-10"};
+  for (int p = 0; p < 2; p++) {
+    ng_csr G;
+    double *b;
+    NG_ASSERT_OK(ng_generate_csr(specs[p], &G, &b));
+    tcsr T = {G.nrows, G.rowptr, G.col, G.val}; /* a view, freed with G */
+    double *x = malloc((size_t)T.n * sizeof(double));
+    for (int k = 0; k < 3; k++) {
+      char what[96];
+      snprintf(what, sizeof(what), "%s %s", specs[p], opts[k]);
+      memset(x, 0, (size_t)T.n * sizeof(double));
+      result R = run(&T, opts[k], b, x);
+      check_converged(&R, 1e-10, what);
+    }
+    free(x);
+    ng_free(b);
+    ng_csr_free(&G);
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("solver");
@@ -515,6 +540,7 @@ int main(void)
   tcase_add_test(tc, bad_names);
   tcase_add_test(tc, precond_api);
   tcase_add_test(tc, reuse_after_value_update);
+  tcase_add_test(tc, generated_problems);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }
