@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <strings.h>
 
 typedef enum { OPT_STRING, OPT_INT, OPT_REAL, OPT_BOOL, OPT_FLAG } opt_type;
 static const char *const type_name[] = {"string", "int", "real", "bool", "flag"};
