@@ -215,6 +215,8 @@ typedef struct ng_precond_ops {
   void (*destroy)(ng_precond P);
 } ng_precond_ops;
 const ng_precond_ops *ng_precond_find(const char *name);
+/* Registered names, ", "-separated, into buf (for messages). */
+void ng_precond_list(char *buf, size_t len);
 
 struct ng_precond_s {
   ng_context ctx;
@@ -230,6 +232,7 @@ typedef struct ng_solver_ops {
   ng_status (*solve)(ng_solver S, const double *b, double *x);
 } ng_solver_ops;
 const ng_solver_ops *ng_solver_find(const char *name);
+void ng_solver_list(char *buf, size_t len);
 
 struct ng_solver_s {
   ng_context ctx;
@@ -244,6 +247,9 @@ struct ng_solver_s {
   int iterations, history_len;
   double residual;        /* final relative residual */
   double setup_seconds, solve_seconds;
+  double bnorm;           /* ||b|| of the current solve (set before ops->solve) */
+  double norm_ref;        /* ||b|| or ||r0||: what S->residual is relative to */
+  double target;          /* stop when ||r|| <= target */
 };
 
 /* Solver building blocks (solver/krylov_util.c): every call runs on the
@@ -253,6 +259,16 @@ ng_status ng_pc_apply(ng_solver S, const double *r, double *z);   /* z = M^-1 r 
 ng_status ng_dot(ng_context ctx, int32_t n, const double *x, const double *y, double *r);
 ng_status ng_dot2(ng_context ctx, int32_t n, const double *x1, const double *y1,
                   const double *x2, const double *y2, double r[2]);
+
+/* Convergence bookkeeping (solver/krylov_util.c). ng_krylov_begin records
+ * ||r0|| as history[0], sets the target and *done when r0 already meets it;
+ * ng_krylov_check records iteration it's ||r||, prints with -monitor, sets
+ * *done on convergence and fails with NG_ERR_DIVERGED on NaN/Inf or growth
+ * past divtol*||r0||; the other two build the failure messages. */
+ng_status ng_krylov_begin(ng_solver S, double r0norm, int *done);
+ng_status ng_krylov_check(ng_solver S, int it, double rnorm, int *done);
+ng_status ng_krylov_breakdown(ng_solver S, int it, const char *what, double value);
+ng_status ng_krylov_not_converged(ng_solver S);
 
 /* Halo plan (comm/halo.c): built once at setup from the global columns this
  * rank reads but does not own; begin/end move owned entries of x into

@@ -87,6 +87,9 @@ ng_status ng_options_get_string(ng_options opts, const char *name, const char **
 ng_status ng_options_get_int(ng_options opts, const char *name, int *value);
 ng_status ng_options_get_real(ng_options opts, const char *name, double *value);
 ng_status ng_options_get_bool(ng_options opts, const char *name, int *value);
+/* Add a program's own option (a string; read it with the getters, which
+ * check the type then). Unknown options are NG_ERR_ARGUMENT everywhere. */
+ng_status ng_options_register(ng_options opts, const char *name, const char *default_value, const char *help);
 /* 1 when -help was given. */
 int ng_options_help_requested(ng_options opts);
 /* Print every option with its default, current value and help line. */

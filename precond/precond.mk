@@ -1,1 +1,3 @@
-# precond/precond.mk: sources and tests of this module
+# precond/precond.mk: the public preconditioner API with its registry, and
+# one file per preconditioner.
+libnagare_la_SOURCES += precond/precond.c precond/jacobi.c

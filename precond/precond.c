@@ -1,0 +1,96 @@
+/* precond/precond.c: the public preconditioner API, the registry of
+ * preconditioners by name, and "none" (z = r). A new preconditioner adds
+ * its ops table to the list below. */
+#include "internal.h"
+
+extern const ng_precond_ops ng_precond_none, ng_precond_jacobi;
+
+static const ng_precond_ops *const preconds[] = {&ng_precond_none, &ng_precond_jacobi, NULL};
+
+const ng_precond_ops *ng_precond_find(const char *name)
+{
+  for (int i = 0; name && preconds[i]; i++)
+    if (!strcmp(preconds[i]->name, name)) return preconds[i];
+  return NULL;
+}
+
+void ng_precond_list(char *buf, size_t len)
+{
+  buf[0] = '\0';
+  for (int i = 0; preconds[i]; i++)
+    snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", preconds[i]->name);
+}
+
+ng_status ng_precond_create(ng_context ctx, ng_options opts, ng_matrix A, ng_precond *P)
+{
+  ng_options defaults = NULL;
+  const char *name;
+  ng_precond p;
+  ng_status st;
+  NG_ASSERT_ARG(ctx && A && P, "ng_precond_create: null argument");
+  NG_ASSERT_ARG(A->ctx == ctx, "ng_precond_create: the matrix belongs to another context");
+  if (!opts) {
+    NG_CHECK(ng_options_create(&defaults));
+    opts = defaults;
+  }
+  NG_CHECK_GOTO(st, NG_CALLOC(p, 1), out);
+  NG_CHECK_GOTO(st, ng_options_get_string(opts, "precond", &name), fail);
+  p->ops = ng_precond_find(name);
+  if (!p->ops) {
+    char list[256];
+    ng_precond_list(list, sizeof(list));
+    st = NG_ERROR(NG_ERR_ARGUMENT, "unknown -precond '%s' (known: %s)", name, list);
+    goto fail;
+  }
+  p->ctx = ctx;
+  p->A = A;
+  NG_CHECK_GOTO(st, p->ops->setup(p, A, opts), fail);
+  *P = p;
+  goto out;
+fail:
+  p->ops = NULL; /* setup cleans up after itself on failure */
+  ng_precond_destroy(p);
+out:
+  ng_options_destroy(defaults);
+  return st;
+}
+
+ng_status ng_precond_update(ng_precond P, ng_matrix A)
+{
+  NG_ASSERT_ARG(P && A, "ng_precond_update: null argument");
+  NG_ASSERT_ARG(A->ctx == P->ctx && A->n_local == P->A->n_local && A->n_global == P->A->n_global,
+                "ng_precond_update: the matrix differs in size or context from the one it was built for");
+  P->A = A;
+  NG_CHECK(P->ops->update(P, A));
+  return NG_SUCCESS;
+}
+
+ng_status ng_precond_apply(ng_precond P, ng_vector r, ng_vector z)
+{
+  NG_ASSERT_ARG(P && r && z, "ng_precond_apply: null argument");
+  NG_ASSERT_ARG(r->n == P->A->n_local && z->n == P->A->n_local,
+                "ng_precond_apply: vector sizes %d, %d differ from the %d local rows", (int)r->n, (int)z->n,
+                (int)P->A->n_local);
+  NG_ASSERT_ARG(r != z, "ng_precond_apply: r and z must be different vectors");
+  NG_CHECK(P->ops->apply(P, r->data, z->data));
+  return NG_SUCCESS;
+}
+
+ng_status ng_precond_destroy(ng_precond P)
+{
+  if (!P) return NG_SUCCESS;
+  if (P->ops && P->ops->destroy) P->ops->destroy(P);
+  ng_free(P);
+  return NG_SUCCESS;
+}
+
+/* ---- "none": z = r ------------------------------------------------------- */
+static ng_status none_setup(ng_precond P, ng_matrix A, ng_options opts) { return NG_SUCCESS; }
+static ng_status none_update(ng_precond P, ng_matrix A) { return NG_SUCCESS; }
+static ng_status none_apply(ng_precond P, const double *r, double *z)
+{
+  NG_CHECK(P->ctx->vops->copy(P->ctx, P->A->n_local, r, z));
+  return NG_SUCCESS;
+}
+static void none_destroy(ng_precond P) {}
+const ng_precond_ops ng_precond_none = {"none", none_setup, none_update, none_apply, none_destroy};

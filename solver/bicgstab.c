@@ -1,0 +1,68 @@
+/* solver/bicgstab.c: BiCGSTAB (van der Vorst, SIAM J. Sci. Stat. Comput. 13,
+ * 1992), plain (bicgstab) and right-preconditioned (pbicgstab): it iterates
+ * on A M^-1 y = b, x = M^-1 y, so the residual it monitors is the true
+ * recursive residual b - A x. s overwrites r; without a preconditioner phat
+ * is p and shat is s (no copies). Reductions per iteration: (r0hat, v), the
+ * fused (t, s) and (t, t), and the fused (r0hat, r) and (r, r).
+ * Work: r, r0hat, p, v, t (+ phat, shat for pbicgstab). */
+#include "internal.h"
+#include <math.h>
+
+static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
+{
+  ng_context ctx = S->ctx;
+  const ng_vec_ops *vo = ctx->vops;
+  int32_t n = S->A->n_local;
+  double *r = S->work[0], *r0hat = S->work[1], *p = S->work[2], *v = S->work[3], *t = S->work[4];
+  double *s = r; /* s = r - alpha v is kept in r */
+  double *phat = S->P ? S->work[5] : p, *shat = S->P ? S->work[6] : s;
+  double rho, rho_old = 1.0, alpha = 1.0, omega = 1.0, rr, d[2];
+  int done;
+
+  /* r0 = b - A x0,  r0hat = r0 */
+  NG_CHECK(ng_op_apply(S, x, r));
+  NG_CHECK(vo->xpay(ctx, n, b, -1.0, r));
+  NG_CHECK(ng_dot(ctx, n, r, r, &rr));
+  NG_CHECK(ng_krylov_begin(S, sqrt(rr), &done));
+  if (done) return NG_SUCCESS;
+  NG_CHECK(vo->copy(ctx, n, r, r0hat));
+  rho = rr; /* (r0hat, r0) */
+
+  for (int it = 1; it <= S->maxit; it++) {
+    if (rho == 0.0) return ng_krylov_breakdown(S, it, "rho = (r0hat, r)", rho);
+    /* p = r + beta (p - omega v) */
+    if (it == 1) {
+      NG_CHECK(vo->copy(ctx, n, r, p));
+    } else {
+      double beta = (rho / rho_old) * (alpha / omega);
+      NG_CHECK(vo->axpbypcz(ctx, n, 1.0, r, -beta * omega, v, beta, p));
+    }
+    /* v = A M^-1 p,  alpha = rho / (r0hat, v) */
+    if (S->P) NG_CHECK(ng_pc_apply(S, p, phat));
+    NG_CHECK(ng_op_apply(S, phat, v));
+    double r0v;
+    NG_CHECK(ng_dot(ctx, n, r0hat, v, &r0v));
+    if (r0v == 0.0 || !isfinite(r0v)) return ng_krylov_breakdown(S, it, "(r0hat, v)", r0v);
+    alpha = rho / r0v;
+    /* s = r - alpha v,  t = A M^-1 s,  omega = (t, s) / (t, t) */
+    NG_CHECK(vo->axpy(ctx, n, -alpha, v, s));
+    if (S->P) NG_CHECK(ng_pc_apply(S, s, shat));
+    NG_CHECK(ng_op_apply(S, shat, t));
+    NG_CHECK(ng_dot2(ctx, n, t, s, t, t, d));
+    omega = d[1] != 0.0 ? d[0] / d[1] : 0.0; /* t = 0 only when s = 0: then x below is exact */
+    /* x += alpha phat + omega shat,  r = s - omega t */
+    NG_CHECK(vo->axpbypcz(ctx, n, alpha, phat, omega, shat, 1.0, x));
+    NG_CHECK(vo->axpy(ctx, n, -omega, t, r));
+    /* (r0hat, r) for the next step and ||r|| in one reduction */
+    NG_CHECK(ng_dot2(ctx, n, r0hat, r, r, r, d));
+    NG_CHECK(ng_krylov_check(S, it, sqrt(d[1]), &done));
+    if (done) return NG_SUCCESS;
+    if (omega == 0.0) return ng_krylov_breakdown(S, it, "omega = (t, s) / (t, t)", omega);
+    rho_old = rho;
+    rho = d[0];
+  }
+  return ng_krylov_not_converged(S);
+}
+
+const ng_solver_ops ng_solver_bicgstab = {"bicgstab", 0, 5, bicgstab_solve};
+const ng_solver_ops ng_solver_pbicgstab = {"pbicgstab", 1, 7, bicgstab_solve};

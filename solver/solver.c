@@ -1,0 +1,150 @@
+/* solver/solver.c: the public solver API. create() reads the options once
+ * (method, tolerances, limits), set_operator() allocates the work vectors
+ * and the history and builds the preconditioner (timed as setup), solve()
+ * handles b = 0 and times the method's solve. */
+#include "internal.h"
+#include <math.h>
+
+ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S)
+{
+  ng_solver s;
+  ng_status st;
+  const char *name, *norm;
+  NG_ASSERT_ARG(ctx && S, "ng_solver_create: null argument");
+  NG_CHECK(NG_CALLOC(s, 1));
+  s->ctx = ctx;
+  NG_CHECK_GOTO(st, ng_options_copy(opts, &s->opts), fail);
+  NG_CHECK_GOTO(st, ng_options_get_string(s->opts, "solver", &name), fail);
+  s->ops = ng_solver_find(name);
+  if (!s->ops) {
+    char list[256];
+    ng_solver_list(list, sizeof(list));
+    st = NG_ERROR(NG_ERR_ARGUMENT, "unknown -solver '%s' (known: %s)", name, list);
+    goto fail;
+  }
+  NG_CHECK_GOTO(st, ng_options_get_real(s->opts, "tol", &s->tol), fail);
+  NG_CHECK_GOTO(st, ng_options_get_real(s->opts, "atol", &s->atol), fail);
+  NG_CHECK_GOTO(st, ng_options_get_real(s->opts, "divtol", &s->divtol), fail);
+  NG_CHECK_GOTO(st, ng_options_get_int(s->opts, "maxit", &s->maxit), fail);
+  NG_CHECK_GOTO(st, ng_options_get_bool(s->opts, "monitor", &s->monitor), fail);
+  NG_CHECK_GOTO(st, ng_options_get_string(s->opts, "norm", &norm), fail);
+  s->norm_r0 = !strcmp(norm, "r0");
+  if (s->maxit < 0) { st = NG_ERROR(NG_ERR_ARGUMENT, "-maxit %d must be >= 0", s->maxit); goto fail; }
+  *S = s;
+  return NG_SUCCESS;
+fail:
+  ng_solver_destroy(s);
+  return st;
+}
+
+static void free_work(ng_solver S)
+{
+  if (S->work)
+    for (int k = 0; k < S->ops->nwork; k++) S->ctx->vops->free(S->ctx, S->work[k]);
+  ng_free(S->work);
+  ng_free(S->history);
+  S->work = NULL;
+  S->history = NULL;
+}
+
+ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
+{
+  NG_ASSERT_ARG(S && A, "ng_solver_set_operator: null argument");
+  NG_ASSERT_ARG(A->ctx == S->ctx, "ng_solver_set_operator: the matrix belongs to another context");
+  NG_ASSERT_ARG(A->n_global > 0 && (int64_t)A->n_local >= 0, "ng_solver_set_operator: empty matrix");
+  double t0 = ng_wtime();
+  if (S->A == A && S->P) {
+    /* same matrix (new values, same pattern): refresh the preconditioner */
+    NG_CHECK(ng_precond_update(S->P, A));
+    S->setup_seconds = ng_wtime() - t0;
+    return NG_SUCCESS;
+  }
+  if (!S->A || S->A->n_local != A->n_local) {
+    free_work(S);
+    NG_CHECK(NG_CALLOC(S->work, S->ops->nwork));
+    for (int k = 0; k < S->ops->nwork; k++)
+      NG_CHECK(S->ctx->vops->alloc(S->ctx, &S->work[k], A->n_local));
+    NG_CHECK(NG_MALLOC(S->history, (size_t)S->maxit + 1));
+  }
+  ng_precond_destroy(S->P);
+  S->P = NULL;
+  S->A = A;
+  if (S->ops->preconditioned) {
+    ng_status st = ng_precond_create(S->ctx, S->opts, A, &S->P);
+    if (st != NG_SUCCESS) {
+      S->A = NULL; /* not usable: solve() refuses until a good set_operator */
+      return ng_error_trace(st, __FILE__, __LINE__);
+    }
+  }
+  S->setup_seconds = ng_wtime() - t0;
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_solve(ng_solver S, ng_vector b, ng_vector x)
+{
+  NG_ASSERT_ARG(S && b && x, "ng_solver_solve: null argument");
+  NG_ASSERT_ARG(S->A, "ng_solver_solve: no operator (call ng_solver_set_operator first)");
+  NG_ASSERT_ARG(b->n == S->A->n_local && x->n == S->A->n_local,
+                "ng_solver_solve: vector sizes %d (b), %d (x) differ from the %d local rows", (int)b->n, (int)x->n,
+                (int)S->A->n_local);
+  NG_ASSERT_ARG(b != x, "ng_solver_solve: b and x must be different vectors");
+  double t0 = ng_wtime();
+  S->iterations = 0;
+  S->history_len = 0;
+  S->residual = 0.0;
+  NG_CHECK(ng_dot(S->ctx, b->n, b->data, b->data, &S->bnorm));
+  S->bnorm = sqrt(S->bnorm);
+  if (!isfinite(S->bnorm)) return NG_ERROR(NG_ERR_NUMERIC, "ng_solver_solve: the right-hand side has NaN or Inf entries");
+  ng_status st;
+  if (S->bnorm == 0.0) {
+    /* A x = 0 has the solution x = 0 */
+    S->history[0] = 0.0;
+    S->history_len = 1;
+    st = S->ctx->vops->fill(S->ctx, x->n, 0.0, x->data);
+  } else {
+    st = S->ops->solve(S, b->data, x->data);
+  }
+  S->solve_seconds = ng_wtime() - t0;
+  if (st != NG_SUCCESS) return ng_error_trace(st, __FILE__, __LINE__);
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_get_iterations(ng_solver S, int *iterations)
+{
+  NG_ASSERT_ARG(S && iterations, "ng_solver_get_iterations: null argument");
+  *iterations = S->iterations;
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_get_residual(ng_solver S, double *relative_residual)
+{
+  NG_ASSERT_ARG(S && relative_residual, "ng_solver_get_residual: null argument");
+  *relative_residual = S->residual;
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_get_history(ng_solver S, const double **history, int *length)
+{
+  NG_ASSERT_ARG(S && history && length, "ng_solver_get_history: null argument");
+  *history = S->history;
+  *length = S->history_len;
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_get_times(ng_solver S, double *setup_seconds, double *solve_seconds)
+{
+  NG_ASSERT_ARG(S, "ng_solver_get_times: null solver");
+  if (setup_seconds) *setup_seconds = S->setup_seconds;
+  if (solve_seconds) *solve_seconds = S->solve_seconds;
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_destroy(ng_solver S)
+{
+  if (!S) return NG_SUCCESS;
+  if (S->ops) free_work(S);
+  ng_precond_destroy(S->P);
+  ng_options_destroy(S->opts);
+  ng_free(S);
+  return NG_SUCCESS;
+}
