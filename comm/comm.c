@@ -2,6 +2,17 @@
  * caller has not) and the reductions every Krylov iteration uses. */
 #include "comm.h"
 
+#ifdef NG_HAVE_MPI
+/* MPI can be initialised once per process: when nagare initialised it, it
+ * finalises it at exit, not when a context goes, so contexts can come and go. */
+static void ng_mpi_finalize_at_exit(void)
+{
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (!fin) MPI_Finalize();
+}
+#endif
+
 ng_status ng_comm_create(ng_comm **comm)
 {
   ng_comm *c;
@@ -12,7 +23,7 @@ ng_status ng_comm_create(ng_comm **comm)
   MPI_Initialized(&inited);
   if (!inited) {
     if (MPI_Init(NULL, NULL) != MPI_SUCCESS) { ng_free(c); return NG_ERROR(NG_ERR_MPI, "MPI_Init failed"); }
-    c->finalize_mpi = 1;
+    atexit(ng_mpi_finalize_at_exit);
   }
   if (MPI_Comm_dup(MPI_COMM_WORLD, &c->comm) != MPI_SUCCESS) {
     ng_free(c);
@@ -35,12 +46,9 @@ void ng_comm_destroy(ng_comm *c)
 {
   if (!c) return;
 #ifdef NG_HAVE_MPI
-  MPI_Comm_free(&c->comm);
-  if (c->finalize_mpi) {
-    int fin = 0;
-    MPI_Finalized(&fin);
-    if (!fin) MPI_Finalize();
-  }
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (!fin) MPI_Comm_free(&c->comm);
 #endif
   ng_free(c);
 }

@@ -12,7 +12,6 @@ struct ng_comm {
   int local_rank, local_size; /* within the node (for GPU choice) */
 #ifdef NG_HAVE_MPI
   MPI_Comm comm;     /* dup of MPI_COMM_WORLD */
-  int finalize_mpi;  /* we called MPI_Init, so we call MPI_Finalize */
 #endif
 };
 

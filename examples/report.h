@@ -1,0 +1,23 @@
+/* examples/report.h: the solve report shared by poisson3d and nagare-solve
+ * (problem size, iterations, residuals, setup/solve times), printed on rank 0. */
+#ifndef NG_EXAMPLES_REPORT_H
+#define NG_EXAMPLES_REPORT_H
+#include "nagare.h"
+
+/* Prints a failed call's status and message on stderr and returns 1. */
+int ng_example_fail(const char *what, ng_status st);
+#define NG_EX_CALL(call)                                 \
+  do {                                                   \
+    ng_status ng_ex_s_ = (call);                         \
+    if (ng_ex_s_ != NG_SUCCESS) return ng_example_fail(#call, ng_ex_s_); \
+  } while (0)
+
+/* ||b - A x|| / ||b|| recomputed from scratch (independent of the solver's
+ * recursive residual). */
+ng_status ng_example_true_residual(ng_matrix A, ng_vector b, ng_vector x, double *rel);
+
+/* Solves A x = b with the options' solver and prints the report. Returns the
+ * solve status (NG_ERR_NOT_CONVERGED etc. are reported, not fatal). */
+ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix A, ng_vector b,
+                                      ng_vector x, const char *problem);
+#endif
