@@ -1,13 +1,20 @@
 /* comm/comm.c: creates the context's communicator (initialising MPI when the
  * caller has not) and the reductions every Krylov iteration uses. */
 #include "comm.h"
+#include <stdlib.h>
+#include <unistd.h>
 
 #ifdef NG_HAVE_MPI
 /* MPI can be initialised once per process: when nagare initialised it, it
  * finalises it at exit, not when a context goes, so contexts can come and go. */
+static pid_t ng_mpi_init_pid = 0;
+
+/* Only the process that called MPI_Init finalises: a forked child (Check runs
+ * each test in one) must not, or it hangs waiting for its parent. */
 static void ng_mpi_finalize_at_exit(void)
 {
   int fin = 0;
+  if (getpid() != ng_mpi_init_pid) return;
   MPI_Finalized(&fin);
   if (!fin) MPI_Finalize();
 }
@@ -23,6 +30,7 @@ ng_status ng_comm_create(ng_comm **comm)
   MPI_Initialized(&inited);
   if (!inited) {
     if (MPI_Init(NULL, NULL) != MPI_SUCCESS) { ng_free(c); return NG_ERROR(NG_ERR_MPI, "MPI_Init failed"); }
+    ng_mpi_init_pid = getpid();
     atexit(ng_mpi_finalize_at_exit);
   }
   if (MPI_Comm_dup(MPI_COMM_WORLD, &c->comm) != MPI_SUCCESS) {

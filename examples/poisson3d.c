@@ -14,7 +14,7 @@ int main(int argc, char **argv)
   ng_vector b, x;
   const char *problem, *device;
   NG_EX_CALL(ng_options_create(&opts));
-  NG_EX_CALL(ng_options_set_from_string(opts, "-problem fem27:64 -solver pcg -precond amg -tol 1e-8"));
+  NG_EX_CALL(ng_options_set_from_string(opts, "-problem fem27:64 -solver pcg -precond jacobi -tol 1e-8"));
   NG_EX_CALL(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
     printf("usage: %s [options]\n", argv[0]);
