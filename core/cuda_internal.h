@@ -41,6 +41,6 @@ struct ng_cuda {
   } while (0)
 
 /* Device allocation that reports the bytes asked for. */
-ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what);
+extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what);
 #define NG_CUDA_MALLOC(p, count) ng_cuda_malloc((void **)&(p), (size_t)(count) * sizeof(*(p)), #p)
 #endif

@@ -139,6 +139,19 @@ typedef struct ng_vec_ops {
   /* result[k] = sum x_k . y_k for k < count (fused when count is 2) */
   ng_status (*dot_local)(ng_context ctx, int32_t n, int count, const double *const *x,
                          const double *const *y, double *result);
+  /* Raw bytes in the context's memory (index tables, packed buffers):
+   * alloc_raw reports the bytes on failure; upload/download copy host <->
+   * context memory (plain memcpy on the host). */
+  ng_status (*alloc_raw)(ng_context ctx, void **p, size_t bytes, const char *what);
+  void (*free_raw)(ng_context ctx, void *p);
+  ng_status (*upload_raw)(ng_context ctx, void *dst, const void *host, size_t bytes);
+  ng_status (*download_raw)(ng_context ctx, void *host, const void *src, size_t bytes);
+  /* buf[k] = x[idx[k]] for k < n (halo packing); idx in context memory */
+  ng_status (*gather)(ng_context ctx, int32_t n, const int32_t *idx, const double *x, double *buf);
+  /* Waits for all queued work on the context (no-op on the host). */
+  ng_status (*sync)(ng_context ctx);
+  /* New entries go above this line, and every table (vec_host.c,
+   * vec_cuda.cu) fills them by designated initializer. */
 } ng_vec_ops;
 extern const ng_vec_ops ng_vec_ops_host;
 #ifdef NG_HAVE_CUDA

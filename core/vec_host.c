@@ -70,6 +70,41 @@ static ng_status h_dot(ng_context ctx, int32_t n, int count, const double *const
   return NG_SUCCESS;
 }
 
+static ng_status h_alloc_raw(ng_context ctx, void **p, size_t bytes, const char *what)
+{
+  return ng_host_alloc(p, bytes, 1, 0, what);
+}
+static void h_free_raw(ng_context ctx, void *p) { ng_free(p); }
+static ng_status h_copy_raw(ng_context ctx, void *dst, const void *src, size_t bytes)
+{
+  if (bytes) memcpy(dst, src, bytes);
+  return NG_SUCCESS;
+}
+static ng_status h_gather(ng_context ctx, int32_t n, const int32_t *idx, const double *x, double *buf)
+{
+  NG_OMP_FOR
+  for (int32_t k = 0; k < n; k++) buf[k] = x[idx[k]];
+  return NG_SUCCESS;
+}
+static ng_status h_sync(ng_context ctx) { return NG_SUCCESS; }
+
 const ng_vec_ops ng_vec_ops_host = {
-  "host", h_alloc, h_free, h_copy_in, h_copy_in, h_fill, h_copy, h_axpy, h_xpay, h_axpbypcz, h_pmult, h_dot,
+  .name = "host",
+  .alloc = h_alloc,
+  .free = h_free,
+  .upload = h_copy_in,
+  .download = h_copy_in,
+  .fill = h_fill,
+  .copy = h_copy,
+  .axpy = h_axpy,
+  .xpay = h_xpay,
+  .axpbypcz = h_axpbypcz,
+  .pointwise_mult = h_pmult,
+  .dot_local = h_dot,
+  .alloc_raw = h_alloc_raw,
+  .free_raw = h_free_raw,
+  .upload_raw = h_copy_raw,
+  .download_raw = h_copy_raw,
+  .gather = h_gather,
+  .sync = h_sync,
 };

@@ -1,0 +1,86 @@
+/* core/cuda_context.cu: the device behind a GPU context: picks the GPU
+ * (NG_DEVICE, else local rank modulo the device count), creates the stream
+ * and the cuBLAS/cuSPARSE handles once, and a small reduction scratch. */
+#include "cuda_internal.h"
+
+extern "C" int ng_cuda_device_count(void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError(); /* clear the sticky "no device" error */
+    return 0;
+  }
+  return n;
+}
+
+extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
+{
+  *p = NULL;
+  if (bytes == 0) bytes = 8; /* a valid pointer for empty arrays */
+  cudaError_t e = cudaMalloc(p, bytes);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    *p = NULL;
+    return NG_ERROR(e == cudaErrorMemoryAllocation ? NG_ERR_DEVICE_MEMORY : NG_ERR_CUDA,
+                    "cudaMalloc of %zu bytes for %s failed: %s", bytes, what, cudaGetErrorString(e));
+  }
+  return NG_SUCCESS;
+}
+
+static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char *describe, size_t len)
+{
+  int count = ng_cuda_device_count();
+  if (count <= 0) return NG_ERROR(NG_ERR_NO_DEVICE, "no CUDA device is visible");
+  if (device < 0) {
+    const char *env = getenv("NG_DEVICE");
+    if (env && *env) {
+      char *end;
+      long d = strtol(env, &end, 10);
+      if (*end || d < 0 || d >= count)
+        return NG_ERROR(NG_ERR_ARGUMENT, "NG_DEVICE='%s' is not a device number below %d", env, count);
+      device = (int)d;
+    } else {
+      device = local_rank % count;
+    }
+  }
+  if (device >= count) return NG_ERROR(NG_ERR_ARGUMENT, "device %d asked for but only %d visible", device, count);
+  cu->device = device;
+  NG_CUDA_CHECK(cudaSetDevice(device));
+  NG_CUDA_CHECK(cudaGetDeviceProperties(&cu->prop, device));
+  NG_CUDA_CHECK(cudaStreamCreateWithFlags(&cu->stream, cudaStreamNonBlocking));
+  NG_CUBLAS_CHECK(cublasCreate(&cu->cublas));
+  NG_CUBLAS_CHECK(cublasSetStream(cu->cublas, cu->stream));
+  NG_CUSPARSE_CHECK(cusparseCreate(&cu->cusparse));
+  NG_CUSPARSE_CHECK(cusparseSetStream(cu->cusparse, cu->stream));
+  NG_CHECK(NG_CUDA_MALLOC(cu->scratch, 1024));
+  NG_CUDA_CHECK(cudaMallocHost((void **)&cu->host_scratch, 1024 * sizeof(double)));
+  snprintf(describe, len, "GPU %d: %s (sm_%d%d, %.1f GiB)", device, cu->prop.name, cu->prop.major,
+           cu->prop.minor, cu->prop.totalGlobalMem / 1073741824.0);
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_cuda_create(struct ng_cuda **out, int device, int local_rank, char *describe, size_t len)
+{
+  struct ng_cuda *cu;
+  *out = NULL;
+  NG_CHECK(NG_CALLOC(cu, 1));
+  ng_status st = cuda_setup(cu, device, local_rank, describe, len);
+  if (st != NG_SUCCESS) {
+    ng_cuda_destroy(cu);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *out = cu;
+  return NG_SUCCESS;
+}
+
+extern "C" void ng_cuda_destroy(struct ng_cuda *cu)
+{
+  if (!cu) return;
+  if (cu->stream) cudaStreamSynchronize(cu->stream);
+  if (cu->scratch) cudaFree(cu->scratch);
+  if (cu->host_scratch) cudaFreeHost(cu->host_scratch);
+  if (cu->cusparse) cusparseDestroy(cu->cusparse);
+  if (cu->cublas) cublasDestroy(cu->cublas);
+  if (cu->stream) cudaStreamDestroy(cu->stream);
+  ng_free(cu);
+}
