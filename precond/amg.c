@@ -109,15 +109,20 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     nnz += l ? (double)M->L[l].A.nnz : z0;
   }
   k = (size_t)snprintf(buf, len,
-                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, setup %.3f s"
-                       "%s (theta %g, coarsest %s)\n",
-                       M->nlevels, rows / n0, nnz / z0, M->setup_seconds, "", M->theta,
-                       M->coarse_direct ? "direct" : "smoother");
+                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s\n"
+                       "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
+                       M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother",
+                       M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
   for (int l = 0; l < M->nlevels && k < len; l++) {
     ng_amg_level *L = &M->L[l];
     double z = l ? (double)L->A.nnz : z0;
-    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), sweeps %d/%d, omega %.3f\n", l,
-                          (int)L->n, z, L->n ? z / L->n : 0.0, L->pre, L->post, L->omega);
+    int coarsest = l == M->nlevels - 1;
+    char sweeps[48];
+    if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
+    else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
+    else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps);
   }
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,

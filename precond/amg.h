@@ -39,10 +39,10 @@ ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T);
 /* Values of T = A^T again, pattern kept (after A's values changed). */
 ng_status ng_csr_transpose_values(const ng_csr *A, ng_csr *T);
 
-/* Sparse-sparse product C = A B (amg_galerkin.c): symbolic then numeric,
- * a dense accumulator per row and thread. numeric may be called again when
- * A and B have new values in the same patterns. */
-ng_status ng_spgemm_symbolic(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
+/* Sparse-sparse product C = A B (amg_galerkin.c), pattern and values in one
+ * pass (rows sorted by column when sorted); numeric recomputes the values
+ * when A and B have new values in the same patterns. */
+ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
 
 /* Dense SPD inverse by Cholesky, LU with partial pivoting when Cholesky
@@ -78,6 +78,9 @@ typedef struct {
   char format[32];
   int profile;                   /* sync and time each level (benchmarks only) */
   double setup_seconds, update_seconds;
+  /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
+   * P and R, Galerkin products, dense coarse inverse + copies to the context */
+  double t_aggregate, t_rho, t_prolong, t_galerkin, t_finish;
 } ng_amg;
 
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */

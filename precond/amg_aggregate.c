@@ -38,29 +38,85 @@ static void max_neighbours(const ng_graph *S, const uint64_t *in, uint64_t *out)
   }
 }
 
+/* One round restricted to the undecided vertices U (late rounds, when few
+ * are left): M1 only where an undecided vertex will read it. */
+static void sparse_round(const ng_graph *S, const int32_t *U, int64_t nu, int32_t *need, int32_t stamp,
+                         uint64_t *T, uint64_t *M1, uint64_t *M2)
+{
+  int32_t n = S->n;
+#pragma omp parallel for schedule(static)
+  for (int64_t u = 0; u < nu; u++) {
+    int32_t i = U[u];
+    need[i] = stamp; /* benign race: every writer stores the same value */
+    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++) {
+#pragma omp atomic write
+      need[S->col[k]] = stamp;
+    }
+  }
+#pragma omp parallel for schedule(static)
+  for (int32_t j = 0; j < n; j++) {
+    if (need[j] != stamp) continue;
+    uint64_t m = T[j];
+    for (int64_t k = S->rowptr[j]; k < S->rowptr[j + 1]; k++)
+      if (T[S->col[k]] > m) m = T[S->col[k]];
+    M1[j] = m;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t u = 0; u < nu; u++) {
+    int32_t i = U[u];
+    uint64_t m = M1[i];
+    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
+      if (M1[S->col[k]] > m) m = M1[S->col[k]];
+    M2[i] = m;
+  }
+}
+
 ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg)
 {
   int32_t n = S->n;
   uint64_t *T = NULL, *M1 = NULL, *M2 = NULL;
-  int32_t *step = NULL;
+  int32_t *step = NULL, *U = NULL, *need = NULL;
+  int64_t nu = n;
   ng_status st = NG_SUCCESS;
   NG_CHECK_GOTO(st, NG_MALLOC(T, n), out);
   NG_CHECK_GOTO(st, NG_MALLOC(M1, n), out);
   NG_CHECK_GOTO(st, NG_MALLOC(M2, n), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(U, n), out);
+  NG_CHECK_GOTO(st, NG_CALLOC(need, n), out);
   /* vertices without strong neighbours take no part */
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) T[i] = key(S->rowptr[i + 1] > S->rowptr[i] ? UNDECIDED : OUT, i);
   for (int round = 0;; round++) {
-    int64_t undecided = 0;
-    max_neighbours(S, T, M1);
-    max_neighbours(S, M1, M2);
-#pragma omp parallel for schedule(static) reduction(+ : undecided) if (n > 20000)
-    for (int32_t i = 0; i < n; i++) {
-      if (key_state(T[i]) != UNDECIDED) continue;
-      if (key_index(M2[i]) == i) T[i] = key(IN, i);
-      else if (key_state(M2[i]) == IN) T[i] = key(OUT, i);
-      else undecided++;
+    /* few undecided left: only their distance-2 neighbourhoods are read */
+    int sparse = nu < n / 16;
+    if (sparse) sparse_round(S, U, nu, need, round + 1, T, M1, M2);
+    else {
+      max_neighbours(S, T, M1);
+      max_neighbours(S, M1, M2);
     }
+    int64_t undecided = 0;
+    if (sparse) {
+      for (int64_t u = 0; u < nu; u++) { /* serial: keeps U in order */
+        int32_t i = U[u];
+        if (key_index(M2[i]) == i) T[i] = key(IN, i);
+        else if (key_state(M2[i]) == IN) T[i] = key(OUT, i);
+        else U[undecided++] = i;
+      }
+    } else {
+#pragma omp parallel for schedule(static) reduction(+ : undecided) if (n > 20000)
+      for (int32_t i = 0; i < n; i++) {
+        if (key_state(T[i]) != UNDECIDED) continue;
+        if (key_index(M2[i]) == i) T[i] = key(IN, i);
+        else if (key_state(M2[i]) == IN) T[i] = key(OUT, i);
+        else undecided++;
+      }
+      if (undecided < n / 16) { /* list them for the sparse rounds */
+        int64_t k = 0;
+        for (int32_t i = 0; i < n; i++)
+          if (key_state(T[i]) == UNDECIDED) U[k++] = i;
+      }
+    }
+    nu = undecided;
     if (!undecided) break;
     if (round > n) { /* the global maximum joins every round, so this cannot happen */
       st = NG_ERROR(NG_ERR_INTERNAL, "MIS(2) aggregation did not finish after %d rounds", round);
@@ -103,5 +159,7 @@ out:
   ng_free(M1);
   ng_free(M2);
   ng_free(step);
+  ng_free(U);
+  ng_free(need);
   return st;
 }

@@ -6,7 +6,7 @@
 #include "amg.h"
 #include <math.h>
 
-#define RHO_ITERS 15
+#define RHO_ITERS 12
 #define DIRECT_MAX_ROWS 4096 /* a dense inverse beyond this is too big: smoother instead */
 
 /* Host operator of level l (level 0 is the user's matrix). */
@@ -65,15 +65,19 @@ static ng_status coarse_inverse(ng_amg *M, const ng_csr *A)
 static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l], *C = &M->L[l + 1];
-  double omega_p = 4.0 / (3.0 * L->rho);
+  double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
   if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, L->agg, L->nagg, &L->P));
   NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, &L->P));
   if (!refresh) NG_CHECK(ng_csr_transpose(&L->P, &L->R));
   else NG_CHECK(ng_csr_transpose_values(&L->P, &L->R));
-  if (!refresh) NG_CHECK(ng_spgemm_symbolic(A, &L->P, &L->AP, 0));
-  NG_CHECK(ng_spgemm_numeric(A, &L->P, &L->AP));
-  if (!refresh) NG_CHECK(ng_spgemm_symbolic(&L->R, &L->AP, &C->A, 1));
-  NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->A));
+  M->t_prolong += ng_wtime() - t;
+  t = ng_wtime();
+  if (!refresh) NG_CHECK(ng_spgemm(A, &L->P, &L->AP, 0));
+  else NG_CHECK(ng_spgemm_numeric(A, &L->P, &L->AP));
+  if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->A, 1));
+  else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->A));
+  M->t_galerkin += ng_wtime() - t;
+
   return NG_SUCCESS;
 }
 
@@ -114,7 +118,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
-  double t0 = ng_wtime();
+  double t0 = ng_wtime(), t;
   M->nlevels = 0;
   for (int l = 0;; l++) {
     ng_amg_level *L = &M->L[l];
@@ -122,13 +126,17 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     ng_graph S = {0};
     L->n = Ah->nrows;
     M->nlevels = l + 1;
+    t = ng_wtime();
     NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, &L->rho));
+    M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
+    t = ng_wtime();
     NG_CHECK(NG_MALLOC(L->agg, L->n));
     NG_CHECK(ng_amg_strength(Ah, M->theta, &S));
     ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
     ng_graph_free(&S);
     NG_CHECK(st);
+    M->t_aggregate += ng_wtime() - t;
     /* no coarsening left (every row isolated, or too little reduction) */
     if (L->nagg == 0 || L->nagg > L->n * 0.9) {
       ng_free(L->agg);
@@ -140,8 +148,10 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(build_transfer(M, Ah, l, 0));
   }
   if (M->coarse_direct && M->L[M->nlevels - 1].n > DIRECT_MAX_ROWS) M->coarse_direct = 0;
+  t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 0));
   NG_CHECK(ctx->vops->sync(ctx));
+  M->t_finish = ng_wtime() - t;
   M->setup_seconds = ng_wtime() - t0;
   return NG_SUCCESS;
 }
@@ -149,6 +159,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
   double t0 = ng_wtime();
+  M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
   for (int l = 0; l < M->nlevels; l++) {
     const ng_csr *Ah = level_matrix(M, A, l);
     NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, &M->L[l].rho));
