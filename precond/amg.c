@@ -81,6 +81,14 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   NG_CHECK_GOTO(st, ng_amg_build(P, M, A), fail);
   /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
   M->L[M->nlevels - 1].pre = M->coarse_sweeps;
+  int view = 0;
+  NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_view", &view), fail);
+  if (view && P->ctx->rank == 0) {
+    char buf[4096];
+    NG_CHECK_GOTO(st, ng_amg_describe(P, buf, sizeof(buf)), fail);
+    fputs(buf, stdout);
+    fflush(stdout);
+  }
   return NG_SUCCESS;
 fail:
   amg_destroy(P);
