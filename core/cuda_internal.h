@@ -14,9 +14,13 @@ struct ng_cuda {
   cublasHandle_t cublas;
   cusparseHandle_t cusparse;
   cudaDeviceProp prop;
-  double *scratch;      /* small device buffer for reductions (>= 1024 doubles) */
+  double *scratch;      /* device buffer for reductions (NG_CUDA_SCRATCH doubles, zeroed at creation) */
   double *host_scratch; /* pinned host mirror of scratch for reduction results */
 };
+
+/* Doubles in ng_cuda.scratch: results, a block counter and the per-block
+ * partial sums of the fused reductions (core/vec_cuda.cu). */
+#define NG_CUDA_SCRATCH 8192
 
 #define NG_CUDA_CHECK(call)                                                                     \
   do {                                                                                          \
