@@ -13,7 +13,8 @@
  *   no entries): per row within 1e-13 of |alpha| sum |a_ij x_j| + |beta y_i|;
  *   beta = 0 overwrites NaN in y; update_values; bytes().
  * - CG, PCG+Jacobi, BiCGSTAB and PBiCGSTAB on the GPU and on the host: both
- *   converge, iteration counts within 2, residual recomputed on the host.
+ *   converge, iteration counts within 2, residual recomputed on the host;
+ *   a second GPU solve repeats the first bit for bit.
  * - An absurd device allocation is NG_ERR_DEVICE_MEMORY naming the bytes. */
 #include "testutil.h"
 #include "../core/internal.h"
@@ -428,6 +429,10 @@ static void solver_case(const char *spec, const char *options, double tol)
   double *b;
   NG_ASSERT_OK(ng_generate_csr(spec, &W, &b));
   solve_result g = solve_on(gctx, &W, b, options), h = solve_on(hctx, &W, b, options);
+  solve_result g2 = solve_on(gctx, &W, b, options); /* deterministic reductions: the same bits again */
+  ck_assert_msg(g2.its == g.its && memcmp(&g2.truerel, &g.truerel, sizeof(double)) == 0,
+                "%s %s: GPU solves differ: %d its (%.17g) then %d (%.17g)", spec, options, g.its, g.truerel, g2.its,
+                g2.truerel);
   ck_assert_msg(g.st == NG_SUCCESS, "%s %s on the GPU: %s: %s", spec, options, ng_status_name(g.st), g.msg);
   ck_assert_msg(h.st == NG_SUCCESS, "%s %s on the host: %s: %s", spec, options, ng_status_name(h.st), h.msg);
   ck_assert_msg(abs(g.its - h.its) <= 2, "%s %s: %d iterations on the GPU, %d on the host", spec, options, g.its,
