@@ -26,18 +26,20 @@ ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg);
 /* Prolongation (amg_prolong.c). Tentative P from the constant vector:
  * ptent[i] = 1/sqrt(|aggregate|) (0 for agg -1), so P_tent^T P_tent = I. */
 ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *ptent);
-/* rho(D^-1 A) by Rayleigh quotients of D^-1/2 A D^-1/2 (power iteration
- * from a fixed start vector, so deterministic). */
-ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *rho);
+/* rho(D^-1 A) by Rayleigh quotients of D^-1/2 A D^-1/2: power iteration
+ * from a fixed start vector (deterministic), or from the last iterate kept
+ * in v (n entries) when warm (update: a few iterations suffice). */
+ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm, double *rho);
 /* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
  * ng_amg_smooth_values, which update() calls again on new values. */
 ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P);
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
                                ng_csr *P);
-/* T = A^T (pattern and values; rows of T sorted by column). */
-ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T);
-/* Values of T = A^T again, pattern kept (after A's values changed). */
-ng_status ng_csr_transpose_values(const ng_csr *A, ng_csr *T);
+/* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
+ * entries, may be NULL) receives where each entry of A went. */
+ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
+/* Values of T = A^T again through perm, after A's values changed. */
+void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
 
 /* Sparse-sparse product C = A B (amg_galerkin.c), pattern and values in one
  * pass (rows sorted by column when sorted); numeric recomputes the values
@@ -57,6 +59,8 @@ typedef struct {
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
   double *ptent;
+  double *eigvec;                /* last power iterate of the rho estimate (host, n) */
+  int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
   ng_csr P, R, AP;               /* host; AP = A P kept for update */
   const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;
   double rho, omega;

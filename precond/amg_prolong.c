@@ -48,17 +48,17 @@ static double start_value(int32_t i)
   return 0.5 + (double)(x & 0xffff) / 65536.0;
 }
 
-ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *rho)
+ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm, double *rho)
 {
   int32_t n = A->nrows;
-  double *s = NULL, *v = NULL, *w = NULL, est = 0.0;
+  double *s = NULL, *w = NULL, est = 0.0;
   ng_status st = NG_SUCCESS;
   NG_CHECK_GOTO(st, NG_MALLOC(s, n), out);
-  NG_CHECK_GOTO(st, NG_MALLOC(v, n), out);
   NG_CHECK_GOTO(st, NG_MALLOC(w, n), out);
   NG_CHECK_GOTO(st, ng_csr_diagonal(A, s, 1), out);
   for (int32_t i = 0; i < n; i++) s[i] = 1.0 / sqrt(fabs(s[i]));
-  for (int32_t i = 0; i < n; i++) v[i] = start_value(i);
+  if (!warm)
+    for (int32_t i = 0; i < n; i++) v[i] = start_value(i);
   /* B = D^-1/2 A D^-1/2 (|D| keeps it defined for negative diagonals):
    * w = B v, est = v.w / v.v, v = w / ||w|| */
   for (int it = 0; it < iters; it++) {
@@ -88,7 +88,6 @@ ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *rho)
   *rho = est;
 out:
   ng_free(s);
-  ng_free(v);
   ng_free(w);
   return st;
 }
@@ -196,15 +195,16 @@ ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double
 
 /* Parallel transpose with a column histogram per thread: each thread owns a
  * contiguous block of rows, so every row of T lists its columns in order
- * and the result does not depend on the thread count. */
-static ng_status transpose(const ng_csr *A, ng_csr *T, int values_only)
+ * and the result does not depend on the thread count. perm (optional)
+ * records where each entry of A went, for ng_csr_transpose_values. */
+ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm)
 {
   int32_t n = A->nrows, m = A->ncols;
   int nt = nthreads();
   int64_t *cnt = NULL;
   ng_status st = NG_SUCCESS;
+  memset(T, 0, sizeof(*T));
   NG_CHECK(NG_CALLOC(cnt, (size_t)nt * m + 1));
-  if (!values_only) memset(T, 0, sizeof(*T));
 #pragma omp parallel num_threads(nt)
   {
     int t = thread_id();
@@ -212,7 +212,7 @@ static ng_status transpose(const ng_csr *A, ng_csr *T, int values_only)
     int64_t *c = cnt + (size_t)t * m;
     for (int64_t k = A->rowptr[lo]; k < A->rowptr[hi]; k++) c[A->col[k]]++;
   }
-  if (!values_only) NG_CHECK_GOTO(st, ng_csr_alloc(T, m, n, A->nnz), out);
+  NG_CHECK_GOTO(st, ng_csr_alloc(T, m, n, A->nnz), out);
   /* cnt[t][c] becomes the position where thread t writes column c */
   int64_t pos = 0;
   for (int32_t c = 0; c < m; c++) {
@@ -234,6 +234,7 @@ static ng_status transpose(const ng_csr *A, ng_csr *T, int values_only)
         int64_t p = c[A->col[k]]++;
         T->col[p] = i;
         T->val[p] = A->val[k];
+        if (perm) perm[k] = p;
       }
   }
 out:
@@ -241,14 +242,8 @@ out:
   return st;
 }
 
-ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T)
+void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T)
 {
-  NG_CHECK(transpose(A, T, 0));
-  return NG_SUCCESS;
-}
-
-ng_status ng_csr_transpose_values(const ng_csr *A, ng_csr *T)
-{
-  NG_CHECK(transpose(A, T, 1));
-  return NG_SUCCESS;
+#pragma omp parallel for schedule(static) if (A->nnz > 20000)
+  for (int64_t k = 0; k < A->nnz; k++) T->val[perm[k]] = A->val[k];
 }

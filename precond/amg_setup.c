@@ -7,6 +7,7 @@
 #include <math.h>
 
 #define RHO_ITERS 12
+#define RHO_UPDATE_ITERS 4 /* warm start from the setup's iterate */
 #define DIRECT_MAX_ROWS 4096 /* a dense inverse beyond this is too big: smoother instead */
 
 /* Host operator of level l (level 0 is the user's matrix). */
@@ -68,8 +69,10 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
   if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, L->agg, L->nagg, &L->P));
   NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, &L->P));
-  if (!refresh) NG_CHECK(ng_csr_transpose(&L->P, &L->R));
-  else NG_CHECK(ng_csr_transpose_values(&L->P, &L->R));
+  if (!refresh) {
+    NG_CHECK(NG_MALLOC(L->rperm, L->P.nnz));
+    NG_CHECK(ng_csr_transpose(&L->P, &L->R, L->rperm));
+  } else ng_csr_transpose_values(&L->P, L->rperm, &L->R);
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   if (!refresh) NG_CHECK(ng_spgemm(A, &L->P, &L->AP, 0));
@@ -127,7 +130,8 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     L->n = Ah->nrows;
     M->nlevels = l + 1;
     t = ng_wtime();
-    NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, &L->rho));
+    NG_CHECK(NG_MALLOC(L->eigvec, L->n));
+    NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, L->eigvec, 0, &L->rho));
     M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
     t = ng_wtime();
@@ -162,7 +166,7 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
   for (int l = 0; l < M->nlevels; l++) {
     const ng_csr *Ah = level_matrix(M, A, l);
-    NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, &M->L[l].rho));
+    NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
     if (l < M->nlevels - 1) NG_CHECK(build_transfer(M, Ah, l, 1));
   }
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
@@ -189,6 +193,8 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_csr_free(&L->AP);
     ng_free(L->agg);
     ng_free(L->ptent);
+    ng_free(L->eigvec);
+    ng_free(L->rperm);
   }
   if (M->Cops) M->Cops->destroy(M->Cdata);
   ng_csr_free(&M->coarse_inv);
