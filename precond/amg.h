@@ -15,6 +15,8 @@ typedef struct {
 } ng_graph;
 void ng_graph_free(ng_graph *G);
 
+/* Diagonal of A in parallel; NG_ERR_NUMERIC naming the first zero/missing one. */
+ng_status ng_amg_diagonal(const ng_csr *A, double *d);
 /* Strong couplings |a_ij| >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c). */
 ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S);
 
@@ -30,6 +32,8 @@ ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *
  * from a fixed start vector (deterministic), or from the last iterate kept
  * in v (n entries) when warm (update: a few iterations suffice). */
 ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm, double *rho);
+/* The same for the finest level, on the context's memory (v: context vector). */
+ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm, double *rho);
 /* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
  * ng_amg_smooth_values, which update() calls again on new values. */
 ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P);
@@ -79,6 +83,7 @@ typedef struct {
   int coarse_sweeps;
   ng_csr coarse_inv;             /* dense inverse as a full CSR (host) */
   const ng_spmv_ops *Cops; void *Cdata;
+  double *eigvec0;               /* finest level's power iterate, context memory */
   char format[32];
   int profile;                   /* sync and time each level (benchmarks only) */
   double setup_seconds, update_seconds;

@@ -55,7 +55,8 @@ ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm
   ng_status st = NG_SUCCESS;
   NG_CHECK_GOTO(st, NG_MALLOC(s, n), out);
   NG_CHECK_GOTO(st, NG_MALLOC(w, n), out);
-  NG_CHECK_GOTO(st, ng_csr_diagonal(A, s, 1), out);
+  NG_CHECK_GOTO(st, ng_amg_diagonal(A, s), out);
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) s[i] = 1.0 / sqrt(fabs(s[i]));
   if (!warm)
     for (int32_t i = 0; i < n; i++) v[i] = start_value(i);
@@ -89,6 +90,53 @@ ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm
 out:
   ng_free(s);
   ng_free(w);
+  return st;
+}
+
+/* The same estimate for the finest level on the context's memory (the
+ * user's matrix and ctx->vops: on the GPU when the context is there). v is
+ * a context vector of n kept between calls for the warm start. */
+ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm, double *rho)
+{
+  ng_context ctx = A->ctx;
+  const ng_vec_ops *V = ctx->vops;
+  int32_t n = A->n_local;
+  double *h = NULL, *s = NULL, *t = NULL, *w = NULL, est = 0.0;
+  ng_status st = NG_SUCCESS;
+  NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
+  NG_CHECK_GOTO(st, ng_amg_diagonal(&A->local, h), out);
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
+  NG_CHECK_GOTO(st, V->alloc(ctx, &s, n), out);
+  NG_CHECK_GOTO(st, V->alloc(ctx, &t, n), out);
+  NG_CHECK_GOTO(st, V->alloc(ctx, &w, n), out);
+  NG_CHECK_GOTO(st, V->upload(ctx, s, h, n), out);
+  if (!warm) {
+    for (int32_t i = 0; i < n; i++) h[i] = start_value(i);
+    NG_CHECK_GOTO(st, V->upload(ctx, v, h, n), out);
+  }
+  for (int it = 0; it < iters; it++) {
+    double r[3];
+    const double *x[3] = {v, v, w}, *y[3] = {v, w, w};
+    NG_CHECK_GOTO(st, V->pointwise_mult(ctx, n, s, v, t), out);
+    NG_CHECK_GOTO(st, ng_matrix_apply_raw(A, t, w), out);
+    NG_CHECK_GOTO(st, V->pointwise_mult(ctx, n, s, w, w), out);
+    NG_CHECK_GOTO(st, V->dot_local(ctx, n, 3, x, y, r), out);
+    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, r, 3), out);
+    if (!(r[2] > 0) || !(r[0] > 0)) break;
+    est = fabs(r[1] / r[0]);
+    NG_CHECK_GOTO(st, V->axpbypcz(ctx, n, 1.0 / sqrt(r[2]), w, 0.0, w, 0.0, v), out);
+  }
+  if (!(est > 0) || !isfinite(est)) {
+    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on the finest level", est);
+    goto out;
+  }
+  *rho = est;
+out:
+  ng_free(h);
+  V->free(ctx, s);
+  V->free(ctx, t);
+  V->free(ctx, w);
   return st;
 }
 

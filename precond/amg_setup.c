@@ -35,7 +35,8 @@ static ng_status smoother_diagonal(ng_context ctx, ng_amg_level *L, const ng_csr
   double *d;
   ng_status st;
   NG_CHECK(NG_MALLOC(d, L->n));
-  NG_CHECK_GOTO(st, ng_csr_diagonal(A, d, 1), out);
+  NG_CHECK_GOTO(st, ng_amg_diagonal(A, d), out);
+#pragma omp parallel for schedule(static) if (L->n > 20000)
   for (int32_t i = 0; i < L->n; i++) d[i] = L->omega / d[i];
   if (!L->dinv) NG_CHECK_GOTO(st, ctx->vops->alloc(ctx, &L->dinv, L->n), out);
   NG_CHECK_GOTO(st, ctx->vops->upload(ctx, L->dinv, d, L->n), out);
@@ -130,8 +131,13 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     L->n = Ah->nrows;
     M->nlevels = l + 1;
     t = ng_wtime();
-    NG_CHECK(NG_MALLOC(L->eigvec, L->n));
-    NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, L->eigvec, 0, &L->rho));
+    if (l == 0) { /* the big one: where the matrix lives (the GPU's SpMV when there) */
+      NG_CHECK(ctx->vops->alloc(ctx, &M->eigvec0, L->n));
+      NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->rho));
+    } else {
+      NG_CHECK(NG_MALLOC(L->eigvec, L->n));
+      NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, L->eigvec, 0, &L->rho));
+    }
     M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
     t = ng_wtime();
@@ -166,7 +172,8 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
   for (int l = 0; l < M->nlevels; l++) {
     const ng_csr *Ah = level_matrix(M, A, l);
-    NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
+    if (l == 0) NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_UPDATE_ITERS, M->eigvec0, 1, &M->L[l].rho));
+    else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
     if (l < M->nlevels - 1) NG_CHECK(build_transfer(M, Ah, l, 1));
   }
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
@@ -197,6 +204,7 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->rperm);
   }
   if (M->Cops) M->Cops->destroy(M->Cdata);
+  ctx->vops->free(ctx, M->eigvec0);
   ng_csr_free(&M->coarse_inv);
   ng_free(M->L);
   M->L = NULL;
