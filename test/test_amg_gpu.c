@@ -5,8 +5,19 @@
 #include "testutil.h"
 #include "../precond/amg.h"
 #include <math.h>
+#include <stdlib.h>
 
 static ng_context host, gpu;
+static void setup(void)
+{
+  NG_ASSERT_OK(ng_context_create("gpu", &gpu));
+  NG_ASSERT_OK(ng_context_create("cpu", &host));
+}
+static void teardown(void)
+{
+  ng_context_destroy(gpu);
+  ng_context_destroy(host);
+}
 
 static ng_precond make_amg(ng_context c, ng_matrix A)
 {
@@ -91,17 +102,12 @@ END_TEST
 int main(void)
 {
   if (ng_test_no_gpu()) return 77;
-  if (ng_context_create("cpu", &host) != NG_SUCCESS || ng_context_create("gpu", &gpu) != NG_SUCCESS) {
-    printf("context: %s\n", ng_last_error());
-    return 1;
-  }
+  setenv("CK_FORK", "no", 1); /* CUDA does not survive fork() after the device check */
   Suite *s = suite_create("amg_gpu");
   TCase *tc = tcase_create("amg_gpu");
+  tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, gpu_matches_host);
   suite_add_tcase(s, tc);
-  int rc = ng_test_run(s);
-  ng_context_destroy(gpu);
-  ng_context_destroy(host);
-  return rc;
+  return ng_test_run(s);
 }
