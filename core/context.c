@@ -30,6 +30,7 @@ ng_status ng_context_create(const char *resource, ng_context *ctx)
   if (strcmp(resource, "auto") && strcmp(resource, "cpu") && strcmp(resource, "gpu"))
     return NG_ERROR(NG_ERR_ARGUMENT, "unknown resource '%s' (use auto, cpu or gpu)", resource);
   NG_CHECK(NG_CALLOC(c, 1));
+  c->gpu_device = -1;
   NG_CHECK_GOTO(st, ng_comm_create(&c->comm), fail);
   c->rank = c->comm->rank;
   c->size = c->comm->size;
@@ -37,8 +38,11 @@ ng_status ng_context_create(const char *resource, ng_context *ctx)
     context_use_host(c);
   } else {
 #ifdef NG_HAVE_CUDA
-    if (ng_cuda_device_count() > 0) {
-      NG_CHECK_GOTO(st, ng_cuda_create(&c->cuda, -1, c->comm->local_rank, c->describe, sizeof(c->describe)), fail);
+    int ndev = ng_cuda_device_count();
+    if (ndev > 0) {
+      NG_CHECK_GOTO(st, ng_binding_pick_gpu(c, ndev, &c->gpu_device), fail);
+      NG_CHECK_GOTO(st, ng_cuda_create(&c->cuda, c->gpu_device, c->comm->local_rank, c->describe, sizeof(c->describe)),
+                    fail);
       c->on_gpu = 1;
       c->vops = &ng_vec_ops_cuda;
     } else
@@ -51,6 +55,10 @@ ng_status ng_context_create(const char *resource, ng_context *ctx)
       }
       context_use_host(c);
     }
+  }
+  {
+    const char *bind = getenv("NG_BIND_MEMORY");
+    if (bind && !strcmp(bind, "1")) NG_CHECK_GOTO(st, ng_context_bind_memory(c), fail);
   }
   *ctx = c;
   return NG_SUCCESS;
