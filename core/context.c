@@ -21,6 +21,12 @@ static ng_status context_use_host(ng_context c)
 
 ng_status ng_context_create(const char *resource, ng_context *ctx)
 {
+  NG_CHECK(ng_context_create_comm(resource, NULL, ctx));
+  return NG_SUCCESS;
+}
+
+ng_status ng_context_create_comm(const char *resource, const void *mpi_comm, ng_context *ctx)
+{
   ng_context c;
   ng_status st;
   NG_ASSERT_ARG(ctx, "ng_context_create: null output handle");
@@ -31,7 +37,7 @@ ng_status ng_context_create(const char *resource, ng_context *ctx)
     return NG_ERROR(NG_ERR_ARGUMENT, "unknown resource '%s' (use auto, cpu or gpu)", resource);
   NG_CHECK(NG_CALLOC(c, 1));
   c->gpu_device = -1;
-  NG_CHECK_GOTO(st, ng_comm_create(&c->comm), fail);
+  NG_CHECK_GOTO(st, ng_comm_create_from(mpi_comm, &c->comm), fail);
   c->rank = c->comm->rank;
   c->size = c->comm->size;
   if (!strcmp(resource, "cpu")) {

@@ -301,6 +301,13 @@ ng_status ng_matrix_get_size(ng_matrix A, int64_t *n_global, int32_t *n_local, i
   return NG_SUCCESS;
 }
 
+ng_status ng_matrix_get_local_nnz(ng_matrix A, int64_t *nnz_local)
+{
+  NG_ASSERT_ARG(A && nnz_local, "ng_matrix_get_local_nnz: null argument");
+  *nnz_local = A->local.nnz + A->offrank.nnz;
+  return NG_SUCCESS;
+}
+
 ng_status ng_matrix_get_ownership(ng_matrix A, int64_t *row_begin, int64_t *row_end)
 {
   NG_ASSERT_ARG(A, "ng_matrix_get_ownership: null matrix");

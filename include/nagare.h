@@ -58,6 +58,10 @@ typedef struct ng_precond_s *ng_precond;
  * "auto" / NULL (GPU when there is one and the build has CUDA, else CPU).
  * Under MPI the context spans MPI_COMM_WORLD (see ng_context_create_comm). */
 ng_status ng_context_create(const char *resource, ng_context *ctx);
+/* Same on a communicator of the caller's: mpi_comm points to an MPI_Comm
+ * (duplicated; NULL = MPI_COMM_WORLD), e.g. &MPI_COMM_SELF for a one-rank
+ * context inside an MPI job. NG_ERR_UNSUPPORTED (non-NULL) without MPI. */
+ng_status ng_context_create_comm(const char *resource, const void *mpi_comm, ng_context *ctx);
 ng_status ng_context_destroy(ng_context ctx);
 /* 1 when this context computes on a GPU. */
 ng_status ng_context_on_gpu(ng_context ctx, int *on_gpu);
@@ -143,6 +147,8 @@ ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_
 /* Replace the values, same pattern, same order as given at creation. */
 ng_status ng_matrix_update_values(ng_matrix A, const double *val);
 ng_status ng_matrix_get_size(ng_matrix A, int64_t *n_global, int32_t *n_local, int64_t *nnz_global);
+/* Nonzeros stored on this rank (local and off-rank blocks). */
+ng_status ng_matrix_get_local_nnz(ng_matrix A, int64_t *nnz_local);
 /* Global row range owned by this rank. */
 ng_status ng_matrix_get_ownership(ng_matrix A, int64_t *row_begin, int64_t *row_end);
 /* Select the SpMV storage format ("csr", "dia", "dia_half", "ell", "ellr",
