@@ -8,3 +8,16 @@ noinst_LTLIBRARIES += comm/libbind.la
 comm_libbind_la_SOURCES = comm/hwloc_bind.c
 comm_libbind_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 libnagare_la_LIBADD += comm/libbind.la
+# MPI suite: test/test_mpi (needs MPI and Check), run by scripts on 1, 2 and
+# 4 ranks; the scripts skip (77) without MPI.
+if NG_CHECK
+if NG_MPI
+check_PROGRAMS += test/test_mpi
+test_test_mpi_SOURCES = test/test_mpi.c
+test_test_mpi_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_mpi_LDADD = $(NG_TEST_LDADD)
+endif
+TESTS += test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh
+endif
+TESTS += test/mpi_solve_np4.sh
+EXTRA_DIST += test/mpi-run.sh test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh test/mpi_solve_np4.sh

@@ -184,8 +184,8 @@ static ng_status matrix_from_root(ng_context ctx, ng_status st, const ng_csr *W,
 {
   int64_t *starts = NULL, *rp = NULL, *g = NULL;
   double *v = NULL;
-  if (!st) st = ng_csr_validate(W);
-  if (!st && W->nrows != W->ncols)
+  if (!st && ctx->rank == 0) st = ng_csr_validate(W);
+  if (!st && ctx->rank == 0 && W->nrows != W->ncols)
     st = NG_ERROR(NG_ERR_ARGUMENT, "the matrix must be square (is %d x %d)", (int)W->nrows, (int)W->ncols);
   if (st == NG_SUCCESS || ctx->rank != 0) {
     ng_status a = NG_MALLOC(starts, ctx->size + 1);
