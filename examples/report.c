@@ -53,6 +53,20 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
   return NG_SUCCESS;
 }
 
+ng_status ng_example_register_options(ng_options opts)
+{
+  return ng_options_register(opts, "bind_memory", "0",
+                             "bind each rank's memory to the NUMA node(s) of its cores or GPU (hwloc; also NG_BIND_MEMORY=1)");
+}
+
+ng_status ng_example_apply_binding(ng_context ctx, ng_options opts)
+{
+  int bind = 0;
+  ng_status st = ng_options_get_bool(opts, "bind_memory", &bind);
+  if (st == NG_SUCCESS && bind) st = ng_context_bind_memory(ctx);
+  return st;
+}
+
 int ng_example_fail(const char *what, ng_status st)
 {
   fprintf(stderr, "error: %s: %s: %s\n", what, ng_status_name(st), ng_last_error());

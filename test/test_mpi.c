@@ -414,6 +414,54 @@ START_TEST(binding_report)
 }
 END_TEST
 
+/* GPU choice: NG_DEVICE wins and is checked; else local rank modulo the
+ * count (or a GPU near the rank's cores, also in range). */
+START_TEST(gpu_pick)
+{
+  int d = -1;
+  setenv("NG_DEVICE", "1", 1);
+  NG_ASSERT_OK(ng_binding_pick_gpu(world, 2, &d));
+  ck_assert_int_eq(d, 1);
+  setenv("NG_DEVICE", "2", 1);
+  ck_assert_int_eq(ng_binding_pick_gpu(world, 2, &d), NG_ERR_ARGUMENT);
+  ck_assert(strstr(ng_last_error(), "NG_DEVICE") != NULL);
+  unsetenv("NG_DEVICE");
+  NG_ASSERT_OK(ng_binding_pick_gpu(world, 3, &d));
+  ck_assert(d >= 0 && d < 3);
+  if (!(ng_have_hwloc() && ng_have_cuda())) ck_assert_int_eq(d, world->comm->local_rank % 3);
+}
+END_TEST
+
+/* New values through the distributed value map: y = (2A) x = 2 (A x). */
+START_TEST(update_values_distributed)
+{
+  gcsr G;
+  int64_t starts[65];
+  ng_matrix A;
+  ng_vector x, y;
+  gcsr_random(&G, 300);
+  random_starts(G.n, starts);
+  double *xg = malloc(G.n * sizeof(double)), *yg = malloc(G.n * sizeof(double)), *yl = malloc(G.n * sizeof(double));
+  ng_test_random(xg, G.n);
+  NG_ASSERT_OK(create_rows(world, &G, starts, &A));
+  for (int64_t p = 0; p < G.rp[G.n]; p++) G.val[p] *= 2.0;
+  NG_ASSERT_OK(ng_matrix_update_values(A, G.val + G.rp[starts[rank]]));
+  serial_spmv(&G, xg, yg);
+  NG_ASSERT_OK(ng_vector_create(A, &x));
+  NG_ASSERT_OK(ng_vector_create(A, &y));
+  NG_ASSERT_OK(ng_vector_set_values(x, xg + starts[rank]));
+  NG_ASSERT_OK(ng_matrix_apply(A, x, y));
+  NG_ASSERT_OK(ng_vector_get_values(y, yl));
+  for (int64_t i = starts[rank]; i < starts[rank + 1]; i++)
+    ck_assert_msg(fabs(yl[i - starts[rank]] - yg[i]) <= 1e-13 * (1.0 + fabs(yg[i])), "row %lld", (long long)i);
+  ng_vector_destroy(x);
+  ng_vector_destroy(y);
+  ng_matrix_destroy(A);
+  gcsr_free(&G);
+  free(xg); free(yg); free(yl);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   unsigned seed;
@@ -448,6 +496,8 @@ int main(int argc, char **argv)
   tcase_add_test(tc, whole_matrix_from_rank0);
   tcase_add_test(tc, mismatched_inputs);
   tcase_add_test(tc, binding_report);
+  tcase_add_test(tc, gpu_pick);
+  tcase_add_test(tc, update_values_distributed);
   suite_add_tcase(s, tc);
   int rc = ng_test_run(s);
   /* the job fails when any rank failed */
