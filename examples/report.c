@@ -23,7 +23,7 @@ typedef struct {
 /* One row per rank on rank 0 (the context spans MPI_COMM_WORLD). */
 static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
 {
-  rank_row me, *all = NULL;
+  rank_row me;
   int rank, size;
   ng_status st;
   memset(&me, 0, sizeof(me));
@@ -37,6 +37,7 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
     return NG_SUCCESS;
   }
 #ifdef NG_HAVE_MPI
+  rank_row *all = NULL;
   if (rank == 0 && !(all = malloc((size_t)size * sizeof(rank_row)))) return NG_ERR_MEMORY;
   if (MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
     free(all);
