@@ -29,20 +29,24 @@ void ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *starts)
   for (int r = 0; r <= size; r++) starts[r] = plane * (nz * r / size);
 }
 
+/* Strict: plain decimal digits only, as core/generate.c accepts; anything
+ * else is left to the generator (and its message). */
 int ng_partition_spec_grid(const char *spec, int64_t dims[3])
 {
   const char *s = strchr(spec, ':');
   int nd = 0;
   if (!s || (s - spec == 3 && !strncmp(spec, "mps", 3))) return 0;
-  for (s++; nd < 3; s++) {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || v <= 0) return 0;
+  s++;
+  for (;;) {
+    int64_t v = 0;
+    if (*s < '0' || *s > '9') return 0;
+    for (; *s >= '0' && *s <= '9'; s++)
+      if ((v = v * 10 + (*s - '0')) > INT32_MAX) return 0;
+    if (v == 0 || nd == 3) return 0;
     dims[nd++] = v;
-    s = end;
-    if (*s != 'x') break;
+    if (*s == '\0') break;
+    if (*s++ != 'x') return 0;
   }
-  if (*s != '\0') return 0;
   if (nd == 1) dims[1] = dims[2] = dims[0];
   else if (nd != 3) return 0;
   return 1;

@@ -156,7 +156,7 @@ fail:
 }
 
 /* This rank's rows [starts[rank], starts[rank+1]) of a whole matrix W that
- * every rank holds alike (generated problems). */
+ * this rank holds (the one-rank case of matrix_from_root). */
 static ng_status matrix_from_local_copy(ng_context ctx, const ng_csr *W, const int64_t *starts, ng_matrix *A)
 {
   ng_status st = NG_SUCCESS;
@@ -239,43 +239,6 @@ ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A)
   if (ctx->rank == 0) ng_csr_free(&W);
   NG_CHECK(st);
   return NG_SUCCESS;
-}
-
-/* Every rank generates the whole problem (deterministic, no communication)
- * and keeps its rows: whole z-plane slabs for grid problems, nnz-balanced
- * blocks for mps. */
-ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_vector *b)
-{
-  ng_csr W = {0, 0, 0, NULL, NULL, NULL};
-  double *rhs = NULL;
-  int64_t *starts = NULL, dims[3];
-  NG_ASSERT_ARG(ctx && spec && A, "ng_matrix_generate: null argument");
-  *A = NULL;
-  if (b) *b = NULL;
-  ng_status st = ng_generate_csr(spec, &W, &rhs);
-  if (!st) st = NG_MALLOC(starts, ctx->size + 1);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
-  if (ng_partition_spec_grid(spec, dims) && dims[0] * dims[1] * dims[2] == W.nrows)
-    ng_partition_slabs(dims[0] * dims[1], dims[2], ctx->size, starts);
-  else
-    NG_CHECK_GOTO(st, ng_partition_rows_by_nnz(ctx, &W, starts), done);
-  NG_CHECK_GOTO(st, matrix_from_local_copy(ctx, &W, starts, A), done);
-  if (b) {
-    st = ng_vector_create(*A, b);
-    if (!st) st = ng_vector_set_values(*b, rhs + (*A)->row_begin);
-    NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
-  }
-done:
-  if (st != NG_SUCCESS) {
-    if (b && *b) ng_vector_destroy(*b);
-    if (b) *b = NULL;
-    ng_matrix_destroy(*A);
-    *A = NULL;
-  }
-  ng_csr_free(&W);
-  ng_free(rhs);
-  ng_free(starts);
-  return st;
 }
 
 ng_status ng_matrix_update_values(ng_matrix A, const double *val)

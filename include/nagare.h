@@ -138,11 +138,12 @@ ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
 /* Generate a test problem: spec "fem27:64" (64^3 nodes), "fem27:64x32x32",
  * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width).
  * b (may be NULL) receives the problem's right-hand side.
- * Under MPI every rank generates the whole problem (deterministic, no
- * communication) and keeps its rows: grid problems are cut into slabs of
- * whole z-planes (natural order, so a slab is a contiguous row range with a
- * one-plane halo each side; ranks beyond nz own no rows), mps into
- * contiguous blocks balanced by nonzeros. Collective. */
+ * Under MPI grid problems are cut into slabs of whole z-planes (natural
+ * order, so a slab is a contiguous row range with a one-plane halo each
+ * side; ranks beyond nz own no rows): for lap7, lap27 and aniso27 each rank
+ * generates only its own slab; fem27 is generated on rank 0 and its slabs
+ * scattered; mps is generated on rank 0 and scattered in contiguous blocks
+ * balanced by nonzeros. b is distributed like the rows. Collective. */
 ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_vector *b);
 /* Replace the values, same pattern, same order as given at creation. */
 ng_status ng_matrix_update_values(ng_matrix A, const double *val);

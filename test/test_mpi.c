@@ -414,6 +414,60 @@ START_TEST(binding_report)
 }
 END_TEST
 
+/* Each rank's rows of a generated problem (local + off-rank blocks merged
+ * back to global columns) and its b equal the one-rank problem's exactly. */
+static void check_generated(const char *spec)
+{
+  ng_context self;
+  ng_matrix A1, A;
+  ng_vector b1, b;
+  int64_t rb, re;
+  MPI_Comm c = MPI_COMM_SELF;
+  NG_ASSERT_OK(ng_context_create_comm("cpu", &c, &self));
+  NG_ASSERT_OK(ng_matrix_generate(self, spec, &A1, &b1));
+  NG_ASSERT_OK(ng_matrix_generate(world, spec, &A, &b));
+  NG_ASSERT_OK(ng_matrix_get_ownership(A, &rb, &re));
+  ck_assert_int_eq(A->n_global, A1->n_global);
+  ck_assert_int_eq(A->nnz_global, A1->nnz_global);
+  const ng_csr *W = &A1->local, *L = &A->local, *O = &A->offrank;
+  double *bw = malloc((size_t)A1->n_local * sizeof(double) + 8), *bl = malloc((size_t)A->n_local * sizeof(double) + 8);
+  NG_ASSERT_OK(ng_vector_get_values(b1, bw));
+  NG_ASSERT_OK(ng_vector_get_values(b, bl));
+  for (int64_t i = rb; i < re; i++) {
+    int32_t r = (int32_t)(i - rb);
+    int64_t pl = L->rowptr[r], po = O->rowptr[r];
+    ck_assert_msg(bl[r] == bw[i], "%s: b[%lld] differs", spec, (long long)i);
+    ck_assert_int_eq(W->rowptr[i + 1] - W->rowptr[i], (L->rowptr[r + 1] - pl) + (O->rowptr[r + 1] - po));
+    for (int64_t p = W->rowptr[i]; p < W->rowptr[i + 1]; p++) { /* merge of two sorted lists */
+      int64_t gl = pl < L->rowptr[r + 1] ? L->col[pl] + rb : INT64_MAX;
+      int64_t go = po < O->rowptr[r + 1] ? A->halo_gcol[O->col[po]] : INT64_MAX;
+      int64_t gc = gl < go ? gl : go;
+      double v = gl < go ? L->val[pl++] : O->val[po++];
+      ck_assert_msg(gc == W->col[p] && v == W->val[p], "%s: row %lld entry %lld differs", spec, (long long)i,
+                    (long long)(p - W->rowptr[i]));
+    }
+  }
+  free(bw);
+  free(bl);
+  ng_vector_destroy(b);
+  ng_vector_destroy(b1);
+  ng_matrix_destroy(A);
+  ng_matrix_destroy(A1);
+  ng_context_destroy(self);
+}
+
+START_TEST(generated_equals_serial)
+{
+  const char *specs[] = {"lap7:5x4x7", "lap27:6x5x9", "aniso27:4x4x6", "fem27:5x4x7", "lap27:3x3x2", "mps:4"};
+  for (int k = 0; k < 6; k++) check_generated(specs[k]);
+  ng_matrix A = NULL;
+  expect_fail_everywhere(ng_matrix_generate(world, "lap7:0", &A, NULL), NG_ERR_ARGUMENT, "size 0", "lap7:0");
+  expect_fail_everywhere(ng_matrix_generate(world, "fem27:1", &A, NULL), NG_ERR_ARGUMENT, NULL, "fem27:1");
+  expect_fail_everywhere(ng_matrix_generate(world, "lap7:+4", &A, NULL), NG_ERR_ARGUMENT, NULL, "lap7:+4");
+  still_in_step();
+}
+END_TEST
+
 /* GPU choice: NG_DEVICE wins and is checked; else local rank modulo the
  * count (or a GPU near the rank's cores, also in range). */
 START_TEST(gpu_pick)
@@ -497,6 +551,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, mismatched_inputs);
   tcase_add_test(tc, binding_report);
   tcase_add_test(tc, gpu_pick);
+  tcase_add_test(tc, generated_equals_serial);
   tcase_add_test(tc, update_values_distributed);
   suite_add_tcase(s, tc);
   int rc = ng_test_run(s);
