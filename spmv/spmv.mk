@@ -1,2 +1,7 @@
 # spmv/spmv.mk: the SpMV format registry and one file per format.
 libnagare_la_SOURCES += spmv/registry.c spmv/csr.c
+# SpMV formats (issue 5): DIA full/half, ELL, ELLR, SELL-C-sigma, auto.
+libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/autotune.c
+if NG_CUDA
+libnagare_la_SOURCES += spmv/dia_cuda.cu spmv/ell_cuda.cu spmv/sell_cuda.cu spmv/autotune_cuda.cu
+endif
