@@ -162,8 +162,13 @@ const ng_spmv_ops ng_spmv_auto_cuda = {.name = "auto", .on_gpu = 1, .create = au
                                        .describe = auto_describe};
 #endif
 
+const char *ng_spmv_auto_report(const ng_spmv_ops *ops, const void *data)
+{
+  if (!ops || ops->describe != auto_describe || !data) return "";
+  return ((const spmv_auto *)data)->report;
+}
+
 const char *ng_spmv_autotune_report(ng_matrix A)
 {
-  if (!A || !A->spmv || A->spmv->describe != auto_describe) return "";
-  return ((const spmv_auto *)A->spmv_data)->report;
+  return A ? ng_spmv_auto_report(A->spmv, A->spmv_data) : "";
 }

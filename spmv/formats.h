@@ -93,6 +93,8 @@ ng_status ng_spmv_select(ng_context ctx, const ng_csr *A, const ng_spmv_ops **op
                          size_t len);
 /* The timings behind an "auto" matrix ("" when the matrix is not auto). */
 const char *ng_spmv_autotune_report(ng_matrix A);
+/* Same for one created instance ("" unless ops is an "auto" table). */
+const char *ng_spmv_auto_report(const ng_spmv_ops *ops, const void *data);
 /* Median milliseconds of one SpMV y = A x over reps runs after warmup runs,
  * cycling through ncopies x/y pairs (so caches do not hold x between runs). */
 ng_status ng_spmv_time(ng_context ctx, const ng_spmv_ops *ops, void *data, int ncopies, double *const *x,
