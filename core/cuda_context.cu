@@ -52,7 +52,8 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   NG_CUBLAS_CHECK(cublasSetStream(cu->cublas, cu->stream));
   NG_CUSPARSE_CHECK(cusparseCreate(&cu->cusparse));
   NG_CUSPARSE_CHECK(cusparseSetStream(cu->cusparse, cu->stream));
-  NG_CHECK(NG_CUDA_MALLOC(cu->scratch, 1024));
+  NG_CHECK(NG_CUDA_MALLOC(cu->scratch, NG_CUDA_SCRATCH));
+  NG_CUDA_CHECK(cudaMemset(cu->scratch, 0, NG_CUDA_SCRATCH * sizeof(double)));
   NG_CUDA_CHECK(cudaMallocHost((void **)&cu->host_scratch, 1024 * sizeof(double)));
   snprintf(describe, len, "GPU %d: %s (sm_%d%d, %.1f GiB)", device, cu->prop.name, cu->prop.major,
            cu->prop.minor, cu->prop.totalGlobalMem / 1073741824.0);

@@ -1,6 +1,7 @@
 /* core/cuda_internal.h: what CUDA sources share: the device object behind a
  * context and the macros that turn CUDA/cuBLAS/cuSPARSE return codes into
- * ng_status errors naming the call. Included only from .cu files. */
+ * ng_status errors naming the call. Included from .cu files (and from C
+ * benchmarks that need the stream and handles). */
 #ifndef NG_CUDA_INTERNAL_H
 #define NG_CUDA_INTERNAL_H
 #include "internal.h"
@@ -13,10 +14,14 @@ struct ng_cuda {
   cudaStream_t stream;
   cublasHandle_t cublas;
   cusparseHandle_t cusparse;
-  cudaDeviceProp prop;
-  double *scratch;      /* small device buffer for reductions (>= 1024 doubles) */
+  struct cudaDeviceProp prop;
+  double *scratch;      /* device buffer for reductions (NG_CUDA_SCRATCH doubles, zeroed at creation) */
   double *host_scratch; /* pinned host mirror of scratch for reduction results */
 };
+
+/* Doubles in ng_cuda.scratch: results, a block counter and the per-block
+ * partial sums of the fused reductions (core/vec_cuda.cu). */
+#define NG_CUDA_SCRATCH 8192
 
 #define NG_CUDA_CHECK(call)                                                                     \
   do {                                                                                          \
@@ -41,6 +46,9 @@ struct ng_cuda {
   } while (0)
 
 /* Device allocation that reports the bytes asked for. */
-extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what);
+#ifdef __cplusplus
+extern "C"
+#endif
+ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what);
 #define NG_CUDA_MALLOC(p, count) ng_cuda_malloc((void **)&(p), (size_t)(count) * sizeof(*(p)), #p)
 #endif

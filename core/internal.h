@@ -150,6 +150,19 @@ typedef struct ng_vec_ops {
   ng_status (*gather)(ng_context ctx, int32_t n, const int32_t *idx, const double *x, double *buf);
   /* Waits for all queued work on the context (no-op on the host). */
   ng_status (*sync)(ng_context ctx);
+  /* Fused Krylov updates (one pass each; results are this rank's share).
+   * cg_update_r: r -= alpha q; with d (a diagonal preconditioner) also
+   * z = d .* r and result = {(r, z), (r, r)}, else result[0] = (r, r). */
+  ng_status (*cg_update_r)(ng_context ctx, int32_t n, double alpha, const double *q, double *r,
+                           const double *d, double *z, double *result);
+  /* cg_update_xp: x += alpha p, then p = z + beta p (p read once). */
+  ng_status (*cg_update_xp)(ng_context ctx, int32_t n, double alpha, double beta, const double *z, double *x,
+                            double *p);
+  /* bicgstab_update: x += alpha phat + omega shat; r -= omega t;
+   * result = {(r0hat, r), (r, r)} with the new r. */
+  ng_status (*bicgstab_update)(ng_context ctx, int32_t n, double alpha, const double *phat, double omega,
+                               const double *shat, const double *t, double *x, double *r,
+                               const double *r0hat, double result[2]);
   /* New entries go above this line, and every table (vec_host.c,
    * vec_cuda.cu) fills them by designated initializer. */
 } ng_vec_ops;
@@ -231,6 +244,9 @@ typedef struct ng_precond_ops {
   ng_status (*update)(ng_precond P, ng_matrix A);
   ng_status (*apply)(ng_precond P, const double *r, double *z); /* context memory, n_local */
   void (*destroy)(ng_precond P);
+  /* Optional: d when M^-1 r = d .* r (context memory), so solvers can fuse
+   * the application into their vector updates; NULL otherwise. */
+  const double *(*diagonal)(ng_precond P);
 } ng_precond_ops;
 const ng_precond_ops *ng_precond_find(const char *name);
 /* Registered names, ", "-separated, into buf (for messages). */

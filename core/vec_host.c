@@ -88,6 +88,69 @@ static ng_status h_gather(ng_context ctx, int32_t n, const int32_t *idx, const d
 }
 static ng_status h_sync(ng_context ctx) { return NG_SUCCESS; }
 
+/* Fused Krylov updates: the reference for the CUDA kernels. */
+static ng_status h_cg_update_r(ng_context ctx, int32_t n, double alpha, const double *q, double *r, const double *d,
+                               double *z, double *result)
+{
+  double rz = 0.0, rr = 0.0;
+  if (d) {
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : rz, rr) schedule(static) if (n > 20000)
+#endif
+    for (int32_t i = 0; i < n; i++) {
+      double ri = r[i] - alpha * q[i];
+      double zi = d[i] * ri;
+      r[i] = ri;
+      z[i] = zi;
+      rz += ri * zi;
+      rr += ri * ri;
+    }
+    result[0] = rz;
+    result[1] = rr;
+  } else {
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : rr) schedule(static) if (n > 20000)
+#endif
+    for (int32_t i = 0; i < n; i++) {
+      double ri = r[i] - alpha * q[i];
+      r[i] = ri;
+      rr += ri * ri;
+    }
+    result[0] = rr;
+  }
+  return NG_SUCCESS;
+}
+static ng_status h_cg_update_xp(ng_context ctx, int32_t n, double alpha, double beta, const double *z, double *x,
+                                double *p)
+{
+  NG_OMP_FOR
+  for (int32_t i = 0; i < n; i++) {
+    double pi = p[i];
+    x[i] += alpha * pi;
+    p[i] = z[i] + beta * pi;
+  }
+  return NG_SUCCESS;
+}
+static ng_status h_bicgstab_update(ng_context ctx, int32_t n, double alpha, const double *phat, double omega,
+                                   const double *shat, const double *t, double *x, double *r, const double *r0hat,
+                                   double result[2])
+{
+  double a = 0.0, b = 0.0;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : a, b) schedule(static) if (n > 20000)
+#endif
+  for (int32_t i = 0; i < n; i++) {
+    x[i] += alpha * phat[i] + omega * shat[i];
+    double ri = r[i] - omega * t[i];
+    r[i] = ri;
+    a += r0hat[i] * ri;
+    b += ri * ri;
+  }
+  result[0] = a;
+  result[1] = b;
+  return NG_SUCCESS;
+}
+
 const ng_vec_ops ng_vec_ops_host = {
   .name = "host",
   .alloc = h_alloc,
@@ -107,4 +170,7 @@ const ng_vec_ops ng_vec_ops_host = {
   .download_raw = h_copy_raw,
   .gather = h_gather,
   .sync = h_sync,
+  .cg_update_r = h_cg_update_r,
+  .cg_update_xp = h_cg_update_xp,
+  .bicgstab_update = h_bicgstab_update,
 };

@@ -3,7 +3,8 @@
  * on A M^-1 y = b, x = M^-1 y, so the residual it monitors is the true
  * recursive residual b - A x. s overwrites r; without a preconditioner phat
  * is p and shat is s (no copies). Reductions per iteration: (r0hat, v), the
- * fused (t, s) and (t, t), and the fused (r0hat, r) and (r, r).
+ * fused (t, s) and (t, t), and (r0hat, r) with (r, r) fused into the
+ * update of x and r (one pass, vops->bicgstab_update).
  * Work: r, r0hat, p, v, t (+ phat, shat for pbicgstab). */
 #include "internal.h"
 #include <math.h>
@@ -50,11 +51,10 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
     NG_CHECK(ng_op_apply(S, shat, t));
     NG_CHECK(ng_dot2(ctx, n, t, s, t, t, d));
     omega = d[1] != 0.0 ? d[0] / d[1] : 0.0; /* t = 0 only when s = 0: then x below is exact */
-    /* x += alpha phat + omega shat,  r = s - omega t */
-    NG_CHECK(vo->axpbypcz(ctx, n, alpha, phat, omega, shat, 1.0, x));
-    NG_CHECK(vo->axpy(ctx, n, -omega, t, r));
-    /* (r0hat, r) for the next step and ||r|| in one reduction */
-    NG_CHECK(ng_dot2(ctx, n, r0hat, r, r, r, d));
+    /* x += alpha phat + omega shat,  r = s - omega t, and (r0hat, r) for
+     * the next step with ||r||: one fused pass, one reduction */
+    NG_CHECK(vo->bicgstab_update(ctx, n, alpha, phat, omega, shat, t, x, r, r0hat, d));
+    NG_CHECK(ng_comm_allreduce_sum(ctx, d, 2));
     NG_CHECK(ng_krylov_check(S, it, sqrt(d[1]), &done));
     if (done) return NG_SUCCESS;
     if (omega == 0.0) return ng_krylov_breakdown(S, it, "omega = (t, s) / (t, t)", omega);

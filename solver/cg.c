@@ -1,10 +1,40 @@
 /* solver/cg.c: conjugate gradients, plain (cg) and preconditioned (pcg).
  * Hestenes & Stiefel (1952); the preconditioned form as in Saad, Iterative
  * Methods for Sparse Linear Systems, 2nd ed., Algorithm 9.1. Without a
- * preconditioner z is r itself (no copy). (r,z) and (r,r) share one fused
- * reduction. Work: r, p, q (+ z for pcg). */
+ * preconditioner z is r itself (no copy). Work: r, p, q (+ z for pcg).
+ *
+ * Fused for few passes over memory (same arithmetic as the textbook form):
+ * one pass does r -= alpha q and (r, r) (and, with a diagonal preconditioner
+ * such as Jacobi, z = D r and (r, z) too); the update x += alpha p is
+ * deferred into the pass that makes the next direction p = z + beta p, so p
+ * is read once for both. On exit the deferred x update is applied. */
 #include "internal.h"
 #include <math.h>
+
+/* r -= alpha q; z = M^-1 r; rz = (r, z), rr = (r, r) summed over ranks. */
+static ng_status cg_residual_update(ng_solver S, const double *dinv, double alpha, const double *q, double *r,
+                                    double *z, double *rz, double *rr)
+{
+  ng_context ctx = S->ctx;
+  int32_t n = S->A->n_local;
+  double d[2];
+  if (dinv) {
+    NG_CHECK(ctx->vops->cg_update_r(ctx, n, alpha, q, r, dinv, z, d));
+  } else {
+    NG_CHECK(ctx->vops->cg_update_r(ctx, n, alpha, q, r, NULL, NULL, &d[1]));
+    if (S->P) {
+      const double *xs[1] = {r}, *ys[1] = {z};
+      NG_CHECK(ng_pc_apply(S, r, z));
+      NG_CHECK(ctx->vops->dot_local(ctx, n, 1, xs, ys, &d[0]));
+    } else {
+      d[0] = d[1];
+    }
+  }
+  NG_CHECK(ng_comm_allreduce_sum(ctx, d, 2));
+  *rz = d[0];
+  *rr = d[1];
+  return NG_SUCCESS;
+}
 
 static ng_status cg_solve(ng_solver S, const double *b, double *x)
 {
@@ -13,6 +43,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   int32_t n = S->A->n_local;
   double *r = S->work[0], *p = S->work[1], *q = S->work[2];
   double *z = S->P ? S->work[3] : r;
+  const double *dinv = S->P && S->P->ops->diagonal ? S->P->ops->diagonal(S->P) : NULL;
   double rho, rr, d[2];
   int done;
 
@@ -39,22 +70,17 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
     NG_CHECK(ng_dot(ctx, n, p, q, &pq));
     if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
     double alpha = rho / pq;
-    /* x += alpha p,  r -= alpha A p,  z = M^-1 r */
-    NG_CHECK(v->axpy(ctx, n, alpha, p, x));
-    NG_CHECK(v->axpy(ctx, n, -alpha, q, r));
-    double rho_new;
-    if (S->P) {
-      NG_CHECK(ng_pc_apply(S, r, z));
-      NG_CHECK(ng_dot2(ctx, n, r, z, r, r, d));
-      rho_new = d[0], rr = d[1];
-    } else {
-      NG_CHECK(ng_dot(ctx, n, r, r, &rr));
-      rho_new = rr;
+    /* r -= alpha A p,  z = M^-1 r  (x += alpha p is deferred) */
+    double rho_new = 0.0;
+    NG_CHECK(cg_residual_update(S, dinv, alpha, q, r, z, &rho_new, &rr));
+    ng_status st = ng_krylov_check(S, it, sqrt(rr), &done);
+    if (st != NG_SUCCESS || done) {
+      NG_CHECK(v->axpy(ctx, n, alpha, p, x));
+      NG_CHECK(st);
+      return NG_SUCCESS;
     }
-    NG_CHECK(ng_krylov_check(S, it, sqrt(rr), &done));
-    if (done) return NG_SUCCESS;
-    /* p = z + beta p,  beta = (r_new, z_new) / (r, z) */
-    NG_CHECK(v->xpay(ctx, n, z, rho_new / rho, p));
+    /* x += alpha p,  p = z + beta p,  beta = (r_new, z_new) / (r, z) */
+    NG_CHECK(v->cg_update_xp(ctx, n, alpha, rho_new / rho, z, x, p));
     rho = rho_new;
   }
   return ng_krylov_not_converged(S);

@@ -1,5 +1,8 @@
 # spmv/spmv.mk: the SpMV format registry and one file per format.
 libnagare_la_SOURCES += spmv/registry.c spmv/csr.c
+if NG_CUDA
+libnagare_la_SOURCES += spmv/csr_cuda.cu
+endif
 # SpMV formats (issue 5): DIA full/half, ELL, ELLR, SELL-C-sigma, auto.
 libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/autotune.c
 if NG_CUDA
