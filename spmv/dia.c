@@ -5,11 +5,15 @@
  * and the host ops tables. The CUDA tables in dia_cuda.cu reuse the converter. */
 #include "formats.h"
 #include <math.h>
+#include <stdint.h>
 
 #ifdef _OPENMP
 #define NG_OMP_ROWS _Pragma("omp parallel for schedule(static) if (n > 20000)")
+#define NG_PRAGMA(x) _Pragma(#x)
+#define NG_OMP_REDUCE_MIN(v) NG_PRAGMA(omp parallel for schedule(static) reduction(min : v) if (n > 20000))
 #else
 #define NG_OMP_ROWS
+#define NG_OMP_REDUCE_MIN(v)
 #endif
 
 /* Index of offset o in the ascending table, -1 when absent. */
@@ -36,30 +40,38 @@ static ng_status dia_check_symmetric(const ng_dia *D, const ng_csr *A)
   int32_t n = D->n;
   double *U = NULL;
   NG_CHECK(NG_CALLOC(U, (size_t)D->nd * n));
+  int64_t bad = INT64_MAX; /* first failing slot d*n + r (min over threads) */
+  /* Rows are independent: U[d][j] for j > i is written by row i = j + off[d] only. */
+  NG_OMP_REDUCE_MIN(bad)
   for (int32_t i = 0; i < n; i++)
     for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
       int32_t j = A->col[p];
       if (j <= i) continue;
       int32_t d = dia_find(D, i - j); /* A(i,j), j > i, mirrors the lower A(j,i) stored at row j */
-      if (d < 0) {
-        ng_free(U);
-        return NG_ERROR(NG_ERR_DOES_NOT_FIT, "dia_half: the matrix is not symmetric (A(%d,%d) is stored, A(%d,%d) is not)",
-                        (int)i, (int)j, (int)j, (int)i);
+      if (d < 0) { /* cannot happen: the offset pattern was checked symmetric */
+        if ((int64_t)i < bad) bad = i;
+        continue;
       }
       U[(size_t)d * n + j] += A->val[p];
     }
+  if (bad != INT64_MAX) {
+    ng_free(U);
+    return NG_ERROR(NG_ERR_INTERNAL, "dia_half: row %lld has an upper entry with no stored mirror", (long long)bad);
+  }
   for (int32_t d = 0; d < D->nd; d++) {
     if (D->off[d] == 0) continue;
+    NG_OMP_REDUCE_MIN(bad)
     for (int32_t r = 0; r < n; r++) {
       double l = D->val[(size_t)d * n + r], u = U[(size_t)d * n + r];
-      if (fabs(l - u) > NG_DIA_SYM_RTOL * fmax(fabs(l), fabs(u))) {
-        int32_t c = r + D->off[d];
-        ng_free(U);
-        return NG_ERROR(NG_ERR_DOES_NOT_FIT,
-                        "dia_half: the matrix is not symmetric (A(%d,%d) = %g but A(%d,%d) = %g)", (int)r, (int)c, l,
-                        (int)c, (int)r, u);
-      }
+      if (fabs(l - u) > NG_DIA_SYM_RTOL * fmax(fabs(l), fabs(u)) && (int64_t)d * n + r < bad) bad = (int64_t)d * n + r;
     }
+  }
+  if (bad != INT64_MAX) {
+    int32_t d = (int32_t)(bad / n), r = (int32_t)(bad % n), c = r + D->off[d];
+    double l = D->val[bad], u = U[bad];
+    ng_free(U);
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "dia_half: the matrix is not symmetric (A(%d,%d) = %g but A(%d,%d) = %g)",
+                    (int)r, (int)c, l, (int)c, (int)r, u);
   }
   ng_free(U);
   return NG_SUCCESS;
@@ -68,15 +80,23 @@ static ng_status dia_check_symmetric(const ng_dia *D, const ng_csr *A)
 ng_status ng_dia_fill(ng_dia *D, const ng_csr *A)
 {
   int32_t n = D->n;
+  int64_t bad = INT64_MAX; /* first row with an entry off the pattern */
   if (D->nd) memset(D->val, 0, (size_t)D->nd * n * sizeof(double));
+  NG_OMP_REDUCE_MIN(bad)
   for (int32_t i = 0; i < n; i++)
     for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
       int32_t o = A->col[p] - i;
       if (D->half && o > 0) continue;
       int32_t d = dia_find(D, o);
-      if (d < 0) return NG_ERROR(NG_ERR_ARGUMENT, "dia: row %d has an entry on diagonal %d, not in the pattern", (int)i, (int)o);
+      if (d < 0) {
+        if ((int64_t)i < bad) bad = i;
+        continue;
+      }
       D->val[(size_t)d * n + i] += A->val[p];
     }
+  if (bad != INT64_MAX)
+    return NG_ERROR(NG_ERR_ARGUMENT, "%s: row %lld has an entry on a diagonal that is not in the pattern",
+                    D->half ? "dia_half" : "dia", (long long)bad);
   if (D->half) NG_CHECK(dia_check_symmetric(D, A));
   return NG_SUCCESS;
 }
