@@ -21,7 +21,7 @@
 
 static const char *seed000 =
     "csr,dia,dia:noldg,dia:nounroll,dia:nounroll:noldg,dia_half,dia_half:noldg,dia_half:nounroll,"
-    "dia_half:nounroll:noldg,ell,ellr,sell,auto";
+    "dia_half:nounroll:noldg,ell,ellr,sell,sell:32:1,auto";
 static const char *general = "csr,dia,dia_half,ell,ellr,sell,sell:32:1,auto";
 
 static int reps = 30;
