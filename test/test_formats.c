@@ -373,6 +373,7 @@ int main(void)
 {
 #ifdef NG_FORMATS_ON_GPU
   if (ng_test_no_gpu()) return 77;
+  setenv("CK_FORK", "no", 1); /* CUDA does not survive fork() after the device check */
 #endif
   Suite *s = suite_create("formats");
   TCase *tc = tcase_create("formats");
