@@ -16,17 +16,25 @@ struct sell_cuda {
   double *d_val;
 };
 
-__global__ void sell_kernel(int n, int C, const int64_t *__restrict__ sptr, const int32_t *__restrict__ col,
+/* CT > 0: slice height known at compile time (32: shifts, not divisions).
+ * perm == NULL when sigma is 1 (no sorting, the identity). */
+template <int CT>
+__global__ void sell_kernel(int n, int C_rt, const int64_t *__restrict__ sptr, const int32_t *__restrict__ col,
                             const double *__restrict__ val, const int32_t *__restrict__ perm,
                             const double *__restrict__ x, double alpha, double beta, double *__restrict__ y)
 {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
+  const int C = CT > 0 ? CT : C_rt;
   int s = t / C, r = t - s * C;
-  int64_t base = sptr[s] + r, w = (sptr[s + 1] - sptr[s]) / C;
+  int64_t b0 = sptr[s];
+  int w = (int)((sptr[s + 1] - b0) / C);
+  const double *v = val + b0 + r;
+  const int32_t *c = col + b0 + r;
   double sum = 0.0;
-  for (int64_t k = 0; k < w; k++) sum += val[base + k * C] * __ldg(x + col[base + k * C]);
-  int i = perm[t];
+#pragma unroll 4
+  for (int k = 0; k < w; k++) sum += v[(size_t)k * C] * __ldg(x + c[(size_t)k * C]);
+  int i = perm ? perm[t] : t;
   y[i] = beta == 0.0 ? alpha * sum : alpha * sum + beta * y[i];
 }
 
@@ -79,8 +87,13 @@ ng_status sell_cuda_apply(void *data, double alpha, const double *x, double beta
   sell_cuda *S = (sell_cuda *)data;
   int n = S->h.n;
   if (n == 0) return NG_SUCCESS;
-  sell_kernel<<<(n + 255) / 256, 256, 0, S->ctx->cuda->stream>>>(n, S->h.C, S->d_sptr, S->d_col, S->d_val, S->d_perm,
-                                                                  x, alpha, beta, y);
+  const int32_t *perm = S->h.sigma > 1 ? S->d_perm : NULL; /* sigma 1: identity */
+  if (S->h.C == 32)
+    sell_kernel<32><<<(n + 255) / 256, 256, 0, S->ctx->cuda->stream>>>(n, 32, S->d_sptr, S->d_col, S->d_val, perm, x,
+                                                                        alpha, beta, y);
+  else
+    sell_kernel<0><<<(n + 255) / 256, 256, 0, S->ctx->cuda->stream>>>(n, S->h.C, S->d_sptr, S->d_col, S->d_val, perm,
+                                                                       x, alpha, beta, y);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;
 }
