@@ -109,6 +109,8 @@ ng_status ng_dia_build(const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia 
     return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: needs a square block (is %d x %d)", name, (int)A->nrows, (int)A->ncols);
   int32_t n = A->nrows;
   unsigned char *mark = NULL;
+  if (n > (1 << 30)) /* kernels form i + offset in 32-bit ints */
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d rows, more than 2^30 (row + offset must fit 32 bits)", name, (int)n);
   int64_t stored = 0; /* nonzeros the format keeps (the lower part for half) */
   NG_CHECK(NG_CALLOC(mark, n ? 2 * (size_t)n - 1 : 1));
   for (int32_t i = 0; i < n; i++)

@@ -91,6 +91,8 @@ ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, cons
  * Usable for any CSR block, e.g. per AMG level. */
 ng_status ng_spmv_select(ng_context ctx, const ng_csr *A, const ng_spmv_ops **ops, void **data, char *report,
                          size_t len);
+/* (The host "csr" table keeps a pointer to A: keep A alive while the
+ * instance lives. Every other table copies what it needs.) */
 /* The timings behind an "auto" matrix ("" when the matrix is not auto). */
 const char *ng_spmv_autotune_report(ng_matrix A);
 /* Same for one created instance ("" unless ops is an "auto" table). */
