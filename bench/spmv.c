@@ -170,7 +170,7 @@ static ng_status run_vec(void *a, int run)
   ng_context c = s->ctx;
   const ng_vec_ops *o = c->vops;
   double *v0 = s->v[(3 * run) % NPOOL], *v1 = s->v[(3 * run + 1) % NPOOL], *v2 = s->v[(3 * run + 2) % NPOOL];
-  double r[2];
+  double r[2], r3[3];
   const double *xs[1] = {v0}, *ys[1] = {v1};
   switch (s->which) {
   case 0: return o->copy(c, s->n, v0, v1);
@@ -179,21 +179,26 @@ static ng_status run_vec(void *a, int run)
   case 3: return o->cg_update_r(c, s->n, 1e-3, v0, v1, NULL, NULL, r);
   case 4: return o->cg_update_r(c, s->n, 1e-3, v0, v1, v2, s->v[(3 * run + 3) % NPOOL], r);
   case 5: return o->cg_update_xp(c, s->n, 1e-3, 0.5, v0, v1, v2);
+  case 6: return o->cg_step(c, s->n, 1.0, v0, v1, v2, NULL, NULL, r3);
+  case 7: return cudaMemcpyAsync(v1, v0, (size_t)s->n * sizeof(double), cudaMemcpyDeviceToDevice, c->cuda->stream)
+                     == cudaSuccess ? NG_SUCCESS : NG_ERR_CUDA;
   default: return NG_ERR_INTERNAL;
   }
 }
 
 static void bench_vectors(ng_context ctx)
 {
-  static const char *names[] = {"copy", "axpy", "dot", "cg_update_r", "cg_update_r+jacobi", "cg_update_xp"};
-  static const int passes[] = {2, 3, 2, 3, 5, 5}; /* vectors read or written once each */
+  static const char *names[] = {"vops-copy", "axpy", "dot", "cg_update_r", "cg_update_r+jacobi", "cg_update_xp",
+                                "cg_step", "cudaMemcpy"};
+  /* vectors read or written once each (cg_step: (p, q), then r -= alpha q) */
+  static const int passes[] = {2, 3, 2, 3, 5, 5, 5, 2};
   vec_arg s = {ctx, 256 * 256 * 256, {0}, 0};
   for (int k = 0; k < NPOOL; k++) {
     BENCH_OK(ctx->vops->alloc(ctx, &s.v[k], s.n));
     BENCH_OK(ctx->vops->fill(ctx, s.n, 1.0 / (k + 1), s.v[k]));
   }
-  for (s.which = 0; s.which < 6; s.which++) {
-    bench_line L = bench_line_init(s.which == 0 ? "copy" : "vec");
+  for (s.which = 0; s.which < 8; s.which++) {
+    bench_line L = bench_line_init(s.which == 0 || s.which == 7 ? "copy" : "vec");
     L.format = names[s.which];
     L.n = s.n;
     L.ms = bench_time(ctx, run_vec, &s);

@@ -54,7 +54,13 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   NG_CUSPARSE_CHECK(cusparseSetStream(cu->cusparse, cu->stream));
   NG_CHECK(NG_CUDA_MALLOC(cu->scratch, NG_CUDA_SCRATCH));
   NG_CUDA_CHECK(cudaMemset(cu->scratch, 0, NG_CUDA_SCRATCH * sizeof(double)));
-  NG_CUDA_CHECK(cudaMallocHost((void **)&cu->host_scratch, 1024 * sizeof(double)));
+  NG_CUDA_CHECK(cudaHostAlloc((void **)&cu->host_scratch, 1024 * sizeof(double), cudaHostAllocMapped));
+  /* reductions write their few results straight into host memory when the
+   * device can map it (saves a copy per reduction); else they are copied */
+  if (cudaHostGetDevicePointer((void **)&cu->host_scratch_dev, cu->host_scratch, 0) != cudaSuccess) {
+    cudaGetLastError();
+    cu->host_scratch_dev = NULL;
+  }
   snprintf(describe, len, "GPU %d: %s (sm_%d%d, %.1f GiB)", device, cu->prop.name, cu->prop.major,
            cu->prop.minor, cu->prop.totalGlobalMem / 1073741824.0);
   return NG_SUCCESS;

@@ -17,6 +17,7 @@ struct ng_cuda {
   struct cudaDeviceProp prop;
   double *scratch;      /* device buffer for reductions (NG_CUDA_SCRATCH doubles, zeroed at creation) */
   double *host_scratch; /* pinned host mirror of scratch for reduction results */
+  double *host_scratch_dev; /* host_scratch as the device sees it (mapped), NULL: copy instead */
 };
 
 /* Doubles in ng_cuda.scratch: results, a block counter and the per-block

@@ -5,8 +5,12 @@
  *
  * Boundary conditions (the seed only says "suitable Dirichlet and Neumann
  * conditions"): u = 0 on the face z = 0, homogeneous Neumann on the other
- * five faces. Source f = 1, integrated with the consistent element mass
- * matrix: F_e = M_e * 1, i.e. H^3/8 to each of the element's 8 corners.
+ * five faces. Source f = 1 + 2 (x/Lx) (y/Ly)^2 (Lx = nx-1, Ly = ny-1),
+ * interpolated at the nodes and integrated with the consistent
+ * element mass matrix: F_e = M_e f_e. (A uniform f would make u depend on z
+ * alone, a 1D problem that Krylov methods solve in about nz iterations
+ * whatever the preconditioner; a single cosine mode in x and y does the
+ * same with two modes. This polynomial excites every mode.)
  *
  * Pattern: every pair of nodes that share an element (the full 27-point
  * box stencil truncated at the faces, prod(3 n_d - 2) entries), assembled
@@ -104,20 +108,26 @@ ng_status ng_gen_fem27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b
   build_pattern(&X, &Y, &Z, A);
   memset(A->val, 0, (size_t)nnz * sizeof(double));
 
-  double Ke[8][8], Fe[8];
+  double Ke[8][8], Me[8][8], Fe[8], fe[8];
   ng_gen_q1_stiffness(1.0, 1.0, 1.0, H, Ke);
-  for (int a = 0; a < 8; a++) { /* consistent load: F_e = M_e * ones */
-    int ax = a & 1, ay = (a >> 1) & 1, az = a >> 2;
-    Fe[a] = 0.0;
+  for (int a = 0; a < 8; a++) /* element mass matrix (tensor product, exact) */
     for (int c = 0; c < 8; c++)
-      Fe[a] += H * H * H * m1[ax][c & 1] * m1[ay][(c >> 1) & 1] * m1[az][c >> 2];
-  }
+      Me[a][c] = H * H * H * m1[a & 1][c & 1] * m1[(a >> 1) & 1][(c >> 1) & 1] * m1[a >> 2][c >> 2];
+  const double sx = 1.0 / (double)(nx - 1), sy = 1.0 / (double)(ny - 1);
 
   /* Element by element: corner a of element (ex,ey,ez) is node (ex+ax, ...);
    * entry (a, c) goes to the row of corner a at its offset c - a. */
   for (int32_t ez = 0; ez < nz - 1; ez++)
     for (int32_t ey = 0; ey < ny - 1; ey++)
-      for (int32_t ex = 0; ex < nx - 1; ex++)
+      for (int32_t ex = 0; ex < nx - 1; ex++) {
+        for (int c = 0; c < 8; c++) { /* source at the corners, then F_e = M_e f_e */
+          double xs = sx * (ex + (c & 1)), ys = sy * (ey + ((c >> 1) & 1));
+          fe[c] = 1.0 + 2.0 * xs * ys * ys;
+        }
+        for (int a = 0; a < 8; a++) {
+          Fe[a] = 0.0;
+          for (int c = 0; c < 8; c++) Fe[a] += Me[a][c] * fe[c];
+        }
         for (int a = 0; a < 8; a++) {
           int ax = a & 1, ay = (a >> 1) & 1, az = a >> 2;
           int32_t x = ex + ax, y = ey + ay, z = ez + az;
@@ -130,6 +140,7 @@ ng_status ng_gen_fem27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b
           }
           (*b)[row] += Fe[a];
         }
+      }
 
   /* Dirichlet u = 0 on z = 0: the first nx*ny rows/columns. */
   for (int64_t i = 0; i < n; i++) {

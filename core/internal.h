@@ -163,6 +163,12 @@ typedef struct ng_vec_ops {
   ng_status (*bicgstab_update)(ng_context ctx, int32_t n, double alpha, const double *phat, double omega,
                                const double *shat, const double *t, double *x, double *r,
                                const double *r0hat, double result[2]);
+  /* cg_step, for one rank only ((p, q) must already be global): pq = (p, q),
+   * alpha = rho / pq (0 when pq is not > 0: the caller reports breakdown),
+   * then cg_update_r; result = {(r, z), (r, r), pq}, (r, z) = (r, r) when
+   * d is NULL. alpha stays on the device: one wait per CG iteration. */
+  ng_status (*cg_step)(ng_context ctx, int32_t n, double rho, const double *p, const double *q, double *r,
+                       const double *d, double *z, double result[3]);
   /* New entries go above this line, and every table (vec_host.c,
    * vec_cuda.cu) fills them by designated initializer. */
 } ng_vec_ops;

@@ -151,6 +151,19 @@ static ng_status h_bicgstab_update(ng_context ctx, int32_t n, double alpha, cons
   return NG_SUCCESS;
 }
 
+static ng_status h_cg_step(ng_context ctx, int32_t n, double rho, const double *p, const double *q, double *r,
+                           const double *d, double *z, double result[3])
+{
+  const double *xs[1] = {p}, *ys[1] = {q};
+  double pq, t[2];
+  h_dot(ctx, n, 1, xs, ys, &pq);
+  h_cg_update_r(ctx, n, pq > 0.0 ? rho / pq : 0.0, q, r, d, z, t);
+  result[0] = t[0];
+  result[1] = d ? t[1] : t[0];
+  result[2] = pq;
+  return NG_SUCCESS;
+}
+
 const ng_vec_ops ng_vec_ops_host = {
   .name = "host",
   .alloc = h_alloc,
@@ -173,4 +186,5 @@ const ng_vec_ops ng_vec_ops_host = {
   .cg_update_r = h_cg_update_r,
   .cg_update_xp = h_cg_update_xp,
   .bicgstab_update = h_bicgstab_update,
+  .cg_step = h_cg_step,
 };

@@ -7,7 +7,9 @@
  * one pass does r -= alpha q and (r, r) (and, with a diagonal preconditioner
  * such as Jacobi, z = D r and (r, z) too); the update x += alpha p is
  * deferred into the pass that makes the next direction p = z + beta p, so p
- * is read once for both. On exit the deferred x update is applied. */
+ * is read once for both. On exit the deferred x update is applied. On one
+ * rank, (p, A p) and the residual update are one call (cg_step) whose
+ * alpha never leaves the device, so an iteration waits on the device once. */
 #include "internal.h"
 #include <math.h>
 
@@ -44,8 +46,11 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   double *r = S->work[0], *p = S->work[1], *q = S->work[2];
   double *z = S->P ? S->work[3] : r;
   const double *dinv = S->P && S->P->ops->diagonal ? S->P->ops->diagonal(S->P) : NULL;
-  double rho, rr, d[2];
+  double rho, rr, d[2], d3[3];
   int done;
+  /* One rank with no or a diagonal preconditioner: one host wait per
+   * iteration (cg_step). Otherwise (p, q) is summed over ranks first. */
+  int one_step = ctx->size == 1 && (dinv || !S->P);
 
   /* r0 = b - A x0,  z0 = M^-1 r0,  p0 = z0 */
   NG_CHECK(ng_op_apply(S, x, r));
@@ -66,13 +71,23 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
     if (rho == 0.0) return ng_krylov_breakdown(S, it, "rho = (r, M^-1 r)", rho);
     /* alpha = (r, z) / (p, A p) */
     NG_CHECK(ng_op_apply(S, p, q));
-    double pq;
-    NG_CHECK(ng_dot(ctx, n, p, q, &pq));
-    if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
-    double alpha = rho / pq;
-    /* r -= alpha A p,  z = M^-1 r  (x += alpha p is deferred) */
-    double rho_new = 0.0;
-    NG_CHECK(cg_residual_update(S, dinv, alpha, q, r, z, &rho_new, &rr));
+    double pq, alpha, rho_new = 0.0;
+    if (one_step) {
+      /* (p, q), alpha, r -= alpha q, z = D r and the new (r, z), (r, r) in
+       * one call: alpha is formed on the device too (bitwise the same) */
+      NG_CHECK(v->cg_step(ctx, n, rho, p, q, r, dinv, z, d3));
+      pq = d3[2];
+      if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
+      alpha = rho / pq;
+      rho_new = d3[0];
+      rr = d3[1];
+    } else {
+      NG_CHECK(ng_dot(ctx, n, p, q, &pq));
+      if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
+      alpha = rho / pq;
+      /* r -= alpha A p,  z = M^-1 r  (x += alpha p is deferred) */
+      NG_CHECK(cg_residual_update(S, dinv, alpha, q, r, z, &rho_new, &rr));
+    }
     ng_status st = ng_krylov_check(S, it, sqrt(rr), &done);
     if (st != NG_SUCCESS || done) {
       NG_CHECK(v->axpy(ctx, n, alpha, p, x));

@@ -1,18 +1,22 @@
 # test/test.mk: shared test utilities and the core suites. Each module's
 # fragment adds its own suites to check_PROGRAMS and TESTS.
+AM_TESTS_ENVIRONMENT = NG_TEST_DATA=$(abs_top_srcdir)/test/data; export NG_TEST_DATA; \
+  NG_TOP_BUILDDIR=$(abs_top_builddir); export NG_TOP_BUILDDIR;
 if NG_CHECK
 noinst_LTLIBRARIES += test/libtestutil.la
 test_libtestutil_la_SOURCES = test/testutil.c test/testutil.h
 test_libtestutil_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 NG_TEST_LDADD = test/libtestutil.la $(NG_LDADD) $(CHECK_LIBS)
 NG_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-AM_TESTS_ENVIRONMENT = NG_TEST_DATA=$(abs_top_srcdir)/test/data; export NG_TEST_DATA;
 check_PROGRAMS += test/test_core
 test_test_core_SOURCES = test/test_core.c
 test_test_core_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_core_LDADD = $(NG_TEST_LDADD)
 TESTS += test/test_core
 endif
+# Command-line checks of nagare-solve (issue 2's done-when).
+TESTS += test/cli_solve.sh test/cli_bad_inputs.sh
+EXTRA_DIST += test/cli_solve.sh test/cli_bad_inputs.sh
 EXTRA_DIST += test/data
 # GPU path against the host reference (skips without a device)
 if NG_CHECK

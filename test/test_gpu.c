@@ -6,13 +6,15 @@
  *   results within 1e-14 of the sum of the magnitudes of their terms (FMA
  *   contraction on the device is the only difference); reductions within
  *   1e-12 of sum |x_i y_i|; copies, fills, gathers exact; reductions
- *   bit-for-bit repeatable.
+ *   bit-for-bit repeatable. cg_step forms alpha from its own (p, q), so its
+ *   r is held to 1e-12 and its (r, r), (r, z) to 1e-10 relative.
  * - GPU CSR SpMV (cuSPARSE) against the host CSR kernel on lap27:16,
  *   fem27:12, mps:8, bcsstk13.mtx and a matrix with empty rows (and one with
  *   no entries): per row within 1e-13 of |alpha| sum |a_ij x_j| + |beta y_i|;
  *   beta = 0 overwrites NaN in y; update_values; bytes().
  * - CG, PCG+Jacobi, BiCGSTAB and PBiCGSTAB on the GPU and on the host: both
- *   converge, iteration counts within 2, residual recomputed on the host.
+ *   converge, iteration counts within 2, residual recomputed on the host;
+ *   a second GPU solve repeats the first bit for bit.
  * - An absurd device allocation is NG_ERR_DEVICE_MEMORY naming the bytes. */
 #include "testutil.h"
 #include "../core/internal.h"
@@ -212,6 +214,39 @@ static void vec_ops_case(int32_t n)
     for (int32_t i = 0; i < n; i++) sz += fabs(r[i] * zh[i]), sc += r[i] * r[i];
     compare_scalar("cg_update_r (r, z)", gres[0], hres[0], sz, RTOL);
     compare_scalar("cg_update_r (r, r) with d", gres[1], hres[1], sc, RTOL);
+    /* cg_step: (p, q), alpha on the device, then cg_update_r (from r0 on both) */
+    for (int withd = 0; withd < 2; withd++) {
+      double h3[3], g3[3], rho = 0.83, spq = 0;
+      memcpy(r, r0, (size_t)n * sizeof(double));
+      NG_ASSERT_OK(G->upload(gctx, dr, r0, n));
+      for (int32_t i = 0; i < n; i++) spq += q[i] * q[i];
+      /* p = q: (p, q) > 0 and well conditioned, so alpha differs by rounding only */
+      NG_ASSERT_OK(H->cg_step(hctx, n, rho, q, q, r, withd ? d : NULL, withd ? zh : NULL, h3));
+      NG_ASSERT_OK(G->cg_step(gctx, n, rho, dq, dq, dr, withd ? dd : NULL, withd ? dzh : NULL, g3));
+      compare_scalar("cg_step (p, q)", g3[2], h3[2], spq, RTOL);
+      double al = h3[2] > 0 ? rho / h3[2] : 0.0, srr = 0, srz = 0;
+      for (int32_t i = 0; i < n; i++) s[i] = fabs(r0[i]) + fabs(al * q[i]) * (1 + 1e-10);
+      compare_dev("cg_step: r", n, dr, r, s, 1e-12); /* alpha from (p, q) rounded differently */
+      for (int32_t i = 0; i < n; i++) srr += r[i] * r[i], srz += withd ? fabs(r[i] * zh[i]) : r[i] * r[i];
+      compare_scalar("cg_step (r, z)", g3[0], h3[0], srz, 1e-10);
+      compare_scalar("cg_step (r, r)", g3[1], h3[1], srr, 1e-10);
+      if (!withd) ck_assert(h3[0] == h3[1] && g3[0] == g3[1]);
+      if (n > 1) { /* p = -q: (p, q) < 0 leaves r alone */
+        double *mq = dup(q, n), *dmq, t3[3];
+        for (int32_t i = 0; i < n; i++) mq[i] = -q[i];
+        dmq = dev(mq, n);
+        double *rb = back(dr, n);
+        NG_ASSERT_OK(G->cg_step(gctx, n, rho, dmq, dq, dr, NULL, NULL, t3));
+        ck_assert(t3[2] < 0);
+        compare_dev("cg_step with (p, q) < 0", n, dr, rb, NULL, 0);
+        G->free(gctx, dmq);
+        free(mq);
+        free(rb);
+      }
+    }
+    /* restore z = D r for the next check */
+    memcpy(r, r0, (size_t)n * sizeof(double));
+    NG_ASSERT_OK(H->cg_update_r(hctx, n, alpha, q, r, d, zh, hres));
     /* x += alpha p; p = z + beta p */
     NG_ASSERT_OK(G->upload(gctx, dzh, zh, n));
     double *sx = malloc(((size_t)n + 1) * sizeof(double));
@@ -394,6 +429,10 @@ static void solver_case(const char *spec, const char *options, double tol)
   double *b;
   NG_ASSERT_OK(ng_generate_csr(spec, &W, &b));
   solve_result g = solve_on(gctx, &W, b, options), h = solve_on(hctx, &W, b, options);
+  solve_result g2 = solve_on(gctx, &W, b, options); /* deterministic reductions: the same bits again */
+  ck_assert_msg(g2.its == g.its && memcmp(&g2.truerel, &g.truerel, sizeof(double)) == 0,
+                "%s %s: GPU solves differ: %d its (%.17g) then %d (%.17g)", spec, options, g.its, g.truerel, g2.its,
+                g2.truerel);
   ck_assert_msg(g.st == NG_SUCCESS, "%s %s on the GPU: %s: %s", spec, options, ng_status_name(g.st), g.msg);
   ck_assert_msg(h.st == NG_SUCCESS, "%s %s on the host: %s: %s", spec, options, ng_status_name(h.st), h.msg);
   ck_assert_msg(abs(g.its - h.its) <= 2, "%s %s: %d iterations on the GPU, %d on the host", spec, options, g.its,
