@@ -20,7 +20,10 @@ static void ng_mpi_finalize_at_exit(void)
 }
 #endif
 
-ng_status ng_comm_create(ng_comm **comm)
+ng_status ng_comm_create(ng_comm **comm) { return ng_comm_create_from(NULL, comm); }
+
+/* mpi_comm points to an MPI_Comm to duplicate (NULL: MPI_COMM_WORLD). */
+ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm)
 {
   ng_comm *c;
   NG_CHECK(NG_CALLOC(c, 1));
@@ -33,9 +36,9 @@ ng_status ng_comm_create(ng_comm **comm)
     ng_mpi_init_pid = getpid();
     atexit(ng_mpi_finalize_at_exit);
   }
-  if (MPI_Comm_dup(MPI_COMM_WORLD, &c->comm) != MPI_SUCCESS) {
+  if (MPI_Comm_dup(mpi_comm ? *(const MPI_Comm *)mpi_comm : MPI_COMM_WORLD, &c->comm) != MPI_SUCCESS) {
     ng_free(c);
-    return NG_ERROR(NG_ERR_MPI, "MPI_Comm_dup of MPI_COMM_WORLD failed");
+    return NG_ERROR(NG_ERR_MPI, "MPI_Comm_dup of the context's communicator failed");
   }
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
@@ -44,6 +47,11 @@ ng_status ng_comm_create(ng_comm **comm)
     MPI_Comm_rank(node, &c->local_rank);
     MPI_Comm_size(node, &c->local_size);
     MPI_Comm_free(&node);
+  }
+#else
+  if (mpi_comm) {
+    ng_free(c);
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "a communicator was given but nagare was built without MPI");
   }
 #endif
   *comm = c;

@@ -16,6 +16,7 @@ struct ng_comm {
 };
 
 ng_status ng_comm_create(ng_comm **comm);
+ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm);
 void ng_comm_destroy(ng_comm *comm);
 
 #ifdef NG_HAVE_MPI

@@ -1,2 +1,23 @@
-# comm/comm.mk: communicator, partitions, halo plans and transports.
-libnagare_la_SOURCES += comm/comm.h comm/comm.c comm/halo.c
+# comm/comm.mk: communicator, partitions, halo plans, transports, hwloc
+# binding, and the MPI test suite (run by test/mpi-run.sh with 1, 2, 4 ranks).
+libnagare_la_SOURCES += comm/comm.h comm/comm.c comm/halo.h comm/halo.c comm/transport.h \
+  comm/transport_host.c comm/partition.c comm/distribute.c comm/generate_dist.c
+# hwloc_bind.c needs the CUDA runtime headers for hwloc/cudart.h: its own
+# convenience library with CUDA_CPPFLAGS.
+noinst_LTLIBRARIES += comm/libbind.la
+comm_libbind_la_SOURCES = comm/hwloc_bind.c
+comm_libbind_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+libnagare_la_LIBADD += comm/libbind.la
+# MPI suite: test/test_mpi (needs MPI and Check), run by scripts on 1, 2 and
+# 4 ranks; the scripts skip (77) without MPI.
+if NG_CHECK
+if NG_MPI
+check_PROGRAMS += test/test_mpi
+test_test_mpi_SOURCES = test/test_mpi.c
+test_test_mpi_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_mpi_LDADD = $(NG_TEST_LDADD)
+endif
+TESTS += test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh
+endif
+TESTS += test/mpi_solve_np4.sh
+EXTRA_DIST += test/mpi-run.sh test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh test/mpi_solve_np4.sh

@@ -7,10 +7,19 @@
 #include <omp.h>
 #endif
 
+/* Several ranks on one node share its cores: unless OMP_NUM_THREADS says
+ * otherwise, each rank gets cores / ranks-on-node OpenMP threads (at least
+ * one), so that ranks x threads does not oversubscribe the node (spinning
+ * OpenMP threads of 4 ranks on 2 cores made solves 35x slower). */
 static ng_status context_use_host(ng_context c)
 {
   int threads = 1;
 #ifdef _OPENMP
+  const char *env = getenv("OMP_NUM_THREADS");
+  if ((!env || !*env) && c->comm->local_size > 1) {
+    int share = omp_get_num_procs() / c->comm->local_size;
+    omp_set_num_threads(share > 0 ? share : 1);
+  }
   threads = omp_get_max_threads();
 #endif
   c->on_gpu = 0;
@@ -21,6 +30,12 @@ static ng_status context_use_host(ng_context c)
 
 ng_status ng_context_create(const char *resource, ng_context *ctx)
 {
+  NG_CHECK(ng_context_create_comm(resource, NULL, ctx));
+  return NG_SUCCESS;
+}
+
+ng_status ng_context_create_comm(const char *resource, const void *mpi_comm, ng_context *ctx)
+{
   ng_context c;
   ng_status st;
   NG_ASSERT_ARG(ctx, "ng_context_create: null output handle");
@@ -30,15 +45,19 @@ ng_status ng_context_create(const char *resource, ng_context *ctx)
   if (strcmp(resource, "auto") && strcmp(resource, "cpu") && strcmp(resource, "gpu"))
     return NG_ERROR(NG_ERR_ARGUMENT, "unknown resource '%s' (use auto, cpu or gpu)", resource);
   NG_CHECK(NG_CALLOC(c, 1));
-  NG_CHECK_GOTO(st, ng_comm_create(&c->comm), fail);
+  c->gpu_device = -1;
+  NG_CHECK_GOTO(st, ng_comm_create_from(mpi_comm, &c->comm), fail);
   c->rank = c->comm->rank;
   c->size = c->comm->size;
   if (!strcmp(resource, "cpu")) {
     context_use_host(c);
   } else {
 #ifdef NG_HAVE_CUDA
-    if (ng_cuda_device_count() > 0) {
-      NG_CHECK_GOTO(st, ng_cuda_create(&c->cuda, -1, c->comm->local_rank, c->describe, sizeof(c->describe)), fail);
+    int ndev = ng_cuda_device_count();
+    if (ndev > 0) {
+      NG_CHECK_GOTO(st, ng_binding_pick_gpu(c, ndev, &c->gpu_device), fail);
+      NG_CHECK_GOTO(st, ng_cuda_create(&c->cuda, c->gpu_device, c->comm->local_rank, c->describe, sizeof(c->describe)),
+                    fail);
       c->on_gpu = 1;
       c->vops = &ng_vec_ops_cuda;
     } else
@@ -51,6 +70,10 @@ ng_status ng_context_create(const char *resource, ng_context *ctx)
       }
       context_use_host(c);
     }
+  }
+  {
+    const char *bind = getenv("NG_BIND_MEMORY");
+    if (bind && !strcmp(bind, "1")) NG_CHECK_GOTO(st, ng_context_bind_memory(c), fail);
   }
   *ctx = c;
   return NG_SUCCESS;

@@ -190,6 +190,11 @@ typedef struct ng_spmv_ops {
   ng_status (*update_values)(void *data, const ng_csr *A);
   size_t (*bytes)(const void *data); /* exact storage footprint */
   void (*destroy)(void *data);
+  /* Optional (NULL: none). create_opt: create() given the options part of a
+   * format spec ("sell:32:256" -> "32:256", "" when none); describe: the name
+   * to report for this instance ("auto:sell"). See spmv/formats.h. */
+  ng_status (*create_opt)(ng_context ctx, const ng_csr *A, const char *opt, void **data);
+  const char *(*describe)(const void *data);
 } ng_spmv_ops;
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);
@@ -214,6 +219,8 @@ struct ng_context_s {
   ng_comm *comm;        /* never NULL: size 1 without MPI */
   int rank, size;
   char describe[256];
+  int gpu_device;       /* CUDA device in use, -1 on the host (comm/hwloc_bind.c) */
+  int memory_bound;     /* 1 once memory was bound to the NUMA node(s) near it */
 };
 
 struct ng_matrix_s {
@@ -315,6 +322,10 @@ void ng_halo_plan_destroy(struct ng_halo_plan *h);
 /* Global row ranges of every rank ("starts" has size+1 entries) for
  * ownership lookups and distribution of whole inputs (comm/partition.c). */
 ng_status ng_partition_rows_by_nnz(ng_context ctx, const ng_csr *A, int64_t *starts);
+
+/* The rank's GPU among ndev (comm/hwloc_bind.c): NG_DEVICE when set, else
+ * the GPU nearest the rank's cores (hwloc), else local rank modulo ndev. */
+ng_status ng_binding_pick_gpu(ng_context ctx, int ndev, int *device);
 
 /* Internal matrix apply on raw context-memory arrays (halo exchange inside). */
 ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y);

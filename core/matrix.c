@@ -2,6 +2,8 @@
  * halo plan) from whole or per-rank CSR input, choosing its SpMV format, and
  * applying it. One rank is the case with no off-rank block. */
 #include "internal.h"
+#include "../comm/halo.h"
+#include "../spmv/formats.h" /* ng_spmv_create */
 #include <math.h>
 
 static int cmp_i64(const void *a, const void *b)
@@ -25,19 +27,19 @@ static int32_t find_sorted(const int64_t *v, int32_t n, int64_t g)
 /* Selects a format for the local block and CSR for the off-rank block. */
 static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
 {
-  const ng_spmv_ops *ops = ng_spmv_find(format, A->ctx->on_gpu);
-  if (!ops) return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s'", format);
+  const ng_spmv_ops *ops = NULL;
   void *data = NULL;
-  NG_CHECK(ops->create(A->ctx, &A->local, &data));
+  /* "name[:options]"; "auto" times the formats and reports "auto:<chosen>" */
+  NG_CHECK(ng_spmv_create(A->ctx, format, &A->local, &ops, &data));
   if (A->spmv) A->spmv->destroy(A->spmv_data);
   A->spmv = ops;
   A->spmv_data = data;
-  snprintf(A->format, sizeof(A->format), "%s", ops->name);
+  snprintf(A->format, sizeof(A->format), "%s", ops->describe ? ops->describe(data) : format);
   if (A->n_halo > 0 && !A->spmv_off) {
     A->spmv_off = ng_spmv_find("csr", A->ctx->on_gpu);
     NG_CHECK(A->spmv_off->create(A->ctx, &A->offrank, &A->spmv_off_data));
-    NG_CHECK(A->ctx->vops->alloc(A->ctx, &A->halo_values, A->n_halo));
   }
+  if (A->n_halo > 0 && !A->halo_values) NG_CHECK(A->ctx->vops->alloc(A->ctx, &A->halo_values, A->n_halo));
   return NG_SUCCESS;
 }
 
@@ -92,42 +94,61 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
   return NG_SUCCESS;
 }
 
-ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                                       const int64_t *rowptr, const int64_t *gcol, const double *val,
-                                       ng_matrix *Aout)
+/* Checks one rank's own arguments (no communication). */
+static ng_status distributed_check_local(int64_t n_global, int64_t row_begin, int64_t row_end, const int64_t *rowptr,
+                                         const int64_t *gcol, const double *val, ng_matrix *Aout)
 {
-  ng_matrix A;
-  ng_status st;
-  NG_ASSERT_ARG(ctx && Aout && rowptr, "ng_matrix_create_distributed: null argument");
-  *Aout = NULL;
+  NG_ASSERT_ARG(Aout && (rowptr || row_end == row_begin), "ng_matrix_create_distributed: null argument");
+  NG_ASSERT_ARG(n_global >= 0, "negative matrix size %lld", (long long)n_global);
   NG_ASSERT_ARG(row_begin >= 0 && row_end >= row_begin && row_end <= n_global,
                 "row range [%lld, %lld) is not inside 0..%lld", (long long)row_begin, (long long)row_end,
                 (long long)n_global);
   NG_ASSERT_ARG(row_end - row_begin <= INT32_MAX, "a rank may own at most 2^31-1 rows (asked %lld)",
                 (long long)(row_end - row_begin));
+  if (!rowptr) return NG_SUCCESS; /* no rows, no entries */
   int32_t n = (int32_t)(row_end - row_begin);
   NG_ASSERT_ARG(rowptr[0] == 0, "rowptr[0] must be 0 (is %lld)", (long long)rowptr[0]);
   for (int32_t i = 0; i < n; i++)
     NG_ASSERT_ARG(rowptr[i + 1] >= rowptr[i], "rowptr decreases at local row %d", (int)i);
   NG_ASSERT_ARG(rowptr[n] == 0 || (gcol && val), "null column or value array");
-  NG_CHECK(NG_CALLOC(A, 1));
-  A->ctx = ctx;
-  A->n_global = n_global;
-  A->row_begin = row_begin;
-  A->n_local = n;
-  NG_CHECK_GOTO(st, matrix_split(A, rowptr, gcol, val), fail);
-  {
-    double t[2] = {(double)(A->local.nnz + A->offrank.nnz), (double)n};
-    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, t, 2), fail);
-    A->nnz_global = (int64_t)t[0];
-    if ((int64_t)t[1] != n_global) {
-      st = NG_ERROR(NG_ERR_ARGUMENT, "ranks own %lld rows in all but the matrix has %lld", (long long)t[1],
-                    (long long)n_global);
-      goto fail;
-    }
+  return NG_SUCCESS;
+}
+
+/* Every step that can fail on one rank only is followed by ng_comm_agree, so
+ * that all ranks leave with an error (naming the failing rank) instead of
+ * some waiting forever in the next collective. */
+ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                       const int64_t *rowptr, const int64_t *gcol, const double *val,
+                                       ng_matrix *Aout)
+{
+  ng_matrix A = NULL;
+  static const int64_t zero = 0;
+  NG_ASSERT_ARG(ctx, "ng_matrix_create_distributed: null context");
+  ng_status st = distributed_check_local(n_global, row_begin, row_end, rowptr, gcol, val, Aout);
+  if (Aout) *Aout = NULL;
+  if (!rowptr) rowptr = &zero;
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, n_global, row_begin, row_end, NULL), fail);
+  st = NG_CALLOC(A, 1);
+  if (!st) {
+    A->ctx = ctx;
+    A->n_global = n_global;
+    A->row_begin = row_begin;
+    A->n_local = (int32_t)(row_end - row_begin);
+    st = matrix_split(A, rowptr, gcol, val);
   }
-  if (ctx->size > 1) NG_CHECK_GOTO(st, ng_halo_plan_create(A), fail);
-  NG_CHECK_GOTO(st, matrix_setup_spmv(A, "csr"), fail);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  {
+    double t = (double)(A->local.nnz + A->offrank.nnz);
+    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, &t, 1), fail);
+    A->nnz_global = (int64_t)t;
+  }
+  if (ctx->size > 1) {
+    st = ng_halo_plan_create(A);
+    NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  }
+  st = matrix_setup_spmv(A, "csr");
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
   *Aout = A;
   return NG_SUCCESS;
 fail:
@@ -135,75 +156,90 @@ fail:
   return st;
 }
 
-/* Whole matrix on every rank alike: with one rank it is the local block;
- * with several each rank keeps its nnz-balanced contiguous row block. */
-static ng_status matrix_from_whole_csr(ng_context ctx, const ng_csr *W, ng_matrix *A)
+/* This rank's rows [starts[rank], starts[rank+1]) of a whole matrix W that
+ * this rank holds (the one-rank case of matrix_from_root). */
+static ng_status matrix_from_local_copy(ng_context ctx, const ng_csr *W, const int64_t *starts, ng_matrix *A)
 {
-  ng_status st;
-  int64_t *starts = NULL, *g = NULL;
-  NG_CHECK(ng_csr_validate(W));
-  NG_ASSERT_ARG(W->nrows == W->ncols, "the matrix must be square (is %d x %d)", (int)W->nrows, (int)W->ncols);
-  NG_CHECK(NG_MALLOC(starts, ctx->size + 1));
-  if (ctx->size > 1) {
-    NG_CHECK_GOTO(st, ng_partition_rows_by_nnz(ctx, W, starts), done);
-  } else {
-    starts[0] = 0;
-    starts[1] = W->nrows;
-  }
+  ng_status st = NG_SUCCESS;
   int64_t b = starts[ctx->rank], e = starts[ctx->rank + 1];
   int64_t p0 = W->rowptr[b], cnt = W->rowptr[e] - p0;
-  int64_t *rp = NULL;
-  NG_CHECK_GOTO(st, NG_MALLOC(g, cnt), done);
-  NG_CHECK_GOTO(st, NG_MALLOC(rp, e - b + 1), done);
-  for (int64_t i = b; i <= e; i++) rp[i - b] = W->rowptr[i] - p0;
-  for (int64_t p = 0; p < cnt; p++) g[p] = W->col[p0 + p];
-  st = ng_matrix_create_distributed(ctx, W->nrows, b, e, rp, g, W->val + p0, A);
-  ng_free(rp);
-  if (st != NG_SUCCESS) ng_error_trace(st, __FILE__, __LINE__);
+  int64_t *rp = NULL, *g = NULL;
+  st = NG_MALLOC(g, cnt);
+  if (!st) st = NG_MALLOC(rp, e - b + 1);
+  if (!st) {
+    for (int64_t i = b; i <= e; i++) rp[i - b] = W->rowptr[i] - p0;
+    for (int64_t p = 0; p < cnt; p++) g[p] = W->col[p0 + p];
+  }
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
+  NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, W->nrows, b, e, rp, g, W->val + p0, A), done);
 done:
+  ng_free(rp);
   ng_free(g);
+  return st;
+}
+
+/* Whole matrix W on rank 0 (ignored on the others; st is rank 0's status of
+ * producing it): validated there, split into nnz-balanced contiguous row
+ * blocks and scattered. With one rank W is simply the local block. */
+static ng_status matrix_from_root(ng_context ctx, ng_status st, const ng_csr *W, ng_matrix *A)
+{
+  int64_t *starts = NULL, *rp = NULL, *g = NULL;
+  double *v = NULL;
+  if (!st && ctx->rank == 0) st = ng_csr_validate(W);
+  if (!st && ctx->rank == 0 && W->nrows != W->ncols)
+    st = NG_ERROR(NG_ERR_ARGUMENT, "the matrix must be square (is %d x %d)", (int)W->nrows, (int)W->ncols);
+  if (st == NG_SUCCESS || ctx->rank != 0) {
+    ng_status a = NG_MALLOC(starts, ctx->size + 1);
+    if (a) st = a;
+  }
+  if (!st && ctx->rank == 0) st = ng_partition_rows_by_nnz(ctx, W, starts);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
+  if (ctx->size == 1) {
+    NG_CHECK_GOTO(st, matrix_from_local_copy(ctx, W, starts, A), done);
+    goto done;
+  }
+  NG_CHECK_GOTO(st, ng_comm_bcast_int64(ctx, starts, ctx->size + 1), done);
+  NG_CHECK_GOTO(st, ng_distribute_csr(ctx, W, starts, &rp, &g, &v), done);
+  NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, starts[ctx->size], starts[ctx->rank], starts[ctx->rank + 1],
+                                                 rp, g, v, A), done);
+done:
   ng_free(starts);
+  ng_free(rp);
+  ng_free(g);
+  ng_free(v);
   return st;
 }
 
 ng_status ng_matrix_create_csr(ng_context ctx, int32_t nrows, int32_t ncols, const int64_t *rowptr,
                                const int32_t *col, const double *val, ng_matrix *A)
 {
-  NG_ASSERT_ARG(ctx && A && rowptr, "ng_matrix_create_csr: null argument");
-  NG_ASSERT_ARG(nrows >= 0 && ncols >= 0, "negative matrix size %d x %d", (int)nrows, (int)ncols);
-  NG_ASSERT_ARG(rowptr[nrows] == 0 || (col && val), "ng_matrix_create_csr: null column or value array");
-  ng_csr W = {nrows, ncols, rowptr[nrows], (int64_t *)rowptr, (int32_t *)col, (double *)val};
-  NG_CHECK(matrix_from_whole_csr(ctx, &W, A));
+  ng_status st = NG_SUCCESS;
+  NG_ASSERT_ARG(ctx && A, "ng_matrix_create_csr: null argument");
+  *A = NULL;
+  ng_csr W = {0, 0, 0, NULL, NULL, NULL};
+  if (ctx->rank == 0) {
+    if (nrows < 0 || ncols < 0 || !rowptr)
+      st = NG_ERROR(NG_ERR_ARGUMENT, "ng_matrix_create_csr: bad size %d x %d or null rowptr", (int)nrows, (int)ncols);
+    else if (rowptr[nrows] != 0 && !(col && val))
+      st = NG_ERROR(NG_ERR_ARGUMENT, "ng_matrix_create_csr: null column or value array");
+    else
+      W = (ng_csr){nrows, ncols, rowptr[nrows], (int64_t *)rowptr, (int32_t *)col, (double *)val};
+  }
+  NG_CHECK(matrix_from_root(ctx, st, &W, A));
   return NG_SUCCESS;
 }
 
 ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A)
 {
-  ng_csr W;
+  ng_csr W = {0, 0, 0, NULL, NULL, NULL};
+  ng_status st = NG_SUCCESS;
   NG_ASSERT_ARG(ctx && path && A, "ng_matrix_read_mtx: null argument");
-  NG_CHECK(ng_mmio_read_csr(path, &W));
-  ng_status st = matrix_from_whole_csr(ctx, &W, A);
-  ng_csr_free(&W);
+  *A = NULL;
+  if (ctx->rank == 0) st = ng_mmio_read_csr(path, &W);
+  st = matrix_from_root(ctx, st, &W, A);
+  if (ctx->rank == 0) ng_csr_free(&W);
   NG_CHECK(st);
   return NG_SUCCESS;
-}
-
-ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_vector *b)
-{
-  ng_csr W;
-  double *rhs = NULL;
-  ng_status st;
-  NG_ASSERT_ARG(ctx && spec && A, "ng_matrix_generate: null argument");
-  NG_CHECK(ng_generate_csr(spec, &W, &rhs));
-  NG_CHECK_GOTO(st, matrix_from_whole_csr(ctx, &W, A), done);
-  if (b) {
-    NG_CHECK_GOTO(st, ng_vector_create(*A, b), done);
-    NG_CHECK_GOTO(st, ng_vector_set_values(*b, rhs + (*A)->row_begin), done);
-  }
-done:
-  ng_csr_free(&W);
-  ng_free(rhs);
-  return st;
 }
 
 ng_status ng_matrix_update_values(ng_matrix A, const double *val)
@@ -229,6 +265,13 @@ ng_status ng_matrix_get_size(ng_matrix A, int64_t *n_global, int32_t *n_local, i
   return NG_SUCCESS;
 }
 
+ng_status ng_matrix_get_local_nnz(ng_matrix A, int64_t *nnz_local)
+{
+  NG_ASSERT_ARG(A && nnz_local, "ng_matrix_get_local_nnz: null argument");
+  *nnz_local = A->local.nnz + A->offrank.nnz;
+  return NG_SUCCESS;
+}
+
 ng_status ng_matrix_get_ownership(ng_matrix A, int64_t *row_begin, int64_t *row_end)
 {
   NG_ASSERT_ARG(A, "ng_matrix_get_ownership: null matrix");
@@ -246,13 +289,17 @@ ng_status ng_matrix_set_format(ng_matrix A, const char *format)
 
 const char *ng_matrix_format(ng_matrix A) { return A ? A->format : ""; }
 
+/* Overlap: the exchange is started, the local block (all rows, owned
+ * columns) runs while messages travel, then the off-rank block adds the
+ * boundary rows' halo contributions. A rank with no halo of its own may
+ * still have to send (A->halo without spmv_off). */
 ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y)
 {
   if (A->halo) NG_CHECK(ng_halo_begin(A, x));
   NG_CHECK(A->spmv->apply(A->spmv_data, 1.0, x, 0.0, y));
   if (A->halo) {
     NG_CHECK(ng_halo_end(A));
-    NG_CHECK(A->spmv_off->apply(A->spmv_off_data, 1.0, A->halo_values, 1.0, y));
+    if (A->spmv_off) NG_CHECK(A->spmv_off->apply(A->spmv_off_data, 1.0, A->halo_values, 1.0, y));
   }
   return NG_SUCCESS;
 }
@@ -292,36 +339,65 @@ ng_status ng_matrix_destroy(ng_matrix A)
   return NG_SUCCESS;
 }
 
+/* Rank 0 reads the whole vector and scatters it by the ranks' lengths. */
 ng_status ng_vector_read_mtx(ng_vector v, const char *path)
 {
   double *x = NULL;
   int32_t n = 0;
+  int64_t *starts = NULL;
   NG_ASSERT_ARG(v && path, "ng_vector_read_mtx: null argument");
-  NG_CHECK(ng_mmio_read_array(path, &x, &n));
-  if ((int64_t)n != v->n_global) {
-    ng_free(x);
-    return NG_ERROR(NG_ERR_ARGUMENT, "%s holds %d entries but the vector has %lld", path, (int)n, (long long)v->n_global);
+  ng_context ctx = v->ctx;
+  double *mine = NULL;
+  ng_status st = NG_SUCCESS;
+  if (ctx->rank == 0) {
+    st = ng_mmio_read_array(path, &x, &n);
+    if (!st && (int64_t)n != v->n_global)
+      st = NG_ERROR(NG_ERR_ARGUMENT, "%s holds %d entries but the vector has %lld", path, (int)n,
+                    (long long)v->n_global);
   }
-  int64_t first = 0;
-  if (v->ctx->size > 1) {
-    ng_free(x);
-    return NG_ERROR(NG_ERR_UNSUPPORTED, "ng_vector_read_mtx over several ranks is not supported yet");
+  if (!st) st = NG_MALLOC(starts, ctx->size + 1);
+  if (!st) st = NG_MALLOC(mine, v->n);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
+  if (ctx->size == 1) {
+    st = ng_vector_set_values(v, x);
+  } else {
+    NG_CHECK_GOTO(st, ng_comm_starts(ctx, v->n, starts), done);
+    NG_CHECK_GOTO(st, ng_distribute_values(ctx, x, starts, mine), done);
+    st = ng_vector_set_values(v, mine);
   }
-  ng_status st = ng_vector_set_values(v, x + first);
+  st = ng_comm_agree(ctx, st);
+done:
   ng_free(x);
+  ng_free(mine);
+  ng_free(starts);
   NG_CHECK(st);
   return NG_SUCCESS;
 }
 
+/* Gathered to rank 0, which writes the file; every rank gets its status. */
 ng_status ng_vector_write_mtx(ng_vector v, const char *path)
 {
-  double *x = NULL;
+  double *x = NULL, *all = NULL;
+  int64_t *starts = NULL;
   NG_ASSERT_ARG(v && path, "ng_vector_write_mtx: null argument");
-  if (v->ctx->size > 1) return NG_ERROR(NG_ERR_UNSUPPORTED, "ng_vector_write_mtx over several ranks is not supported yet");
-  NG_CHECK(NG_MALLOC(x, v->n));
-  ng_status st = ng_vector_get_values(v, x);
-  if (st == NG_SUCCESS) st = ng_mmio_write_array(path, x, v->n);
+  ng_context ctx = v->ctx;
+  ng_status st = NG_MALLOC(x, v->n);
+  if (!st) st = NG_MALLOC(starts, ctx->size + 1);
+  if (!st) st = ng_vector_get_values(v, x);
+  if (!st && ctx->rank == 0) st = NG_MALLOC(all, v->n_global);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
+  if (ctx->size > 1) {
+    NG_CHECK_GOTO(st, ng_comm_starts(ctx, v->n, starts), done);
+    NG_CHECK_GOTO(st, ng_gather_values(ctx, x, starts, all), done);
+  } else if (v->n) {
+    memcpy(all, x, (size_t)v->n * sizeof(double));
+  }
+  if (ctx->rank == 0) st = ng_mmio_write_array(path, all, (int32_t)v->n_global);
+  st = ng_comm_agree(ctx, st);
+done:
   ng_free(x);
+  ng_free(all);
+  ng_free(starts);
   NG_CHECK(st);
   return NG_SUCCESS;
 }

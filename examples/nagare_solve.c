@@ -15,6 +15,7 @@ int main(int argc, char **argv)
   ng_vector b, x;
   const char *problem, *device, *rhs, *out, *format, *path = NULL;
   NG_EX_CALL(ng_options_create(&opts));
+  NG_EX_CALL(ng_example_register_options(opts));
   NG_EX_CALL(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
     printf("usage: %s [matrix.mtx] [options]\n", argv[0]);
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
   NG_EX_CALL(ng_options_get_string(opts, "o", &out));
   NG_EX_CALL(ng_options_get_string(opts, "format", &format));
   NG_EX_CALL(ng_context_create(device, &ctx));
+  NG_EX_CALL(ng_example_apply_binding(ctx, opts));
   if (path) {
     NG_EX_CALL(ng_matrix_read_mtx(ctx, path, &A));
     NG_EX_CALL(ng_vector_create(A, &b));

@@ -15,6 +15,7 @@ int main(int argc, char **argv)
   ng_vector b, x;
   const char *problem, *device;
   NG_EX_CALL(ng_options_create(&opts));
+  NG_EX_CALL(ng_example_register_options(opts));
   NG_EX_CALL(ng_options_set_from_string(opts, "-problem fem27:64 -solver pcg -precond amg -amg_view -tol 1e-8"));
   NG_EX_CALL(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
@@ -26,6 +27,7 @@ int main(int argc, char **argv)
   NG_EX_CALL(ng_options_get_string(opts, "problem", &problem));
   NG_EX_CALL(ng_options_get_string(opts, "device", &device));
   NG_EX_CALL(ng_context_create(device, &ctx));
+  NG_EX_CALL(ng_example_apply_binding(ctx, opts));
   NG_EX_CALL(ng_matrix_generate(ctx, problem, &A, &b));
   NG_EX_CALL(ng_vector_create(A, &x));
   ng_status st = ng_example_solve_and_report(ctx, opts, A, b, x, problem);

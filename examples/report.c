@@ -1,6 +1,72 @@
-/* examples/report.c: solve and report, shared by the example programs. */
+/* examples/report.c: solve and report, shared by the example programs.
+ * Under MPI rank 0 also prints one row per rank (rows, nonzeros, halo,
+ * neighbours, halo-exchange time, binding), gathered with MPI_Gather. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include "report.h"
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef NG_HAVE_MPI
+#include <mpi.h>
+#endif
+
+typedef struct {
+  int rank, neighbors;
+  int32_t rows, halo;
+  int64_t nnz;
+  double comm_seconds;
+  char binding[200];
+} rank_row;
+
+/* One row per rank on rank 0 (the context spans MPI_COMM_WORLD). */
+static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
+{
+  rank_row me;
+  int rank, size;
+  ng_status st;
+  memset(&me, 0, sizeof(me));
+  ng_context_rank(ctx, &rank, &size);
+  me.rank = rank;
+  if ((st = ng_matrix_get_comm_info(A, &me.rows, &me.halo, &me.neighbors, &me.comm_seconds))) return st;
+  if ((st = ng_matrix_get_local_nnz(A, &me.nnz))) return st;
+  if ((st = ng_context_report_binding(ctx, me.binding, sizeof(me.binding)))) return st;
+  if (size == 1) {
+    printf("binding            : %s\n", me.binding);
+    return NG_SUCCESS;
+  }
+#ifdef NG_HAVE_MPI
+  rank_row *all = NULL;
+  if (rank == 0 && !(all = malloc((size_t)size * sizeof(rank_row)))) return NG_ERR_MEMORY;
+  if (MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    free(all);
+    return NG_ERR_MPI;
+  }
+  if (rank == 0) {
+    printf("%5s %10s %12s %8s %5s %10s  %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s", "binding");
+    for (int r = 0; r < size; r++)
+      printf("%5d %10d %12lld %8d %5d %10.4f  %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
+             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].binding);
+  }
+  free(all);
+#endif
+  return NG_SUCCESS;
+}
+
+ng_status ng_example_register_options(ng_options opts)
+{
+  return ng_options_register(opts, "bind_memory", "0",
+                             "bind each rank's memory to the NUMA node(s) of its cores or GPU (hwloc; also NG_BIND_MEMORY=1)");
+}
+
+ng_status ng_example_apply_binding(ng_context ctx, ng_options opts)
+{
+  int bind = 0;
+  ng_status st = ng_options_get_bool(opts, "bind_memory", &bind);
+  if (st == NG_SUCCESS && bind) st = ng_context_bind_memory(ctx);
+  return st;
+}
 
 int ng_example_fail(const char *what, ng_status st)
 {
@@ -58,7 +124,9 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
     printf("relative residual  : %.6e (solver)  %.6e (recomputed ||b-Ax||/||b||)\n", rel, truerel);
     printf("setup time         : %.3f s\n", setup);
     printf("solve time         : %.3f s (%.3f ms/iteration)\n", solve, its ? 1e3 * solve / its : 0.0);
+    fflush(stdout);
   }
+  if ((st = print_rank_rows(ctx, A))) { ng_solver_destroy(S); return st; }
   ng_solver_destroy(S);
   return solve_st;
 }

@@ -12,6 +12,10 @@ int ng_example_fail(const char *what, ng_status st);
     if (ng_ex_s_ != NG_SUCCESS) return ng_example_fail(#call, ng_ex_s_); \
   } while (0)
 
+/* -bind_memory: registered before parsing, applied after the context exists. */
+ng_status ng_example_register_options(ng_options opts);
+ng_status ng_example_apply_binding(ng_context ctx, ng_options opts);
+
 /* ||b - A x|| / ||b|| recomputed from scratch (independent of the solver's
  * recursive residual). */
 ng_status ng_example_true_residual(ng_matrix A, ng_vector b, ng_vector x, double *rel);

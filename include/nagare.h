@@ -58,6 +58,10 @@ typedef struct ng_precond_s *ng_precond;
  * "auto" / NULL (GPU when there is one and the build has CUDA, else CPU).
  * Under MPI the context spans MPI_COMM_WORLD (see ng_context_create_comm). */
 ng_status ng_context_create(const char *resource, ng_context *ctx);
+/* Same on a communicator of the caller's: mpi_comm points to an MPI_Comm
+ * (duplicated; NULL = MPI_COMM_WORLD), e.g. &MPI_COMM_SELF for a one-rank
+ * context inside an MPI job. NG_ERR_UNSUPPORTED (non-NULL) without MPI. */
+ng_status ng_context_create_comm(const char *resource, const void *mpi_comm, ng_context *ctx);
 ng_status ng_context_destroy(ng_context ctx);
 /* 1 when this context computes on a GPU. */
 ng_status ng_context_on_gpu(ng_context ctx, int *on_gpu);
@@ -65,6 +69,14 @@ ng_status ng_context_on_gpu(ng_context ctx, int *on_gpu);
 ng_status ng_context_rank(ng_context ctx, int *rank, int *size);
 /* One line describing the device ("NVIDIA H100 80GB HBM3, sm_90" or "host CPU, 2 threads"). */
 const char *ng_context_describe(ng_context ctx);
+/* One line on where this rank runs: host, cpuset ("cpus 0-3"), NUMA
+ * node(s), "(memory bound)" and the GPU number when on a GPU; says "hwloc
+ * not available" without hwloc. */
+ng_status ng_context_report_binding(ng_context ctx, char *buf, size_t len);
+/* Binds this process's memory to the NUMA node(s) of its cores (of its GPU
+ * on a GPU context) through hwloc; NG_ERR_UNSUPPORTED without hwloc or when
+ * the OS refuses. ng_context_create does it when NG_BIND_MEMORY=1. */
+ng_status ng_context_bind_memory(ng_context ctx);
 /* 1 when the library was built with CUDA / MPI / hwloc / zlib. */
 int ng_have_cuda(void);
 int ng_have_mpi(void);
@@ -96,38 +108,62 @@ int ng_options_help_requested(ng_options opts);
 ng_status ng_options_print_help(ng_options opts, void *file /* FILE* */);
 
 /* ---- matrices ------------------------------------------------------------ */
-/* Whole matrix in CSR (64-bit row offsets, 32-bit column indices), given on
- * every rank alike (one rank: the usual case), copied into the library. */
+/* Whole matrix in CSR (64-bit row offsets, 32-bit column indices), copied
+ * into the library. Under MPI it is taken from rank 0 only (the other ranks'
+ * arguments are ignored and may be NULL; passing the same matrix everywhere
+ * is fine too) and split into contiguous row blocks balanced by rows +
+ * nonzeros, which rank 0 scatters. Collective. */
 ng_status ng_matrix_create_csr(ng_context ctx, int32_t nrows, int32_t ncols,
                                const int64_t *rowptr, const int32_t *col,
                                const double *val, ng_matrix *A);
 /* Distributed input, hypre IJ style: this rank owns global rows
  * [row_begin, row_end) of an n_global x n_global matrix and gives them in CSR
- * with global column indices. Collective. */
+ * (rowptr of row_end-row_begin+1 entries starting at 0) with global column
+ * indices. The ranges must tile 0..n_global-1 in rank order (rank 0 first; a
+ * rank may own no rows: row_begin == row_end, rowptr may then be NULL), and
+ * every rank must give the same n_global; otherwise every rank fails with
+ * NG_ERR_MPI and the same message. Any rank's bad input fails all ranks
+ * (the others' message names the failing rank). Collective. */
 ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global,
                                        int64_t row_begin, int64_t row_end,
                                        const int64_t *rowptr, const int64_t *gcol,
                                        const double *val, ng_matrix *A);
-/* Read a Matrix Market file (".gz" read through zlib); under MPI rank 0
- * reads and the rows are distributed in contiguous nnz-balanced blocks. */
+/* Read a Matrix Market file (".gz" read through zlib); under MPI only rank 0
+ * reads the file and scatters contiguous row blocks balanced by rows +
+ * nonzeros (as ng_matrix_create_csr). Collective; a read error on rank 0 is
+ * reported on every rank. */
 ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A);
 /* Write the matrix (gathered to rank 0) as coordinate real general. */
 ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
 /* Generate a test problem: spec "fem27:64" (64^3 nodes), "fem27:64x32x32",
  * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width).
- * b (may be NULL) receives the problem's right-hand side. */
+ * b (may be NULL) receives the problem's right-hand side.
+ * Under MPI grid problems are cut into slabs of whole z-planes (natural
+ * order, so a slab is a contiguous row range with a one-plane halo each
+ * side; ranks beyond nz own no rows): for lap7, lap27 and aniso27 each rank
+ * generates only its own slab; fem27 is generated on rank 0 and its slabs
+ * scattered; mps is generated on rank 0 and scattered in contiguous blocks
+ * balanced by nonzeros. b is distributed like the rows. Collective. */
 ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_vector *b);
 /* Replace the values, same pattern, same order as given at creation. */
 ng_status ng_matrix_update_values(ng_matrix A, const double *val);
 ng_status ng_matrix_get_size(ng_matrix A, int64_t *n_global, int32_t *n_local, int64_t *nnz_global);
+/* Nonzeros stored on this rank (local and off-rank blocks). */
+ng_status ng_matrix_get_local_nnz(ng_matrix A, int64_t *nnz_local);
 /* Global row range owned by this rank. */
 ng_status ng_matrix_get_ownership(ng_matrix A, int64_t *row_begin, int64_t *row_end);
 /* Select the SpMV storage format ("csr", "dia", "dia_half", "ell", "ellr",
  * "sell", "auto"); the library keeps CSR where a format refuses the matrix. */
 ng_status ng_matrix_set_format(ng_matrix A, const char *format);
 const char *ng_matrix_format(ng_matrix A);
-/* y = A x */
+/* y = A x (collective under MPI: halo exchange overlapped with the local block) */
 ng_status ng_matrix_apply(ng_matrix A, ng_vector x, ng_vector y);
+/* This rank's rows, halo size (distinct off-rank columns read), neighbour
+ * ranks (sent to or received from) and wall seconds spent in halo exchanges
+ * since creation (packing, posting and waiting; not the overlapped SpMV).
+ * Any output may be NULL. One rank: n_halo = n_neighbors = 0, 0 seconds. */
+ng_status ng_matrix_get_comm_info(ng_matrix A, int32_t *n_local_rows, int32_t *n_halo, int *n_neighbors,
+                                  double *comm_seconds);
 ng_status ng_matrix_destroy(ng_matrix A);
 
 /* ---- vectors ------------------------------------------------------------- */
@@ -145,7 +181,8 @@ ng_status ng_vector_axpy(double alpha, ng_vector x, ng_vector y);
 /* Global reductions (all ranks get the result). */
 ng_status ng_vector_dot(ng_vector x, ng_vector y, double *result);
 ng_status ng_vector_norm2(ng_vector x, double *result);
-/* Read/write a Matrix Market array vector (whole vector on rank 0). */
+/* Read/write a Matrix Market array vector: rank 0 reads and scatters /
+ * gathers and writes the whole vector. Collective. */
 ng_status ng_vector_read_mtx(ng_vector v, const char *path);
 ng_status ng_vector_write_mtx(ng_vector v, const char *path);
 

@@ -1,0 +1,194 @@
+/* comm/distribute.c: collective helpers for building distributed objects:
+ * agreeing on failure (so that a rank that fails never leaves the others
+ * waiting in a collective), checking that per-rank row ranges tile the
+ * matrix, and scattering a whole matrix or vector held on rank 0. */
+#include "halo.h"
+
+#ifdef NG_HAVE_MPI
+#include <limits.h>
+
+ng_status ng_comm_agree(ng_context ctx, ng_status st)
+{
+  if (ctx->size == 1) return st;
+  int mine = st != NG_SUCCESS ? ctx->rank : ctx->size, first = ctx->size;
+  NG_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->comm->comm));
+  if (first == ctx->size) return NG_SUCCESS;
+  /* the lowest failing rank tells everyone its status and message */
+  char msg[1024];
+  int code = (int)st;
+  if (ctx->rank == first) snprintf(msg, sizeof(msg), "%s", ng_last_error());
+  NG_MPI_CHECK(MPI_Bcast(&code, 1, MPI_INT, first, ctx->comm->comm));
+  NG_MPI_CHECK(MPI_Bcast(msg, (int)sizeof(msg), MPI_CHAR, first, ctx->comm->comm));
+  msg[sizeof(msg) - 1] = '\0';
+  if (st != NG_SUCCESS) return st; /* keep this rank's own message */
+  return NG_ERROR((ng_status)code, "rank %d failed: %s", first, msg);
+}
+
+ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                               int64_t *starts)
+{
+  int size = ctx->size;
+  int64_t mine[3] = {n_global, row_begin, row_end}, *all = NULL;
+  NG_CHECK(NG_MALLOC(all, 3 * (size_t)size));
+  int rc = MPI_Allgather(mine, 3, MPI_INT64_T, all, 3, MPI_INT64_T, ctx->comm->comm);
+  if (rc != MPI_SUCCESS) {
+    ng_free(all);
+    return NG_ERROR(NG_ERR_MPI, "MPI_Allgather of the row ranges failed");
+  }
+  ng_status st = NG_SUCCESS;
+  /* every rank checks the same gathered data: the same verdict everywhere */
+  for (int r = 0; r < size && st == NG_SUCCESS; r++) {
+    int64_t n = all[3 * r], b = all[3 * r + 1], e = all[3 * r + 2];
+    int64_t expect = r == 0 ? 0 : all[3 * (r - 1) + 2];
+    if (n != all[0])
+      st = NG_ERROR(NG_ERR_MPI, "ranks disagree on the matrix size: rank 0 gave n_global %lld, rank %d gave %lld",
+                    (long long)all[0], r, (long long)n);
+    else if (b != expect)
+      st = NG_ERROR(NG_ERR_MPI,
+                    "row ranges must tile 0..n_global-1 in rank order: rank %d starts at row %lld but %s %lld (%s)", r,
+                    (long long)b, r == 0 ? "rank 0 must start at" : "the previous rank ends at", (long long)expect,
+                    b < expect ? "overlap" : "gap");
+    else if (e < b)
+      st = NG_ERROR(NG_ERR_MPI, "rank %d gave an empty-reversed row range [%lld, %lld)", r, (long long)b, (long long)e);
+  }
+  if (st == NG_SUCCESS && all[3 * (size - 1) + 2] != n_global)
+    st = NG_ERROR(NG_ERR_MPI, "row ranges end at row %lld but the matrix has %lld rows (%s)",
+                  (long long)all[3 * (size - 1) + 2], (long long)n_global,
+                  all[3 * (size - 1) + 2] < n_global ? "rows missing at the end" : "rows past the end");
+  if (st == NG_SUCCESS && starts) {
+    for (int r = 0; r < size; r++) starts[r] = all[3 * r + 1];
+    starts[size] = n_global;
+  }
+  ng_free(all);
+  return st;
+}
+
+/* counts/displacements of int64 ranges as MPI ints (refusing overflow). */
+static ng_status mpi_counts(ng_context ctx, const int64_t *first, const int64_t *last, int *cnt, int *dsp)
+{
+  for (int r = 0; r < ctx->size; r++) {
+    if (last[r] - first[r] > INT_MAX || first[r] > INT_MAX)
+      return NG_ERROR(NG_ERR_UNSUPPORTED, "distributing from rank 0: block of rank %d (%lld entries at %lld) "
+                      "exceeds MPI's int counts", r, (long long)(last[r] - first[r]), (long long)first[r]);
+    cnt[r] = (int)(last[r] - first[r]);
+    dsp[r] = (int)first[r];
+  }
+  return NG_SUCCESS;
+}
+
+ng_status ng_distribute_csr(ng_context ctx, const ng_csr *W, const int64_t *starts, int64_t **rowptr,
+                            int64_t **gcol, double **val)
+{
+  int size = ctx->size, rank = ctx->rank, *cnt = NULL, *dsp = NULL;
+  int64_t *pfirst = NULL, nloc = starts[rank + 1] - starts[rank], nnz = 0;
+  int32_t *col32 = NULL;
+  ng_status st = NG_SUCCESS;
+  MPI_Comm comm = ctx->comm->comm;
+  *rowptr = *gcol = NULL;
+  *val = NULL;
+  st = NG_MALLOC(cnt, size);
+  if (!st) st = NG_MALLOC(dsp, size);
+  if (!st) st = NG_MALLOC(pfirst, size + 1);
+  if (!st) st = NG_MALLOC(*rowptr, nloc + 1);
+  if (!st && rank == 0)
+    for (int r = 0; r <= size; r++) pfirst[r] = W->rowptr[starts[r]];
+  NG_CHECK(ng_comm_agree(ctx, st));
+  NG_MPI_CHECK(MPI_Bcast(pfirst, size + 1, MPI_INT64_T, 0, comm));
+  nnz = pfirst[rank + 1] - pfirst[rank];
+  /* row offsets: rank r gets rowptr[starts[r] .. starts[r+1]) and rebases */
+  if (rank == 0) st = mpi_counts(ctx, starts, starts + 1, cnt, dsp);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  NG_MPI_CHECK(MPI_Scatterv(rank == 0 ? W->rowptr : NULL, cnt, dsp, MPI_INT64_T, *rowptr, (int)nloc, MPI_INT64_T, 0,
+                            comm));
+  for (int64_t i = 0; i < nloc; i++) (*rowptr)[i] -= pfirst[rank];
+  (*rowptr)[nloc] = nnz;
+  st = mpi_counts(ctx, pfirst, pfirst + 1, cnt, dsp);
+  if (!st) st = NG_MALLOC(col32, nnz);
+  if (!st) st = NG_MALLOC(*gcol, nnz);
+  if (!st) st = NG_MALLOC(*val, nnz);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  NG_MPI_CHECK(MPI_Scatterv(rank == 0 ? W->col : NULL, cnt, dsp, MPI_INT32_T, col32, (int)nnz, MPI_INT32_T, 0, comm));
+  NG_MPI_CHECK(MPI_Scatterv(rank == 0 ? W->val : NULL, cnt, dsp, MPI_DOUBLE, *val, (int)nnz, MPI_DOUBLE, 0, comm));
+  for (int64_t p = 0; p < nnz; p++) (*gcol)[p] = col32[p];
+  ng_free(col32);
+  ng_free(pfirst);
+  ng_free(cnt);
+  ng_free(dsp);
+  return NG_SUCCESS;
+}
+
+ng_status ng_distribute_values(ng_context ctx, const double *x, const int64_t *starts, double *mine)
+{
+  int *cnt = NULL, *dsp = NULL;
+  ng_status st = NG_MALLOC(cnt, ctx->size);
+  if (!st) st = NG_MALLOC(dsp, ctx->size);
+  if (!st) st = mpi_counts(ctx, starts, starts + 1, cnt, dsp);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  int n = (int)(starts[ctx->rank + 1] - starts[ctx->rank]);
+  int rc = MPI_Scatterv(ctx->rank == 0 ? x : NULL, cnt, dsp, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0, ctx->comm->comm);
+  ng_free(cnt);
+  ng_free(dsp);
+  if (rc != MPI_SUCCESS) return NG_ERROR(NG_ERR_MPI, "MPI_Scatterv of a vector from rank 0 failed");
+  return NG_SUCCESS;
+}
+ng_status ng_comm_bcast_int64(ng_context ctx, int64_t *v, int n)
+{
+  NG_MPI_CHECK(MPI_Bcast(v, n, MPI_INT64_T, 0, ctx->comm->comm));
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts)
+{
+  int64_t mine = n_local;
+  NG_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT64_T, starts + 1, 1, MPI_INT64_T, ctx->comm->comm));
+  starts[0] = 0;
+  for (int r = 0; r < ctx->size; r++) starts[r + 1] += starts[r];
+  return NG_SUCCESS;
+}
+
+ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x)
+{
+  int *cnt = NULL, *dsp = NULL;
+  ng_status st = NG_MALLOC(cnt, ctx->size);
+  if (!st) st = NG_MALLOC(dsp, ctx->size);
+  if (!st) st = mpi_counts(ctx, starts, starts + 1, cnt, dsp);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  int n = (int)(starts[ctx->rank + 1] - starts[ctx->rank]);
+  int rc = MPI_Gatherv(mine, n, MPI_DOUBLE, x, cnt, dsp, MPI_DOUBLE, 0, ctx->comm->comm);
+  ng_free(cnt);
+  ng_free(dsp);
+  if (rc != MPI_SUCCESS) return NG_ERROR(NG_ERR_MPI, "MPI_Gatherv of a vector to rank 0 failed");
+  return NG_SUCCESS;
+}
+#else
+ng_status ng_comm_agree(ng_context ctx, ng_status st) { return st; }
+ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                               int64_t *starts)
+{
+  if (row_begin != 0 || row_end != n_global)
+    return NG_ERROR(NG_ERR_ARGUMENT, "one rank must own all rows 0..%lld (gave [%lld, %lld))", (long long)n_global,
+                    (long long)row_begin, (long long)row_end);
+  if (starts) { starts[0] = 0; starts[1] = n_global; }
+  return NG_SUCCESS;
+}
+ng_status ng_distribute_csr(ng_context ctx, const ng_csr *W, const int64_t *starts, int64_t **rowptr,
+                            int64_t **gcol, double **val)
+{
+  return NG_ERROR(NG_ERR_INTERNAL, "ng_distribute_csr needs MPI");
+}
+ng_status ng_distribute_values(ng_context ctx, const double *x, const int64_t *starts, double *mine)
+{
+  return NG_ERROR(NG_ERR_INTERNAL, "ng_distribute_values needs MPI");
+}
+ng_status ng_comm_bcast_int64(ng_context ctx, int64_t *v, int n) { return NG_SUCCESS; }
+ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts)
+{
+  starts[0] = 0;
+  starts[1] = n_local;
+  return NG_SUCCESS;
+}
+ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x)
+{
+  return NG_ERROR(NG_ERR_INTERNAL, "ng_gather_values needs MPI");
+}
+#endif

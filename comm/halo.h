@@ -1,0 +1,61 @@
+/* comm/halo.h: the halo plan behind a distributed matrix and the helpers
+ * that keep collective setup safe (every rank agrees on failure).
+ * Receive side: halo column k of A (sorted by global index, hence by owner
+ * rank, because ranks own ascending contiguous row ranges) lands in
+ * A->halo_values[k]; neighbour q's values fill [recv_offset[q], recv_offset[q+1]).
+ * Send side: entry k of the packed buffer is x[send_idx[k]] (own local rows),
+ * neighbour q's block is [send_offset[q], send_offset[q+1]). */
+#ifndef NG_HALO_H
+#define NG_HALO_H
+#include "internal.h"
+#include "comm.h"
+
+struct ng_transport_ops;
+
+struct ng_halo_plan {
+  ng_context ctx;
+  int n_send_nb, n_recv_nb;       /* neighbours we send to / receive from */
+  int *send_rank, *recv_rank;     /* their ranks, ascending */
+  int32_t *send_offset, *recv_offset; /* n_nb + 1 offsets into the packed buffers */
+  int32_t n_send, n_recv;         /* entries sent / received (n_recv == A->n_halo) */
+  int32_t *send_idx_host;         /* SEND table: local row of each packed entry (host) */
+  int32_t *send_idx;              /* same table in context memory (used by gather) */
+  double *send_buf;               /* packed values, context memory */
+  double *send_host, *recv_host;  /* host staging for MPI (alias context memory on the host) */
+  int n_neighbors;                /* distinct ranks in send and recv lists */
+  const struct ng_transport_ops *transport;
+  void *tdata;                    /* transport state (MPI requests) */
+  double comm_seconds;            /* wall time in pack/start/finish, accumulated */
+  long exchanges;
+};
+
+/* Collective: every rank passes its own status; all return NG_SUCCESS when
+ * all succeeded, else the lowest failing rank's status, with its message
+ * ("rank R: ...") on the ranks that did not fail themselves. */
+ng_status ng_comm_agree(ng_context ctx, ng_status st);
+/* Collective: checks that every rank gave the same n_global and that the
+ * ranges [row_begin, row_end) tile 0..n_global in rank order; fills starts
+ * (size+1). The same message on every rank when they do not. */
+ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                               int64_t *starts);
+/* Collective: rank 0 holds the whole matrix W (ignored elsewhere) and its
+ * row blocks starts (size+1, valid on every rank); each rank receives its
+ * rows in CSR with global columns (allocated here; free with ng_free). */
+ng_status ng_distribute_csr(ng_context ctx, const ng_csr *W, const int64_t *starts, int64_t **rowptr,
+                            int64_t **gcol, double **val);
+/* Collective: rank 0's array x (n_global long) scattered by starts into
+ * mine (starts[rank+1]-starts[rank] entries). */
+ng_status ng_distribute_values(ng_context ctx, const double *x, const int64_t *starts, double *mine);
+/* Collective: rank 0's n values to every rank. */
+ng_status ng_comm_bcast_int64(ng_context ctx, int64_t *v, int n);
+/* Collective: row starts (size+1) from every rank's local length. */
+ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts);
+/* Collective: every rank's block (by starts) gathered into x on rank 0. */
+ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x);
+/* Contiguous whole-plane slabs of an nx*ny*nz natural-order grid (starts:
+ * size+1); ranks beyond nz planes own no rows. */
+void ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *starts);
+/* Grid dimensions of a generator spec ("fem27:48", "lap27:8x8x16"): 1 and
+ * the dimensions when it is a grid problem, 0 otherwise (mps). */
+int ng_partition_spec_grid(const char *spec, int64_t dims[3]);
+#endif
