@@ -256,6 +256,8 @@ START_TEST(variants_converge)
   int smooth = solve(A, b, "-solver pcg -precond amg -amg_coarse_size 20 -amg_coarse_solver smoother", 1e-7);
   int bicg = solve(A, b, "-solver pbicgstab -precond amg -amg_coarse_size 20", 1e-7);
   int omega = solve(A, b, "-solver pcg -precond amg -amg_coarse_size 20 -amg_omega 0.6", 1e-7);
+  int fmt = solve(A, b, "-solver pcg -precond amg -amg_coarse_size 20 -amg_format auto", 1e-7);
+  ck_assert_int_eq(fmt, base); /* the storage format of the levels does not change the method */
   printf("lap27:16 amg-pcg %d, graded %d, coarse smoother %d, pbicgstab %d, omega 0.6 %d\n", base, graded, smooth, bicg,
          omega);
   ck_assert_int_le(graded, base);
