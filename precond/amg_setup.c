@@ -8,7 +8,10 @@
 
 #define RHO_ITERS 12
 #define RHO_UPDATE_ITERS 4 /* warm start from the setup's iterate */
-#define DIRECT_MAX_ROWS 4096 /* a dense inverse beyond this is too big: smoother instead */
+/* A coarsest level bigger than this (and than -amg_coarse_size: coarsening
+ * stalled or -amg_max_levels reached) is smoothed instead of inverted: the
+ * dense inverse costs about 0.7 n^3 serial flops and 8 n^2 bytes. */
+#define DIRECT_MAX_ROWS 1024
 
 /* Host operator of level l (level 0 is the user's matrix). */
 static const ng_csr *level_matrix(ng_amg *M, ng_matrix A, int l) { return l ? &M->L[l].A : &A->local; }
@@ -157,7 +160,8 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
     NG_CHECK(build_transfer(M, Ah, l, 0));
   }
-  if (M->coarse_direct && M->L[M->nlevels - 1].n > DIRECT_MAX_ROWS) M->coarse_direct = 0;
+  if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
+    M->coarse_direct = 0;
   t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 0));
   NG_CHECK(ctx->vops->sync(ctx));
