@@ -26,3 +26,7 @@ test_test_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_gpu
 endif
+# valgrind runs (test/cli_bad_inputs.sh) skip a dynamic-loader false positive
+# that every CUDA build triggers (libcublasLt's constructor calls dlopen).
+AM_TESTS_ENVIRONMENT += VALGRIND_OPTS="--suppressions=$(abs_top_srcdir)/test/valgrind.supp"; export VALGRIND_OPTS;
+EXTRA_DIST += test/valgrind.supp
