@@ -128,9 +128,10 @@ ng_status ng_dia_build(const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia 
   if (half) /* the pattern must be symmetric: every +k has its -k */
     for (int64_t k = 1; k < n; k++)
       if (mark[n - 1 + k] != mark[n - 1 - k]) {
+        long long present = mark[n - 1 + k] ? k : -k;
         ng_free(mark);
         return NG_ERROR(NG_ERR_DOES_NOT_FIT, "dia_half: the matrix is not symmetric (diagonal %lld is present, %lld is not)",
-                        (long long)(mark[n - 1 + k] ? k : -k), (long long)(mark[n - 1 + k] ? -k : k));
+                        present, -present);
       }
   int maxd = o->dia_max_diags < NG_DIA_MAXD ? o->dia_max_diags : NG_DIA_MAXD;
   if (nall > maxd) {

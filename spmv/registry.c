@@ -42,21 +42,28 @@ const char *const *ng_spmv_names(int on_gpu)
 }
 
 /* ---- options ---------------------------------------------------------------- */
-static int env_int(const char *name, int def)
+/* Environment defaults: unset or empty keeps def; anything else must parse. */
+static ng_status env_int(const char *name, int def, int *v)
 {
   const char *s = getenv(name);
   char *end;
-  if (!s || !*s) return def;
-  long v = strtol(s, &end, 10);
-  return *end ? def : (int)v;
+  *v = def;
+  if (!s || !*s) return NG_SUCCESS;
+  long x = strtol(s, &end, 10);
+  if (*end || x < 0 || x > 1 << 30) return NG_ERROR(NG_ERR_ARGUMENT, "%s='%s' is not a non-negative integer", name, s);
+  *v = (int)x;
+  return NG_SUCCESS;
 }
-static double env_double(const char *name, double def)
+static ng_status env_double(const char *name, double def, double *v)
 {
   const char *s = getenv(name);
   char *end;
-  if (!s || !*s) return def;
-  double v = strtod(s, &end);
-  return *end ? def : v;
+  *v = def;
+  if (!s || !*s) return NG_SUCCESS;
+  double x = strtod(s, &end);
+  if (*end || !(x > 0)) return NG_ERROR(NG_ERR_ARGUMENT, "%s='%s' is not a positive number", name, s);
+  *v = x;
+  return NG_SUCCESS;
 }
 
 /* A whole-token number: 1 and *v set, else 0. */
@@ -71,11 +78,11 @@ static int token_number(const char *s, double *v)
 
 ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o)
 {
-  o->dia_max_diags = env_int("NG_DIA_MAX_DIAGS", 64);
-  o->dia_max_fill = env_double("NG_DIA_MAX_FILL", 2.0);
-  o->ell_max_ratio = env_double("NG_ELL_MAX_RATIO", 3.0);
-  o->sell_c = env_int("NG_SELL_C", 32);
-  o->sell_sigma = env_int("NG_SELL_SIGMA", 256);
+  NG_CHECK(env_int("NG_DIA_MAX_DIAGS", 64, &o->dia_max_diags));
+  NG_CHECK(env_double("NG_DIA_MAX_FILL", 2.0, &o->dia_max_fill));
+  NG_CHECK(env_double("NG_ELL_MAX_RATIO", 3.0, &o->ell_max_ratio));
+  NG_CHECK(env_int("NG_SELL_C", 32, &o->sell_c));
+  NG_CHECK(env_int("NG_SELL_SIGMA", 256, &o->sell_sigma));
   o->unroll = 1;
   o->ldg = 1;
   if (!opt) return NG_SUCCESS;

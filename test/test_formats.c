@@ -292,7 +292,16 @@ START_TEST(refusal_reasons)
   ck_assert_int_eq(ng_spmv_create(ctx, "dia", &A, &ops, &data), NG_ERR_DOES_NOT_FIT);
   NG_ASSERT_OK(ng_spmv_create(ctx, "dia:maxdiag=3", &A, &ops, &data));
   ops->destroy(data);
+  setenv("NG_DIA_MAX_DIAGS", "lots", 1);
+  ck_assert_int_eq(ng_spmv_create(ctx, "dia", &A, &ops, &data), NG_ERR_ARGUMENT);
+  ck_assert_msg(strstr(ng_last_error(), "NG_DIA_MAX_DIAGS='lots'"), "%s", ng_last_error());
   unsetenv("NG_DIA_MAX_DIAGS");
+  setenv("NG_SELL_C", "8", 1);
+  NG_ASSERT_OK(ng_spmv_create(ctx, "sell", &A, &ops, &data));
+  ck_assert_uint_eq(ops->bytes(data), sell_expected(&A, 8, 256)); /* C from the environment */
+  ck_assert_uint_ne(sell_expected(&A, 8, 256), sell_expected(&A, 32, 256));
+  ops->destroy(data);
+  unsetenv("NG_SELL_C");
   /* symmetric pattern, asymmetric value */
   ng_csr_free(&A);
   build(&A, 100, 100, len, tri_col);
