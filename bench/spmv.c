@@ -188,7 +188,7 @@ static ng_status run_vec(void *a, int run)
 
 static void bench_vectors(ng_context ctx)
 {
-  static const char *names[] = {"copy-kernel", "axpy", "dot", "cg_update_r", "cg_update_r+jacobi", "cg_update_xp",
+  static const char *names[] = {"vops-copy", "axpy", "dot", "cg_update_r", "cg_update_r+jacobi", "cg_update_xp",
                                 "cg_step", "cudaMemcpy"};
   /* vectors read or written once each (cg_step: (p, q), then r -= alpha q) */
   static const int passes[] = {2, 3, 2, 3, 5, 5, 5, 2};

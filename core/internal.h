@@ -190,6 +190,11 @@ typedef struct ng_spmv_ops {
   ng_status (*update_values)(void *data, const ng_csr *A);
   size_t (*bytes)(const void *data); /* exact storage footprint */
   void (*destroy)(void *data);
+  /* Optional (NULL: none). create_opt: create() given the options part of a
+   * format spec ("sell:32:256" -> "32:256", "" when none); describe: the name
+   * to report for this instance ("auto:sell"). See spmv/formats.h. */
+  ng_status (*create_opt)(ng_context ctx, const ng_csr *A, const char *opt, void **data);
+  const char *(*describe)(const void *data);
 } ng_spmv_ops;
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);

@@ -3,6 +3,7 @@
  * applying it. One rank is the case with no off-rank block. */
 #include "internal.h"
 #include "../comm/halo.h"
+#include "../spmv/formats.h" /* ng_spmv_create */
 #include <math.h>
 
 static int cmp_i64(const void *a, const void *b)
@@ -26,14 +27,14 @@ static int32_t find_sorted(const int64_t *v, int32_t n, int64_t g)
 /* Selects a format for the local block and CSR for the off-rank block. */
 static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
 {
-  const ng_spmv_ops *ops = ng_spmv_find(format, A->ctx->on_gpu);
-  if (!ops) return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s'", format);
+  const ng_spmv_ops *ops = NULL;
   void *data = NULL;
-  NG_CHECK(ops->create(A->ctx, &A->local, &data));
+  /* "name[:options]"; "auto" times the formats and reports "auto:<chosen>" */
+  NG_CHECK(ng_spmv_create(A->ctx, format, &A->local, &ops, &data));
   if (A->spmv) A->spmv->destroy(A->spmv_data);
   A->spmv = ops;
   A->spmv_data = data;
-  snprintf(A->format, sizeof(A->format), "%s", ops->name);
+  snprintf(A->format, sizeof(A->format), "%s", ops->describe ? ops->describe(data) : format);
   if (A->n_halo > 0 && !A->spmv_off) {
     A->spmv_off = ng_spmv_find("csr", A->ctx->on_gpu);
     NG_CHECK(A->spmv_off->create(A->ctx, &A->offrank, &A->spmv_off_data));

@@ -39,7 +39,7 @@ static const opt_def known[] = {
   {"problem", OPT_STRING, "fem27:32", NULL, 0, "generated problem, e.g. fem27:64, lap27:50, mps:40"},
   {"o", OPT_STRING, "", NULL, 0, "output file"},
   {"rhs", OPT_STRING, "", NULL, 0, "right-hand side file (Matrix Market array)"},
-  {"amg_theta", OPT_REAL, "0.08", NULL, 1, "AMG strength-of-connection threshold"},
+  {"amg_theta", OPT_REAL, "0.025", NULL, 1, "AMG strength of connection: |a_ij| >= theta sqrt(|a_ii a_jj|) (lap27 needs < 1/26)"},
   {"amg_smoother", OPT_STRING, "jacobi", NULL, 0, "AMG smoother"},
   {"amg_omega", OPT_REAL, "0", NULL, 1, "AMG smoother damping (0: from the spectrum)"},
   {"amg_presweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps before the coarse correction"},
@@ -48,6 +48,9 @@ static const opt_def known[] = {
   {"amg_max_levels", OPT_INT, "20", NULL, 1, "AMG maximum number of levels"},
   {"amg_coarse_solver", OPT_STRING, "direct", "direct|smoother", 0, "AMG coarsest-level solver: direct, smoother"},
   {"amg_coarse_sweeps", OPT_INT, "30", NULL, 1, "AMG smoother sweeps on the coarsest level (-amg_coarse_solver smoother)"},
+  {"amg_sweeps", OPT_STRING, "", NULL, 0, "AMG graded sweeps per level, finest first, e.g. 4,3,2,1 (overrides pre/post)"},
+  {"amg_format", OPT_STRING, "csr", NULL, 0, "AMG storage format of every level's A, P, R"},
+  {"amg_view", OPT_FLAG, "0", NULL, 0, "print the AMG hierarchy after setup (rank 0)"},
   {"help", OPT_FLAG, "0", NULL, 0, "list the options and exit"},
 };
 #define NKNOWN ((int)(sizeof(known) / sizeof(known[0])))

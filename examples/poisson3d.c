@@ -1,6 +1,7 @@
 /* examples/poisson3d.c: the main job. Generates the Q1 FEM Poisson problem
  * (fem27) and solves it with AMG-preconditioned CG, on the GPU when there is
- * one, else the CPU; prints size, iterations, residual and times.
+ * one, else the CPU; prints the AMG hierarchy (-amg_view: levels, rows, nnz,
+ * complexities, setup phases), size, iterations, residual and times.
  *   poisson3d [-problem fem27:64] [-solver pcg] [-precond amg] [-tol 1e-8] ... */
 #include "nagare.h"
 #include "report.h"
@@ -15,7 +16,7 @@ int main(int argc, char **argv)
   const char *problem, *device;
   NG_EX_CALL(ng_options_create(&opts));
   NG_EX_CALL(ng_example_register_options(opts));
-  NG_EX_CALL(ng_options_set_from_string(opts, "-problem fem27:64 -solver pcg -precond jacobi -tol 1e-8"));
+  NG_EX_CALL(ng_options_set_from_string(opts, "-problem fem27:64 -solver pcg -precond amg -amg_view -tol 1e-8"));
   NG_EX_CALL(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
     printf("usage: %s [options]\n", argv[0]);

@@ -193,6 +193,9 @@ ng_status ng_precond_create(ng_context ctx, ng_options opts, ng_matrix A, ng_pre
 ng_status ng_precond_update(ng_precond P, ng_matrix A);
 ng_status ng_precond_apply(ng_precond P, ng_vector r, ng_vector z);
 ng_status ng_precond_destroy(ng_precond P);
+/* A description into buf (NUL-terminated, truncated to len): for amg the
+ * levels with rows and nonzeros, grid and operator complexity, setup time. */
+ng_status ng_precond_describe(ng_precond P, char *buf, size_t len);
 
 /* ---- solvers ------------------------------------------------------------- */
 ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S);

@@ -3,9 +3,12 @@
  * its ops table to the list below. */
 #include "internal.h"
 
-extern const ng_precond_ops ng_precond_none, ng_precond_jacobi;
+extern const ng_precond_ops ng_precond_none, ng_precond_jacobi, ng_precond_amg;
+/* precond/amg.c */
+void *ng_amg_of(ng_precond P);
+ng_status ng_amg_describe(ng_precond P, char *buf, size_t len);
 
-static const ng_precond_ops *const preconds[] = {&ng_precond_none, &ng_precond_jacobi, NULL};
+static const ng_precond_ops *const preconds[] = {&ng_precond_none, &ng_precond_jacobi, &ng_precond_amg, NULL};
 
 const ng_precond_ops *ng_precond_find(const char *name)
 {
@@ -73,6 +76,15 @@ ng_status ng_precond_apply(ng_precond P, ng_vector r, ng_vector z)
                 (int)P->A->n_local);
   NG_ASSERT_ARG(r != z, "ng_precond_apply: r and z must be different vectors");
   NG_CHECK(P->ops->apply(P, r->data, z->data));
+  return NG_SUCCESS;
+}
+
+ng_status ng_precond_describe(ng_precond P, char *buf, size_t len)
+{
+  NG_ASSERT_ARG(P && buf && len > 0, "ng_precond_describe: null argument or empty buffer");
+  buf[0] = '\0';
+  if (ng_amg_of(P)) NG_CHECK(ng_amg_describe(P, buf, len)); /* the one with a hierarchy to show */
+  else snprintf(buf, len, "%s\n", P->ops->name);
   return NG_SUCCESS;
 }
 

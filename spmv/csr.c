@@ -20,4 +20,5 @@ static size_t csr_bytes(const void *data)
 }
 static void csr_destroy(void *data) {}
 
-const ng_spmv_ops ng_spmv_csr_host = {"csr", 0, csr_create, csr_apply, csr_update, csr_bytes, csr_destroy};
+const ng_spmv_ops ng_spmv_csr_host = {.name = "csr", .on_gpu = 0, .create = csr_create, .apply = csr_apply,
+                                      .update_values = csr_update, .bytes = csr_bytes, .destroy = csr_destroy};

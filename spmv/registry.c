@@ -1,15 +1,24 @@
-/* spmv/registry.c: the table of SpMV formats per memory space. A new format
- * adds its ops table here and nowhere else. */
-#include "internal.h"
+/* spmv/registry.c: the table of SpMV formats per memory space, the parser of
+ * format options ("sell:32:256", "dia:noldg:nounroll", env defaults) and
+ * ng_spmv_create, which turns a format spec into a created instance. A new
+ * format adds its ops table here and nowhere else. */
+#include "formats.h"
+#include <errno.h>
 
-extern const ng_spmv_ops ng_spmv_csr_host;
+extern const ng_spmv_ops ng_spmv_csr_host, ng_spmv_dia_host, ng_spmv_dia_half_host, ng_spmv_ell_host,
+    ng_spmv_ellr_host, ng_spmv_sell_host, ng_spmv_auto_host;
 #ifdef NG_HAVE_CUDA
-extern const ng_spmv_ops ng_spmv_csr_cuda;
+extern const ng_spmv_ops ng_spmv_csr_cuda, ng_spmv_dia_cuda, ng_spmv_dia_half_cuda, ng_spmv_ell_cuda,
+    ng_spmv_ellr_cuda, ng_spmv_sell_cuda, ng_spmv_auto_cuda;
 #endif
 
-static const ng_spmv_ops *const host_formats[] = {&ng_spmv_csr_host, NULL};
+static const ng_spmv_ops *const host_formats[] = {&ng_spmv_csr_host, &ng_spmv_dia_host, &ng_spmv_dia_half_host,
+                                                  &ng_spmv_ell_host, &ng_spmv_ellr_host, &ng_spmv_sell_host,
+                                                  &ng_spmv_auto_host, NULL};
 #ifdef NG_HAVE_CUDA
-static const ng_spmv_ops *const cuda_formats[] = {&ng_spmv_csr_cuda, NULL};
+static const ng_spmv_ops *const cuda_formats[] = {&ng_spmv_csr_cuda, &ng_spmv_dia_cuda, &ng_spmv_dia_half_cuda,
+                                                  &ng_spmv_ell_cuda, &ng_spmv_ellr_cuda, &ng_spmv_sell_cuda,
+                                                  &ng_spmv_auto_cuda, NULL};
 #else
 static const ng_spmv_ops *const cuda_formats[] = {NULL};
 #endif
@@ -30,4 +39,92 @@ const char *const *ng_spmv_names(int on_gpu)
   for (; *t && k < 15; t++) names[on_gpu ? 1 : 0][k++] = (*t)->name;
   names[on_gpu ? 1 : 0][k] = NULL;
   return names[on_gpu ? 1 : 0];
+}
+
+/* ---- options ---------------------------------------------------------------- */
+static int env_int(const char *name, int def)
+{
+  const char *s = getenv(name);
+  char *end;
+  if (!s || !*s) return def;
+  long v = strtol(s, &end, 10);
+  return *end ? def : (int)v;
+}
+static double env_double(const char *name, double def)
+{
+  const char *s = getenv(name);
+  char *end;
+  if (!s || !*s) return def;
+  double v = strtod(s, &end);
+  return *end ? def : v;
+}
+
+/* A whole-token number: 1 and *v set, else 0. */
+static int token_number(const char *s, double *v)
+{
+  char *end;
+  if (!*s) return 0;
+  errno = 0;
+  *v = strtod(s, &end);
+  return !*end && !errno;
+}
+
+ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o)
+{
+  o->dia_max_diags = env_int("NG_DIA_MAX_DIAGS", 64);
+  o->dia_max_fill = env_double("NG_DIA_MAX_FILL", 2.0);
+  o->ell_max_ratio = env_double("NG_ELL_MAX_RATIO", 3.0);
+  o->sell_c = env_int("NG_SELL_C", 32);
+  o->sell_sigma = env_int("NG_SELL_SIGMA", 256);
+  o->unroll = 1;
+  o->ldg = 1;
+  if (!opt) return NG_SUCCESS;
+  char buf[128];
+  if (strlen(opt) >= sizeof(buf)) return NG_ERROR(NG_ERR_ARGUMENT, "%s: options '%s' too long", fmt, opt);
+  snprintf(buf, sizeof(buf), "%s", opt);
+  int npos = 0;
+  for (char *save = NULL, *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+    double v;
+    if (!strcmp(t, "noldg")) o->ldg = 0;
+    else if (!strcmp(t, "ldg")) o->ldg = 1;
+    else if (!strcmp(t, "nounroll")) o->unroll = 0;
+    else if (!strcmp(t, "unroll")) o->unroll = 1;
+    else if (!strncmp(t, "maxdiag=", 8) && token_number(t + 8, &v) && v >= 0) o->dia_max_diags = (int)v;
+    else if (!strncmp(t, "maxfill=", 8) && token_number(t + 8, &v) && v > 0) o->dia_max_fill = v;
+    else if (!strncmp(t, "maxratio=", 9) && token_number(t + 9, &v) && v > 0) o->ell_max_ratio = v;
+    else if (!strcmp(fmt, "sell") && token_number(t, &v) && v >= 1 && v == (int)v && npos < 2) {
+      if (npos++ == 0) o->sell_c = (int)v; else o->sell_sigma = (int)v;
+    } else
+      return NG_ERROR(NG_ERR_ARGUMENT,
+                      "format '%s': unknown option '%s' (known: noldg, nounroll, maxdiag=N, maxfill=F, "
+                      "maxratio=R, and for sell C[:sigma])",
+                      fmt, t);
+  }
+  if (o->sell_c < 1 || o->sell_c > 1024)
+    return NG_ERROR(NG_ERR_ARGUMENT, "format '%s': SELL slice height C = %d outside 1..1024", fmt, o->sell_c);
+  if (o->sell_sigma < 1) return NG_ERROR(NG_ERR_ARGUMENT, "format '%s': SELL sigma = %d must be >= 1", fmt, o->sell_sigma);
+  return NG_SUCCESS;
+}
+
+ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, const ng_spmv_ops **ops, void **data)
+{
+  char name[32];
+  const char *colon = strchr(spec, ':'), *opt = colon ? colon + 1 : "";
+  size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+  if (len >= sizeof(name)) return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s'", spec);
+  memcpy(name, spec, len);
+  name[len] = 0;
+  const ng_spmv_ops *t = ng_spmv_find(name, ctx->on_gpu);
+  if (!t) {
+    char known[256] = "";
+    for (const char *const *n = ng_spmv_names(ctx->on_gpu); *n; n++)
+      snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", *known ? ", " : "", *n);
+    return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s' on the %s (known: %s)", spec,
+                    ctx->on_gpu ? "GPU" : "host", known);
+  }
+  if (t->create_opt) NG_CHECK(t->create_opt(ctx, A, opt, data));
+  else if (*opt) return NG_ERROR(NG_ERR_ARGUMENT, "SpMV format '%s' takes no options (given '%s')", name, opt);
+  else NG_CHECK(t->create(ctx, A, data));
+  *ops = t;
+  return NG_SUCCESS;
 }

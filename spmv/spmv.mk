@@ -3,3 +3,21 @@ libnagare_la_SOURCES += spmv/registry.c spmv/csr.c
 if NG_CUDA
 libnagare_la_SOURCES += spmv/csr_cuda.cu
 endif
+# SpMV formats (issue 5): DIA full/half, ELL, ELLR, SELL-C-sigma, auto.
+libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/autotune.c
+if NG_CUDA
+libnagare_la_SOURCES += spmv/dia_cuda.cu spmv/ell_cuda.cu spmv/sell_cuda.cu spmv/autotune_cuda.cu
+endif
+if NG_CHECK
+check_PROGRAMS += test/test_formats
+test_test_formats_SOURCES = test/test_formats.c
+test_test_formats_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_formats_LDADD = $(NG_TEST_LDADD)
+TESTS += test/test_formats
+check_PROGRAMS += test/test_formats_gpu
+test_test_formats_gpu_SOURCES = test/test_formats_gpu.c
+EXTRA_test_test_formats_gpu_SOURCES = test/test_formats.c
+test_test_formats_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_formats_gpu_LDADD = $(NG_TEST_LDADD)
+TESTS += test/test_formats_gpu
+endif

@@ -1,0 +1,165 @@
+/* bench/formats.c: SpMV format benchmark (issue 5). For each matrix (a
+ * generator spec such as fem27:256, or a .mtx path) and each format spec,
+ * converts on the host, uploads, then times y = A x: median of >= 20 runs
+ * after warm-up (CUDA events on the GPU, wall clock on the host), cycling
+ * through several x/y copies so that x is not sitting in the 50 MB L2
+ * between runs. One JSON line per case:
+ *   {"bench":"formats","matrix":..,"n":..,"nnz":..,"format":..,"ms":..,
+ *    "GBs":..,"GFLOPS":..,"bytes":..,"setup_s":..}
+ * GB/s counts the format's bytes() + x (8 n) + y written (8 n) once per SpMV;
+ * GFLOPS = 2 nnz / time. A refusal prints "refused" with the reason.
+ * Usage: formats [-reps N] [-device cpu|gpu] [MATRIX[=fmt,fmt,...]] ...
+ * With no MATRIX, runs fem27:64/128/256 (seed 000's table: NODES per side),
+ * lap27:256 and mps:43; give .mtx paths for real matrices. -copy also times
+ * a plain 2 GB device copy, the bandwidth roof. */
+#include "internal.h"
+#include "../spmv/formats.h"
+#ifdef NG_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+#include <dirent.h>
+
+static const char *seed000 =
+    "csr,dia,dia:noldg,dia:nounroll,dia:nounroll:noldg,dia_half,dia_half:noldg,dia_half:nounroll,"
+    "dia_half:nounroll:noldg,ell,ellr,sell,sell:32:1,auto";
+static const char *general = "csr,dia,dia_half,ell,ellr,sell,sell:32:1,auto";
+
+static int reps = 30;
+
+static void json_str(const char *key, const char *v) { printf("\"%s\":\"%s\"", key, v); }
+
+static ng_status bench_one(ng_context ctx, const char *mname, const ng_csr *A, const char *spec)
+{
+  const ng_spmv_ops *ops = NULL;
+  void *data = NULL;
+  double t0 = ng_wtime();
+  ng_status st = ng_spmv_create(ctx, spec, A, &ops, &data);
+  double setup = ng_wtime() - t0;
+  printf("{\"bench\":\"formats\",");
+  json_str("matrix", mname);
+  printf(",\"n\":%d,\"nnz\":%lld,", (int)A->nrows, (long long)A->nnz);
+  if (st != NG_SUCCESS) {
+    json_str("format", spec);
+    printf(",\"refused\":\"");
+    for (const char *c = ng_last_error(); *c; c++) putchar(*c == '"' || *c == '\\' ? '\'' : *c);
+    printf("\",\"status\":\"%s\"}\n", ng_status_name(st));
+    fflush(stdout);
+    return st == NG_ERR_DOES_NOT_FIT || st == NG_ERR_DEVICE_MEMORY || st == NG_ERR_MEMORY ? NG_SUCCESS : st;
+  }
+  /* enough x/y copies to cover 4x the 50 MB L2, at least 2, at most 16 */
+  size_t vec = ((size_t)A->nrows + A->ncols) * sizeof(double);
+  int ncopies = vec ? (int)((200e6 + vec - 1) / vec) : 2;
+  ncopies = ncopies < 2 ? 2 : ncopies > 16 ? 16 : ncopies;
+  double *x[16] = {0}, *y[16] = {0}, ms = 0.0;
+  for (int k = 0; k < ncopies && st == NG_SUCCESS; k++) {
+    st = ctx->vops->alloc(ctx, &x[k], A->ncols);
+    if (st == NG_SUCCESS) st = ctx->vops->alloc(ctx, &y[k], A->nrows);
+    if (st == NG_SUCCESS) st = ctx->vops->fill(ctx, A->ncols, 1.0 + k, x[k]);
+  }
+  if (st == NG_SUCCESS) st = ng_spmv_time(ctx, ops, data, ncopies, x, y, 5, reps, &ms);
+  if (st == NG_SUCCESS) {
+    double bytes = (double)ops->bytes(data) + 8.0 * A->ncols + 8.0 * A->nrows;
+    const char *name = ops->describe ? ops->describe(data) : spec;
+    json_str("format", name);
+    printf(",\"ms\":%.5f,\"GBs\":%.1f,\"GFLOPS\":%.2f,\"bytes\":%.0f,\"setup_s\":%.3f,\"copies\":%d,\"reps\":%d", ms,
+           bytes / ms / 1e6, 2.0 * A->nnz / ms / 1e6, bytes, setup, ncopies, reps);
+    if (*ng_spmv_auto_report(ops, data)) printf(",\"auto\":\"%s\"", ng_spmv_auto_report(ops, data));
+    printf("}\n");
+  }
+  fflush(stdout);
+  for (int k = 0; k < ncopies; k++) {
+    if (x[k]) ctx->vops->free(ctx, x[k]);
+    if (y[k]) ctx->vops->free(ctx, y[k]);
+  }
+  ops->destroy(data);
+  NG_CHECK(st);
+  return NG_SUCCESS;
+}
+
+static ng_status bench_matrix(ng_context ctx, const char *arg)
+{
+  char mname[512], list[1024];
+  const char *eq = strchr(arg, '=');
+  snprintf(mname, sizeof(mname), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+  snprintf(list, sizeof(list), "%s", eq ? eq + 1 : (!strncmp(arg, "fem27", 5) ? seed000 : general));
+  ng_csr A;
+  double *b = NULL, t0 = ng_wtime();
+  size_t L = strlen(mname);
+  if (L > 4 && !strcmp(mname + L - 4, ".mtx")) NG_CHECK(ng_mmio_read_csr(mname, &A));
+  else NG_CHECK(ng_generate_csr(mname, &A, &b));
+  fprintf(stderr, "# %s: n %d nnz %lld, built in %.1f s\n", mname, (int)A.nrows, (long long)A.nnz, ng_wtime() - t0);
+  const char *base = strrchr(mname, '/') ? strrchr(mname, '/') + 1 : mname;
+  ng_status st = NG_SUCCESS;
+  for (char *save = NULL, *f = strtok_r(list, ",", &save); f && st == NG_SUCCESS; f = strtok_r(NULL, ",", &save))
+    st = bench_one(ctx, base, &A, f);
+  ng_csr_free(&A);
+  ng_free(b);
+  NG_CHECK(st);
+  return NG_SUCCESS;
+}
+
+#ifdef NG_HAVE_CUDA
+/* Device-to-device copy of 2 GB: the bandwidth roof (read + write bytes). */
+static void bench_copy(void)
+{
+  size_t bytes = (size_t)1 << 31;
+  void *a = NULL, *b = NULL;
+  cudaEvent_t e0, e1;
+  float t[20];
+  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
+    printf("# copy: cudaMalloc failed\n");
+    return;
+  }
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+  for (int k = 0; k < 20; k++) {
+    cudaEventRecord(e0, 0);
+    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(e1, 0);
+    cudaEventSynchronize(e1);
+    cudaEventElapsedTime(&t[k], e0, e1);
+  }
+  for (int i = 1; i < 20; i++)
+    for (int j = i; j > 0 && t[j] < t[j - 1]; j--) { float s = t[j]; t[j] = t[j - 1]; t[j - 1] = s; }
+  printf("{\"bench\":\"copy\",\"bytes\":%zu,\"ms\":%.4f,\"GBs\":%.1f}\n", 2 * bytes, t[10], 2.0 * bytes / t[10] / 1e6);
+  cudaFree(a);
+  cudaFree(b);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+  ng_context ctx;
+  const char *device = "auto";
+  int first = 1, copy = 0;
+  while (first < argc && argv[first][0] == '-') {
+    if (!strcmp(argv[first], "-reps") && first + 1 < argc) reps = atoi(argv[++first]);
+    else if (!strcmp(argv[first], "-device") && first + 1 < argc) device = argv[++first];
+    else if (!strcmp(argv[first], "-copy")) copy = 1;
+    else { fprintf(stderr, "unknown option %s\n", argv[first]); return 2; }
+    first++;
+  }
+  if (reps < 20) reps = 20;
+  if (ng_context_create(device, &ctx) != NG_SUCCESS) {
+    fprintf(stderr, "formats: %s\n", ng_last_error());
+    return 1;
+  }
+  fprintf(stderr, "# %s\n", ng_context_describe(ctx));
+#ifdef NG_HAVE_CUDA
+  if (copy && ctx->on_gpu) bench_copy();
+#else
+  (void)copy; /* no device to copy on */
+#endif
+  int rc = 0;
+  if (first < argc) {
+    for (int k = first; k < argc && !rc; k++)
+      if (bench_matrix(ctx, argv[k]) != NG_SUCCESS) { fprintf(stderr, "formats: %s\n", ng_last_error()); rc = 1; }
+  } else {
+    const char *dflt[] = {"fem27:64", "fem27:128", "fem27:256", "lap27:256", "mps:43", NULL};
+    for (int k = 0; dflt[k] && !rc; k++)
+      if (bench_matrix(ctx, dflt[k]) != NG_SUCCESS) { fprintf(stderr, "formats: %s\n", ng_last_error()); rc = 1; }
+  }
+  ng_context_destroy(ctx);
+  return rc;
+}

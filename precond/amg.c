@@ -1,0 +1,147 @@
+/* precond/amg.c: the "amg" preconditioner: options, the ops table (setup,
+ * update, apply, destroy, describe). Setup and update run on the host
+ * (amg_setup.c); apply is one V-cycle (amg_cycle.c) on the context's memory.
+ * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
+ * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
+ * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
+ * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother jacobi. */
+#include "amg.h"
+#include <stdio.h>
+
+extern const ng_precond_ops ng_precond_amg;
+void *ng_amg_of(ng_precond P) { return P && P->ops == &ng_precond_amg ? P->data : NULL; }
+
+/* "4,3,2,1" into counts (at most max); the number of counts or -1. */
+static int parse_sweeps(const char *s, int *counts, int max)
+{
+  int k = 0;
+  while (*s) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v < 0 || v > 1000 || k == max) return -1;
+    counts[k++] = (int)v;
+    s = end;
+    if (*s == ',') s++;
+    else if (*s) return -1;
+  }
+  return k;
+}
+
+static ng_status read_options(ng_amg *M, ng_options opts)
+{
+  const char *s, *smoother;
+  int pre, post, coarse_sweeps, counts[64], nc, coarse_size;
+  NG_CHECK(ng_options_get_real(opts, "amg_theta", &M->theta));
+  NG_CHECK(ng_options_get_real(opts, "amg_omega", &M->omega_opt));
+  NG_CHECK(ng_options_get_int(opts, "amg_presweeps", &pre));
+  NG_CHECK(ng_options_get_int(opts, "amg_postsweeps", &post));
+  NG_CHECK(ng_options_get_int(opts, "amg_coarse_sweeps", &coarse_sweeps));
+  NG_CHECK(ng_options_get_int(opts, "amg_coarse_size", &coarse_size));
+  NG_CHECK(ng_options_get_int(opts, "amg_max_levels", &M->max_levels));
+  NG_CHECK(ng_options_get_string(opts, "amg_smoother", &smoother));
+  if (strcmp(smoother, "jacobi"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi)", smoother);
+  NG_CHECK(ng_options_get_string(opts, "amg_coarse_solver", &s));
+  M->coarse_direct = !strcmp(s, "direct");
+  NG_CHECK(ng_options_get_string(opts, "amg_format", &s));
+  if (strlen(s) >= sizeof(M->format)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_format '%s' is too long", s);
+  strcpy(M->format, s);
+  if (M->max_levels < 1 || M->max_levels > 64)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_max_levels %d must be in 1..64", M->max_levels);
+  if (coarse_size < 1) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_size %d must be >= 1", coarse_size);
+  M->coarse_size = coarse_size;
+  NG_CHECK(ng_options_get_string(opts, "amg_sweeps", &s));
+  nc = parse_sweeps(s, counts, 64);
+  if (nc < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sweeps '%s' is not a comma-separated list of counts 0..1000", s);
+  NG_CHECK(NG_CALLOC(M->L, M->max_levels));
+  for (int l = 0; l < M->max_levels; l++) {
+    M->L[l].pre = nc ? counts[l < nc ? l : nc - 1] : pre;
+    M->L[l].post = nc ? M->L[l].pre : post;
+  }
+  M->coarse_sweeps = coarse_sweeps;
+  return NG_SUCCESS;
+}
+
+static void amg_destroy(ng_precond P)
+{
+  ng_amg *M = P->data;
+  if (!M) return;
+  ng_amg_free(P->ctx, M);
+  ng_free(M);
+  P->data = NULL;
+}
+
+static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
+{
+  ng_amg *M;
+  ng_status st;
+  NG_CHECK(NG_CALLOC(M, 1));
+  P->data = M;
+  NG_CHECK_GOTO(st, read_options(M, opts), fail);
+  NG_CHECK_GOTO(st, ng_amg_build(P, M, A), fail);
+  /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
+  M->L[M->nlevels - 1].pre = M->coarse_sweeps;
+  int view = 0;
+  NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_view", &view), fail);
+  if (view && P->ctx->rank == 0) {
+    char buf[4096];
+    NG_CHECK_GOTO(st, ng_amg_describe(P, buf, sizeof(buf)), fail);
+    fputs(buf, stdout);
+    fflush(stdout);
+  }
+  return NG_SUCCESS;
+fail:
+  amg_destroy(P);
+  return st;
+}
+
+static ng_status amg_update(ng_precond P, ng_matrix A)
+{
+  NG_CHECK(ng_amg_refresh(P, P->data, A));
+  return NG_SUCCESS;
+}
+
+static ng_status amg_apply(ng_precond P, const double *r, double *z)
+{
+  NG_CHECK(ng_amg_vcycle(P, P->data, r, z));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
+{
+  ng_amg *M = P->data;
+  double rows = 0, nnz = 0, n0 = M->L[0].n, z0 = (double)P->A->local.nnz;
+  size_t k;
+  for (int l = 0; l < M->nlevels; l++) {
+    rows += M->L[l].n;
+    nnz += l ? (double)M->L[l].A.nnz : z0;
+  }
+  k = (size_t)snprintf(buf, len,
+                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s\n"
+                       "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
+                       M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother",
+                       M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
+  for (int l = 0; l < M->nlevels && k < len; l++) {
+    ng_amg_level *L = &M->L[l];
+    double z = l ? (double)L->A.nnz : z0;
+    int coarsest = l == M->nlevels - 1;
+    char sweeps[48];
+    if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
+    else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
+    else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps);
+  }
+  if (M->update_seconds > 0 && k < len)
+    snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,
+             100.0 * M->update_seconds / M->setup_seconds);
+  return NG_SUCCESS;
+}
+
+const ng_precond_ops ng_precond_amg = {
+  .name = "amg",
+  .setup = amg_setup,
+  .update = amg_update,
+  .apply = amg_apply,
+  .destroy = amg_destroy,
+};

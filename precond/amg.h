@@ -1,0 +1,106 @@
+/* precond/amg.h: smoothed-aggregation AMG (METHODS.md section 4, seed 004),
+ * shared by the amg_*.c files. The hierarchy is built on the host (OpenMP);
+ * every level's A, P and R is then an ng_spmv_ops table in the context's
+ * memory space and every vector update goes through ctx->vops, so the one
+ * V-cycle (amg_cycle.c) runs on the host or the GPU without a .cu file. */
+#ifndef NG_AMG_H
+#define NG_AMG_H
+#include "internal.h"
+
+/* Adjacency pattern (strength graph): no values. */
+typedef struct {
+  int32_t n;
+  int64_t *rowptr;
+  int32_t *col;
+} ng_graph;
+void ng_graph_free(ng_graph *G);
+
+/* Diagonal of A in parallel; NG_ERR_NUMERIC naming the first zero/missing one. */
+ng_status ng_amg_diagonal(const ng_csr *A, double *d);
+/* Strong couplings |a_ij| >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c). */
+ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S);
+
+/* Deterministic MIS(2) aggregation of the graph (amg_aggregate.c): agg[i] is
+ * the aggregate of row i in 0..*nagg-1, or -1 for a row with no strong
+ * neighbour (left to the smoother). */
+ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg);
+
+/* Prolongation (amg_prolong.c). Tentative P from the constant vector:
+ * ptent[i] = 1/sqrt(|aggregate|) (0 for agg -1), so P_tent^T P_tent = I. */
+ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *ptent);
+/* rho(D^-1 A) by Rayleigh quotients of D^-1/2 A D^-1/2: power iteration
+ * from a fixed start vector (deterministic), or from the last iterate kept
+ * in v (n entries) when warm (update: a few iterations suffice). */
+ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm, double *rho);
+/* The same for the finest level, on the context's memory (v: context vector). */
+ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm, double *rho);
+/* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
+ * ng_amg_smooth_values, which update() calls again on new values. */
+ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P);
+ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
+                               ng_csr *P);
+/* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
+ * entries, may be NULL) receives where each entry of A went. */
+ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
+/* Values of T = A^T again through perm, after A's values changed. */
+void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
+
+/* Sparse-sparse product C = A B (amg_galerkin.c), pattern and values in one
+ * pass (rows sorted by column when sorted); numeric recomputes the values
+ * when A and B have new values in the same patterns. */
+ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
+ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
+
+/* Dense SPD inverse by Cholesky, LU with partial pivoting when Cholesky
+ * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
+ng_status ng_dense_inverse(int32_t n, double *a);
+
+/* One level of the hierarchy. Level 0's operator is the user's matrix. */
+typedef struct {
+  int32_t n;
+  ng_csr A;                      /* host operator (levels > 0; level 0 uses the matrix) */
+  const ng_spmv_ops *Aops; void *Adata;
+  /* transfer to the next level (absent on the coarsest) */
+  int32_t *agg; int32_t nagg;
+  double *ptent;
+  double *eigvec;                /* last power iterate of the rho estimate (host, n) */
+  int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
+  ng_csr P, R, AP;               /* host; AP = A P kept for update */
+  const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;
+  double rho, omega;
+  double *dinv;                  /* omega / a_ii, context memory */
+  double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
+  int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
+  double seconds;                /* profiling: time spent on this level in cycles */
+} ng_amg_level;
+
+typedef struct {
+  int nlevels, max_levels;
+  int32_t coarse_size;
+  ng_amg_level *L;               /* max_levels entries */
+  double theta, omega_opt;
+  int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
+  int coarse_sweeps;
+  ng_csr coarse_inv;             /* dense inverse as a full CSR (host) */
+  const ng_spmv_ops *Cops; void *Cdata;
+  double *eigvec0;               /* finest level's power iterate, context memory */
+  char format[32];
+  int profile;                   /* sync and time each level (benchmarks only) */
+  double setup_seconds, update_seconds;
+  /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
+   * P and R, Galerkin products, dense coarse inverse + copies to the context */
+  double t_aggregate, t_rho, t_prolong, t_galerkin, t_finish;
+} ng_amg;
+
+/* amg_setup.c: build the whole hierarchy for A / recompute its values. */
+ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
+ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);
+void ng_amg_free(ng_context ctx, ng_amg *M);
+/* amg_cycle.c: z = V-cycle(r), context memory. */
+ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
+
+/* For benchmarks and tests: the hierarchy behind an "amg" preconditioner
+ * (NULL for another kind), and per-level cycle timing (syncs each level). */
+void *ng_amg_of(ng_precond P);
+ng_status ng_amg_describe(ng_precond P, char *buf, size_t len);
+#endif

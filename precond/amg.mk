@@ -1,0 +1,14 @@
+# precond/amg.mk: smoothed-aggregation AMG (host setup, V-cycle on the
+# context's memory through the SpMV and vector ops tables).
+libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c precond/amg_aggregate.c \
+  precond/amg_prolong.c precond/amg_galerkin.c precond/amg_setup.c precond/amg_cycle.c precond/dense_chol.c
+if NG_CHECK
+check_PROGRAMS += test/test_amg test/test_amg_gpu
+test_test_amg_SOURCES = test/test_amg.c
+test_test_amg_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_LDADD = $(NG_TEST_LDADD) -lm
+test_test_amg_gpu_SOURCES = test/test_amg_gpu.c
+test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_amg test/test_amg_gpu
+endif

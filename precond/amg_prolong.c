@@ -1,0 +1,297 @@
+/* precond/amg_prolong.c: the prolongator of smoothed aggregation (Vanek,
+ * Mandel, Brezina 1996). Tentative P from the constant vector, one column
+ * per aggregate, normalised so that its columns are orthonormal; smoothed
+ * P = (I - omega D^-1 A) P_tent with omega = 4 / (3 rho(D^-1 A)); R = P^T.
+ * Patterns and values are computed separately so that update() only redoes
+ * the values. */
+#include "amg.h"
+#include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static int nthreads(void)
+{
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+static int thread_id(void)
+{
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *ptent)
+{
+  int32_t *size;
+  NG_CHECK(NG_CALLOC(size, nagg));
+  for (int32_t i = 0; i < n; i++)
+    if (agg[i] >= 0) size[agg[i]]++;
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) ptent[i] = agg[i] >= 0 ? 1.0 / sqrt((double)size[agg[i]]) : 0.0;
+  ng_free(size);
+  return NG_SUCCESS;
+}
+
+/* Deterministic start vector in [0.5, 1.5) with every mode present. */
+static double start_value(int32_t i)
+{
+  uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull + 12345;
+  x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 32;
+  return 0.5 + (double)(x & 0xffff) / 65536.0;
+}
+
+ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm, double *rho)
+{
+  int32_t n = A->nrows;
+  double *s = NULL, *w = NULL, est = 0.0;
+  ng_status st = NG_SUCCESS;
+  NG_CHECK_GOTO(st, NG_MALLOC(s, n), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(w, n), out);
+  NG_CHECK_GOTO(st, ng_amg_diagonal(A, s), out);
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) s[i] = 1.0 / sqrt(fabs(s[i]));
+  if (!warm)
+    for (int32_t i = 0; i < n; i++) v[i] = start_value(i);
+  /* B = D^-1/2 A D^-1/2 (|D| keeps it defined for negative diagonals):
+   * w = B v, est = v.w / v.v, v = w / ||w|| */
+  for (int it = 0; it < iters; it++) {
+    double vv = 0, vw = 0, ww = 0;
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (int32_t i = 0; i < n; i++) v[i] *= s[i];
+    ng_csr_spmv(A, 1.0, v, 0.0, w);
+#pragma omp parallel for schedule(static) reduction(+ : vv, vw, ww) if (n > 20000)
+    for (int32_t i = 0; i < n; i++) {
+      double vi = v[i] / s[i], wi = w[i] * s[i];
+      vv += vi * vi;
+      vw += vi * wi;
+      ww += wi * wi;
+      w[i] = wi;
+    }
+    if (!(ww > 0) || !(vv > 0)) break;
+    est = fabs(vw / vv);
+    double scale = 1.0 / sqrt(ww);
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (int32_t i = 0; i < n; i++) v[i] = w[i] * scale;
+  }
+  if (!(est > 0) || !isfinite(est)) {
+    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on a level of %d rows", est,
+                  (int)n);
+    goto out;
+  }
+  *rho = est;
+out:
+  ng_free(s);
+  ng_free(w);
+  return st;
+}
+
+/* The same estimate for the finest level on the context's memory (the
+ * user's matrix and ctx->vops: on the GPU when the context is there). v is
+ * a context vector of n kept between calls for the warm start. */
+ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm, double *rho)
+{
+  ng_context ctx = A->ctx;
+  const ng_vec_ops *V = ctx->vops;
+  int32_t n = A->n_local;
+  double *h = NULL, *s = NULL, *t = NULL, *w = NULL, est = 0.0;
+  ng_status st = NG_SUCCESS;
+  NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
+  NG_CHECK_GOTO(st, ng_amg_diagonal(&A->local, h), out);
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
+  NG_CHECK_GOTO(st, V->alloc(ctx, &s, n), out);
+  NG_CHECK_GOTO(st, V->alloc(ctx, &t, n), out);
+  NG_CHECK_GOTO(st, V->alloc(ctx, &w, n), out);
+  NG_CHECK_GOTO(st, V->upload(ctx, s, h, n), out);
+  if (!warm) {
+    for (int32_t i = 0; i < n; i++) h[i] = start_value(i);
+    NG_CHECK_GOTO(st, V->upload(ctx, v, h, n), out);
+  }
+  for (int it = 0; it < iters; it++) {
+    double r[3];
+    const double *x[3] = {v, v, w}, *y[3] = {v, w, w};
+    NG_CHECK_GOTO(st, V->pointwise_mult(ctx, n, s, v, t), out);
+    NG_CHECK_GOTO(st, ng_matrix_apply_raw(A, t, w), out);
+    NG_CHECK_GOTO(st, V->pointwise_mult(ctx, n, s, w, w), out);
+    NG_CHECK_GOTO(st, V->dot_local(ctx, n, 3, x, y, r), out);
+    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, r, 3), out);
+    if (!(r[2] > 0) || !(r[0] > 0)) break;
+    est = fabs(r[1] / r[0]);
+    NG_CHECK_GOTO(st, V->axpbypcz(ctx, n, 1.0 / sqrt(r[2]), w, 0.0, w, 0.0, v), out);
+  }
+  if (!(est > 0) || !isfinite(est)) {
+    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on the finest level", est);
+    goto out;
+  }
+  *rho = est;
+out:
+  ng_free(h);
+  V->free(ctx, s);
+  V->free(ctx, t);
+  V->free(ctx, w);
+  return st;
+}
+
+static void sort_ints(int32_t *a, int64_t n)
+{
+  for (int64_t i = 1; i < n; i++) {
+    int32_t x = a[i];
+    int64_t j = i;
+    for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+    a[j] = x;
+  }
+}
+
+/* Row i of P has a column for every aggregate met in row i of A. */
+ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P)
+{
+  int32_t n = A->nrows;
+  int64_t *rp = NULL;
+  int fail = 0;
+  ng_status st = NG_SUCCESS;
+  memset(P, 0, sizeof(*P));
+  NG_CHECK(NG_CALLOC(rp, (size_t)n + 1));
+  for (int pass = 0; pass < 2; pass++) {
+#pragma omp parallel
+    {
+      int32_t *mark = NULL;
+      if (NG_MALLOC(mark, nagg) != NG_SUCCESS) {
+#pragma omp atomic write
+        fail = 1;
+      } else {
+        for (int32_t c = 0; c < nagg; c++) mark[c] = -1;
+#pragma omp for schedule(static)
+        for (int32_t i = 0; i < n; i++) {
+          int64_t c = 0, base = pass ? P->rowptr[i] : 0;
+          for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+            int32_t a = agg[A->col[k]];
+            if (a < 0 || mark[a] == i) continue;
+            mark[a] = i;
+            if (pass) P->col[base + c] = a;
+            c++;
+          }
+          if (pass) sort_ints(P->col + base, c);
+          else rp[i + 1] = c;
+        }
+      }
+      ng_free(mark);
+    }
+    if (fail) {
+      st = NG_ERROR(NG_ERR_MEMORY, "AMG: no memory for the prolongator's per-thread markers (%d aggregates)",
+                    (int)nagg);
+      goto out;
+    }
+    if (!pass) {
+      for (int32_t i = 0; i < n; i++) rp[i + 1] += rp[i];
+      NG_CHECK_GOTO(st, ng_csr_alloc(P, n, nagg, rp[n]), out);
+      memcpy(P->rowptr, rp, ((size_t)n + 1) * sizeof(int64_t));
+    }
+  }
+out:
+  ng_free(rp);
+  if (st != NG_SUCCESS) ng_csr_free(P);
+  return st;
+}
+
+/* Position of column c in the sorted row [lo, hi) (present by construction). */
+static int64_t find_col(const int32_t *col, int64_t lo, int64_t hi, int32_t c)
+{
+  while (hi - lo > 1) {
+    int64_t mid = (lo + hi) / 2;
+    if (col[mid] <= c) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
+                               ng_csr *P)
+{
+  int32_t n = A->nrows;
+  int32_t bad = -1;
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t lo = P->rowptr[i], hi = P->rowptr[i + 1];
+    double d = 0;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+      if (A->col[k] == i) d += A->val[k];
+    for (int64_t p = lo; p < hi; p++) P->val[p] = 0.0;
+    if (d == 0.0) {
+#pragma omp critical(ng_amg_bad_row)
+      if (bad < 0 || i < bad) bad = i;
+      continue;
+    }
+    double s = -omega / d;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+      int32_t j = A->col[k];
+      if (agg[j] < 0) continue;
+      P->val[find_col(P->col, lo, hi, agg[j])] += s * A->val[k] * ptent[j];
+    }
+    if (agg[i] >= 0) P->val[find_col(P->col, lo, hi, agg[i])] += ptent[i];
+  }
+  if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: row %d has a zero or missing diagonal entry", (int)bad);
+  return NG_SUCCESS;
+}
+
+/* Parallel transpose with a column histogram per thread: each thread owns a
+ * contiguous block of rows, so every row of T lists its columns in order
+ * and the result does not depend on the thread count. perm (optional)
+ * records where each entry of A went, for ng_csr_transpose_values. */
+ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm)
+{
+  int32_t n = A->nrows, m = A->ncols;
+  int nt = nthreads();
+  int64_t *cnt = NULL;
+  ng_status st = NG_SUCCESS;
+  memset(T, 0, sizeof(*T));
+  NG_CHECK(NG_CALLOC(cnt, (size_t)nt * m + 1));
+#pragma omp parallel num_threads(nt)
+  {
+    int t = thread_id();
+    int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
+    int64_t *c = cnt + (size_t)t * m;
+    for (int64_t k = A->rowptr[lo]; k < A->rowptr[hi]; k++) c[A->col[k]]++;
+  }
+  NG_CHECK_GOTO(st, ng_csr_alloc(T, m, n, A->nnz), out);
+  /* cnt[t][c] becomes the position where thread t writes column c */
+  int64_t pos = 0;
+  for (int32_t c = 0; c < m; c++) {
+    T->rowptr[c] = pos;
+    for (int t = 0; t < nt; t++) {
+      int64_t x = cnt[(size_t)t * m + c];
+      cnt[(size_t)t * m + c] = pos;
+      pos += x;
+    }
+  }
+  T->rowptr[m] = pos;
+#pragma omp parallel num_threads(nt)
+  {
+    int t = thread_id();
+    int32_t lo = (int32_t)((int64_t)n * t / nt), hi = (int32_t)((int64_t)n * (t + 1) / nt);
+    int64_t *c = cnt + (size_t)t * m;
+    for (int32_t i = lo; i < hi; i++)
+      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        int64_t p = c[A->col[k]]++;
+        T->col[p] = i;
+        T->val[p] = A->val[k];
+        if (perm) perm[k] = p;
+      }
+  }
+out:
+  ng_free(cnt);
+  return st;
+}
+
+void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T)
+{
+#pragma omp parallel for schedule(static) if (A->nnz > 20000)
+  for (int64_t k = 0; k < A->nnz; k++) T->val[perm[k]] = A->val[k];
+}

@@ -1,0 +1,215 @@
+/* precond/amg_setup.c: builds the smoothed-aggregation hierarchy on the host
+ * and moves each level into the context's memory through the SpMV registry
+ * (A, P, R of every level, the dense coarsest inverse) and ctx->vops (the
+ * smoother's omega / diagonal and the work vectors). refresh() recomputes the
+ * values for a matrix with the same pattern, keeping aggregates and patterns. */
+#include "amg.h"
+#include <math.h>
+
+#define RHO_ITERS 12
+#define RHO_UPDATE_ITERS 4 /* warm start from the setup's iterate */
+/* A coarsest level bigger than this (and than -amg_coarse_size: coarsening
+ * stalled or -amg_max_levels reached) is smoothed instead of inverted: the
+ * dense inverse costs about 0.7 n^3 serial flops and 8 n^2 bytes. */
+#define DIRECT_MAX_ROWS 1024
+
+/* Host operator of level l (level 0 is the user's matrix). */
+static const ng_csr *level_matrix(ng_amg *M, ng_matrix A, int l) { return l ? &M->L[l].A : &A->local; }
+
+/* An SpMV table for one host CSR in the requested format, CSR when the format refuses it. */
+static ng_status make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data)
+{
+  const ng_spmv_ops *o = ng_spmv_find(M->format, ctx->on_gpu);
+  if (!o) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_format '%s' is not a storage format of this memory space", M->format);
+  ng_status st = o->create(ctx, X, data);
+  if (st == NG_ERR_DOES_NOT_FIT && strcmp(M->format, "csr")) {
+    ng_error_clear();
+    o = ng_spmv_find("csr", ctx->on_gpu);
+    st = o->create(ctx, X, data);
+  }
+  if (st != NG_SUCCESS) return ng_error_trace(st, __FILE__, __LINE__);
+  *ops = o;
+  return NG_SUCCESS;
+}
+
+/* dinv = omega / a_ii in context memory (allocated on the first call). */
+static ng_status smoother_diagonal(ng_context ctx, ng_amg_level *L, const ng_csr *A)
+{
+  double *d;
+  ng_status st;
+  NG_CHECK(NG_MALLOC(d, L->n));
+  NG_CHECK_GOTO(st, ng_amg_diagonal(A, d), out);
+#pragma omp parallel for schedule(static) if (L->n > 20000)
+  for (int32_t i = 0; i < L->n; i++) d[i] = L->omega / d[i];
+  if (!L->dinv) NG_CHECK_GOTO(st, ctx->vops->alloc(ctx, &L->dinv, L->n), out);
+  NG_CHECK_GOTO(st, ctx->vops->upload(ctx, L->dinv, d, L->n), out);
+out:
+  ng_free(d);
+  return st;
+}
+
+/* The coarsest operator's dense inverse as a full CSR (pattern made once). */
+static ng_status coarse_inverse(ng_amg *M, const ng_csr *A)
+{
+  int32_t n = A->nrows;
+  ng_csr *C = &M->coarse_inv;
+  if (!C->rowptr) {
+    NG_CHECK(ng_csr_alloc(C, n, n, (int64_t)n * n));
+    for (int32_t i = 0; i <= n; i++) C->rowptr[i] = (int64_t)i * n;
+    for (int64_t k = 0; k < (int64_t)n * n; k++) C->col[k] = (int32_t)(k % n);
+  }
+  memset(C->val, 0, (size_t)n * n * sizeof(double));
+  for (int32_t i = 0; i < n; i++)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) C->val[(size_t)i * n + A->col[k]] += A->val[k];
+  NG_CHECK(ng_dense_inverse(n, C->val));
+  return NG_SUCCESS;
+}
+
+/* Rho, the smoothed P, R = P^T and the Galerkin operator of level l + 1
+ * (values only when refresh: the patterns exist). */
+static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
+{
+  ng_amg_level *L = &M->L[l], *C = &M->L[l + 1];
+  double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
+  if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, L->agg, L->nagg, &L->P));
+  NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, &L->P));
+  if (!refresh) {
+    NG_CHECK(NG_MALLOC(L->rperm, L->P.nnz));
+    NG_CHECK(ng_csr_transpose(&L->P, &L->R, L->rperm));
+  } else ng_csr_transpose_values(&L->P, L->rperm, &L->R);
+  M->t_prolong += ng_wtime() - t;
+  t = ng_wtime();
+  if (!refresh) NG_CHECK(ng_spgemm(A, &L->P, &L->AP, 0));
+  else NG_CHECK(ng_spgemm_numeric(A, &L->P, &L->AP));
+  if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->A, 1));
+  else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->A));
+  M->t_galerkin += ng_wtime() - t;
+
+  return NG_SUCCESS;
+}
+
+/* Smoother weight, diagonal and the context-memory copies of level l. */
+static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l, int refresh)
+{
+  ng_amg_level *L = &M->L[l];
+  int last = l == M->nlevels - 1;
+  L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
+  NG_CHECK(smoother_diagonal(ctx, L, A));
+  if (l > 0) {
+    if (!refresh) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
+    else NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
+  }
+  if (!last) {
+    if (!refresh) {
+      NG_CHECK(make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
+      NG_CHECK(make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
+    } else {
+      NG_CHECK(L->Pops->update_values(L->Pdata, &L->P));
+      NG_CHECK(L->Rops->update_values(L->Rdata, &L->R));
+    }
+  } else if (M->coarse_direct) {
+    NG_CHECK(coarse_inverse(M, A));
+    if (!refresh) NG_CHECK(make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
+    else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
+  }
+  if (!refresh) {
+    NG_CHECK(ctx->vops->alloc(ctx, &L->r, L->n));
+    if (l > 0) {
+      NG_CHECK(ctx->vops->alloc(ctx, &L->x, L->n));
+      NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->n));
+    }
+  }
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
+{
+  ng_context ctx = P->ctx;
+  double t0 = ng_wtime(), t;
+  M->nlevels = 0;
+  for (int l = 0;; l++) {
+    ng_amg_level *L = &M->L[l];
+    const ng_csr *Ah = level_matrix(M, A, l);
+    ng_graph S = {0};
+    L->n = Ah->nrows;
+    M->nlevels = l + 1;
+    t = ng_wtime();
+    if (l == 0) { /* the big one: where the matrix lives (the GPU's SpMV when there) */
+      NG_CHECK(ctx->vops->alloc(ctx, &M->eigvec0, L->n));
+      NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->rho));
+    } else {
+      NG_CHECK(NG_MALLOC(L->eigvec, L->n));
+      NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, L->eigvec, 0, &L->rho));
+    }
+    M->t_rho += ng_wtime() - t;
+    if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
+    t = ng_wtime();
+    NG_CHECK(NG_MALLOC(L->agg, L->n));
+    NG_CHECK(ng_amg_strength(Ah, M->theta, &S));
+    ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
+    ng_graph_free(&S);
+    NG_CHECK(st);
+    M->t_aggregate += ng_wtime() - t;
+    /* no coarsening left (every row isolated, or too little reduction) */
+    if (L->nagg == 0 || L->nagg > L->n * 0.9) {
+      ng_free(L->agg);
+      L->agg = NULL;
+      break;
+    }
+    NG_CHECK(NG_MALLOC(L->ptent, L->n));
+    NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
+    NG_CHECK(build_transfer(M, Ah, l, 0));
+  }
+  if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
+    M->coarse_direct = 0;
+  t = ng_wtime();
+  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 0));
+  NG_CHECK(ctx->vops->sync(ctx));
+  M->t_finish = ng_wtime() - t;
+  M->setup_seconds = ng_wtime() - t0;
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
+{
+  double t0 = ng_wtime();
+  M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
+  for (int l = 0; l < M->nlevels; l++) {
+    const ng_csr *Ah = level_matrix(M, A, l);
+    if (l == 0) NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_UPDATE_ITERS, M->eigvec0, 1, &M->L[l].rho));
+    else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
+    if (l < M->nlevels - 1) NG_CHECK(build_transfer(M, Ah, l, 1));
+  }
+  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
+  NG_CHECK(P->ctx->vops->sync(P->ctx));
+  M->update_seconds = ng_wtime() - t0;
+  return NG_SUCCESS;
+}
+
+void ng_amg_free(ng_context ctx, ng_amg *M)
+{
+  if (!M->L) return;
+  for (int l = 0; l < M->max_levels; l++) {
+    ng_amg_level *L = &M->L[l];
+    if (L->Aops) L->Aops->destroy(L->Adata);
+    if (L->Pops) L->Pops->destroy(L->Pdata);
+    if (L->Rops) L->Rops->destroy(L->Rdata);
+    ctx->vops->free(ctx, L->dinv);
+    ctx->vops->free(ctx, L->x);
+    ctx->vops->free(ctx, L->b);
+    ctx->vops->free(ctx, L->r);
+    ng_csr_free(&L->A);
+    ng_csr_free(&L->P);
+    ng_csr_free(&L->R);
+    ng_csr_free(&L->AP);
+    ng_free(L->agg);
+    ng_free(L->ptent);
+    ng_free(L->eigvec);
+    ng_free(L->rperm);
+  }
+  if (M->Cops) M->Cops->destroy(M->Cdata);
+  ctx->vops->free(ctx, M->eigvec0);
+  ng_csr_free(&M->coarse_inv);
+  ng_free(M->L);
+  M->L = NULL;
+}

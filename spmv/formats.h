@@ -1,0 +1,112 @@
+/* spmv/formats.h: the host side of the SpMV formats beyond CSR (METHODS.md
+ * section 2): their options, host containers, converters from CSR (with the
+ * refusal rules), value refills, host reference SpMVs and exact footprints.
+ * The CUDA tables (spmv/<format>_cuda.cu) build the same host container and upload
+ * it, so the layout below is the device layout too. Also the format-spec
+ * entry used by matrix.c and the autotuner ("auto"). */
+#ifndef NG_SPMV_FORMATS_H
+#define NG_SPMV_FORMATS_H
+#include "internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- options ----------------------------------------------------------------
+ * A format spec is "name[:token[:token...]]". Tokens: "noldg" (x through plain
+ * loads, not the read-only cache), "nounroll" (diagonal loop not unrolled),
+ * "maxdiag=N", "maxfill=F", "maxratio=R", and plain numbers, which are C then
+ * sigma for sell ("sell:32:256"). Defaults come from the environment
+ * (NG_DIA_MAX_DIAGS, NG_DIA_MAX_FILL, NG_ELL_MAX_RATIO, NG_SELL_C,
+ * NG_SELL_SIGMA), then the values below; the spec overrides both. */
+#define NG_DIA_MAXD 128 /* hard cap on diagonals (kernel parameter table) */
+typedef struct {
+  int dia_max_diags;    /* refuse DIA with more distinct diagonals (default 64) */
+  double dia_max_fill;  /* refuse DIA when stored slots > this x stored nonzeros (default 2.0) */
+  double ell_max_ratio; /* refuse ELL/ELLR when longest row > this x mean row (default 3.0) */
+  int sell_c;           /* SELL slice height (default 32) */
+  int sell_sigma;       /* SELL sorting window in rows (default 256; 1 = no sorting) */
+  int unroll, ldg;      /* DIA kernel variants (default on, on) */
+} ng_spmv_opts;
+ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o);
+
+/* ---- DIA / CDS (spmv/dia.c) -----------------------------------------------
+ * val[d*n + i] = A(i, i + off[d]), zero where i + off[d] is outside the
+ * matrix or the entry is absent. half: only off <= 0 stored; A(i, i+k) for
+ * k > 0 is read as the stored A(i+k, i) = val[d*n + i + k] (off[d] = -k). */
+typedef struct {
+  int32_t n, nd, half;
+  int32_t *off; /* nd, ascending */
+  double *val;  /* nd * n */
+  ng_spmv_opts o;
+} ng_dia;
+ng_status ng_dia_build(const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia *D);
+ng_status ng_dia_fill(ng_dia *D, const ng_csr *A); /* values, same pattern */
+void ng_dia_spmv(const ng_dia *D, double alpha, const double *x, double beta, double *y);
+size_t ng_dia_bytes(const ng_dia *D); /* nd*n*8 + nd*4 */
+void ng_dia_free(ng_dia *D);
+
+/* ---- ELL / ELLPACK-R (spmv/ell.c) -----------------------------------------
+ * Column-major n x width: entry k of row i at k*n + i. Padding repeats a
+ * valid column (the row's last, or 0) with value 0, so ELL needs no branch;
+ * ELLR keeps row lengths rl[i] and each thread stops at its own row end. */
+typedef struct {
+  int32_t n, ncols, width, ellr;
+  int32_t *col; /* width * n */
+  double *val;  /* width * n */
+  int32_t *rl;  /* n (ellr only) */
+  ng_spmv_opts o;
+} ng_ell;
+ng_status ng_ell_build(const ng_csr *A, int ellr, const ng_spmv_opts *o, ng_ell *E);
+ng_status ng_ell_fill(ng_ell *E, const ng_csr *A);
+void ng_ell_spmv(const ng_ell *E, double alpha, const double *x, double beta, double *y);
+size_t ng_ell_bytes(const ng_ell *E); /* width*n*12 (+ n*4 for ellr) */
+void ng_ell_free(ng_ell *E);
+
+/* ---- SELL-C-sigma (spmv/sell.c) -------------------------------------------
+ * Rows sorted by length (descending, stable) inside windows of sigma rows;
+ * sorted position t = s*C + r lies in slice s; its k-th entry is at
+ * sptr[s] + k*C + r; slice width w_s = (sptr[s+1]-sptr[s])/C. perm[t] is the
+ * original row, so y is written back in the caller's ordering. */
+typedef struct {
+  int32_t n, ncols, C, sigma, nslices;
+  int64_t *sptr; /* nslices + 1 */
+  int32_t *col;  /* sptr[nslices] */
+  double *val;   /* sptr[nslices] */
+  int32_t *perm; /* n */
+  ng_spmv_opts o;
+} ng_sell;
+ng_status ng_sell_build(const ng_csr *A, const ng_spmv_opts *o, ng_sell *S);
+ng_status ng_sell_fill(ng_sell *S, const ng_csr *A);
+void ng_sell_spmv(const ng_sell *S, double alpha, const double *x, double beta, double *y);
+size_t ng_sell_bytes(const ng_sell *S); /* total*12 + (nslices+1)*8 + n*4 */
+void ng_sell_free(ng_sell *S);
+
+/* ---- spec entry and automatic choice (spmv/registry.c, spmv/autotune.c) ---- */
+/* Parses "name[:options]", finds the table for ctx's memory and creates it. */
+ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, const ng_spmv_ops **ops, void **data);
+/* Creates every registered format that fits A on ctx's memory, times a few
+ * SpMVs of each (CUDA events on the GPU, wall clock on the host) and keeps the
+ * fastest in *ops / *data. report (may be NULL) gets "name=ms ..." lines.
+ * Usable for any CSR block, e.g. per AMG level. */
+ng_status ng_spmv_select(ng_context ctx, const ng_csr *A, const ng_spmv_ops **ops, void **data, char *report,
+                         size_t len);
+/* (The host "csr" table keeps a pointer to A: keep A alive while the
+ * instance lives. Every other table copies what it needs.) */
+/* The timings behind an "auto" matrix ("" when the matrix is not auto). */
+const char *ng_spmv_autotune_report(ng_matrix A);
+/* Same for one created instance ("" unless ops is an "auto" table). */
+const char *ng_spmv_auto_report(const ng_spmv_ops *ops, const void *data);
+/* Median milliseconds of one SpMV y = A x over reps runs after warmup runs,
+ * cycling through ncopies x/y pairs (so caches do not hold x between runs). */
+ng_status ng_spmv_time(ng_context ctx, const ng_spmv_ops *ops, void *data, int ncopies, double *const *x,
+                       double *const *y, int warmup, int reps, double *median_ms);
+#ifdef NG_HAVE_CUDA
+ng_status ng_spmv_time_cuda(ng_context ctx, const ng_spmv_ops *ops, void *data, int ncopies, double *const *x,
+                            double *const *y, int warmup, int reps, double *median_ms);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NG_SPMV_FORMATS_H */
