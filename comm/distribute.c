@@ -79,7 +79,7 @@ static ng_status mpi_counts(ng_context ctx, const int64_t *first, const int64_t 
 ng_status ng_distribute_csr(ng_context ctx, const ng_csr *W, const int64_t *starts, int64_t **rowptr,
                             int64_t **gcol, double **val)
 {
-  int size = ctx->size, rank = ctx->rank, *cnt = NULL, *dsp = NULL;
+  int size = ctx->size, rank = ctx->rank, *cnt = NULL, *dsp = NULL, rc;
   int64_t *pfirst = NULL, nloc = starts[rank + 1] - starts[rank], nnz = 0;
   int32_t *col32 = NULL;
   ng_status st = NG_SUCCESS;
@@ -92,29 +92,45 @@ ng_status ng_distribute_csr(ng_context ctx, const ng_csr *W, const int64_t *star
   if (!st) st = NG_MALLOC(*rowptr, nloc + 1);
   if (!st && rank == 0)
     for (int r = 0; r <= size; r++) pfirst[r] = W->rowptr[starts[r]];
-  NG_CHECK(ng_comm_agree(ctx, st));
-  NG_MPI_CHECK(MPI_Bcast(pfirst, size + 1, MPI_INT64_T, 0, comm));
-  nnz = pfirst[rank + 1] - pfirst[rank];
+  if (!st && rank == 0) st = mpi_counts(ctx, starts, starts + 1, cnt, dsp);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
   /* row offsets: rank r gets rowptr[starts[r] .. starts[r+1]) and rebases */
-  if (rank == 0) st = mpi_counts(ctx, starts, starts + 1, cnt, dsp);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  NG_MPI_CHECK(MPI_Scatterv(rank == 0 ? W->rowptr : NULL, cnt, dsp, MPI_INT64_T, *rowptr, (int)nloc, MPI_INT64_T, 0,
-                            comm));
+  rc = MPI_Bcast(pfirst, size + 1, MPI_INT64_T, 0, comm);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Scatterv(rank == 0 ? W->rowptr : NULL, cnt, dsp, MPI_INT64_T, *rowptr, (int)nloc, MPI_INT64_T, 0, comm);
+  if (rc != MPI_SUCCESS) {
+    st = NG_ERROR(NG_ERR_MPI, "scattering row offsets from rank 0 failed");
+    goto fail;
+  }
+  nnz = pfirst[rank + 1] - pfirst[rank];
   for (int64_t i = 0; i < nloc; i++) (*rowptr)[i] -= pfirst[rank];
   (*rowptr)[nloc] = nnz;
   st = mpi_counts(ctx, pfirst, pfirst + 1, cnt, dsp);
   if (!st) st = NG_MALLOC(col32, nnz);
   if (!st) st = NG_MALLOC(*gcol, nnz);
   if (!st) st = NG_MALLOC(*val, nnz);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  NG_MPI_CHECK(MPI_Scatterv(rank == 0 ? W->col : NULL, cnt, dsp, MPI_INT32_T, col32, (int)nnz, MPI_INT32_T, 0, comm));
-  NG_MPI_CHECK(MPI_Scatterv(rank == 0 ? W->val : NULL, cnt, dsp, MPI_DOUBLE, *val, (int)nnz, MPI_DOUBLE, 0, comm));
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  rc = MPI_Scatterv(rank == 0 ? W->col : NULL, cnt, dsp, MPI_INT32_T, col32, (int)nnz, MPI_INT32_T, 0, comm);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Scatterv(rank == 0 ? W->val : NULL, cnt, dsp, MPI_DOUBLE, *val, (int)nnz, MPI_DOUBLE, 0, comm);
+  if (rc != MPI_SUCCESS) {
+    st = NG_ERROR(NG_ERR_MPI, "scattering columns and values from rank 0 failed");
+    goto fail;
+  }
   for (int64_t p = 0; p < nnz; p++) (*gcol)[p] = col32[p];
+  goto done;
+fail:
+  ng_free(*rowptr);
+  ng_free(*gcol);
+  ng_free(*val);
+  *rowptr = *gcol = NULL;
+  *val = NULL;
+done:
   ng_free(col32);
   ng_free(pfirst);
   ng_free(cnt);
   ng_free(dsp);
-  return NG_SUCCESS;
+  return st;
 }
 
 ng_status ng_distribute_values(ng_context ctx, const double *x, const int64_t *starts, double *mine)

@@ -54,7 +54,7 @@ ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts);
 ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x);
 /* Contiguous whole-plane slabs of an nx*ny*nz natural-order grid (starts:
  * size+1); ranks beyond nz planes own no rows. */
-void ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *starts);
+ng_status ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *starts);
 /* Grid dimensions of a generator spec ("fem27:48", "lap27:8x8x16"): 1 and
  * the dimensions when it is a grid problem, 0 otherwise (mps). */
 int ng_partition_spec_grid(const char *spec, int64_t dims[3]);

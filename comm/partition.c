@@ -15,7 +15,6 @@ ng_status ng_partition_rows_by_nnz(ng_context ctx, const ng_csr *A, int64_t *sta
   NG_ASSERT_ARG(starts, "ng_partition_rows_by_nnz: null starts");
   starts[0] = 0;
   for (int r = 1; r < size; r++) {
-    /* 128-bit-safe enough: total < 2^62 for any matrix that fits */
     int64_t target = (int64_t)((double)total * r / size);
     while (i < n && A->rowptr[i] + i < target) i++;
     starts[r] = i;
@@ -24,9 +23,10 @@ ng_status ng_partition_rows_by_nnz(ng_context ctx, const ng_csr *A, int64_t *sta
   return NG_SUCCESS;
 }
 
-void ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *starts)
+ng_status ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *starts)
 {
   for (int r = 0; r <= size; r++) starts[r] = plane * (nz * r / size);
+  return NG_SUCCESS;
 }
 
 /* Strict: plain decimal digits only, as core/generate.c accepts; anything
