@@ -19,5 +19,5 @@ test_test_mpi_LDADD = $(NG_TEST_LDADD)
 endif
 TESTS += test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh
 endif
-TESTS += test/mpi_solve_np4.sh
-EXTRA_DIST += test/mpi-run.sh test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh test/mpi_solve_np4.sh
+TESTS += test/mpi_solve_np4.sh test/mpi_gpu_np2.sh
+EXTRA_DIST += test/mpi-run.sh test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh test/mpi_solve_np4.sh test/mpi_gpu_np2.sh
