@@ -78,6 +78,10 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   NG_CHECK(NG_CALLOC(M, 1));
   P->data = M;
   NG_CHECK_GOTO(st, read_options(M, opts), fail);
+  const char *where;
+  NG_CHECK_GOTO(st, ng_options_get_string(opts, "amg_setup", &where), fail);
+  /* the finest level's setup on the GPU when the context is there */
+  M->gpu_setup = P->ctx->on_gpu && P->ctx->size == 1 && !strcmp(where, "gpu");
   NG_CHECK_GOTO(st, ng_amg_build(P, M, A), fail);
   /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
   M->L[M->nlevels - 1].pre = M->coarse_sweeps;

@@ -6,6 +6,9 @@
 #ifndef NG_AMG_H
 #define NG_AMG_H
 #include "internal.h"
+#ifdef __cplusplus
+extern "C" { /* also included by amg_setup_cuda.cu */
+#endif
 
 /* Adjacency pattern (strength graph): no values. */
 typedef struct {
@@ -90,7 +93,20 @@ typedef struct {
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
    * P and R, Galerkin products, dense coarse inverse + copies to the context */
   double t_aggregate, t_rho, t_prolong, t_galerkin, t_finish;
+  int gpu_setup;                 /* finest level's setup on the GPU (-amg_setup gpu on a GPU context) */
+  void *gpu;                     /* its device state (amg_setup_cuda.cu) */
 } ng_amg;
+
+#ifdef NG_HAVE_CUDA
+/* amg_setup_cuda.cu: the finest level on the GPU. aggregate: strength and
+ * MIS(2) on the device (L[0].agg, .nagg: identical to the host's);
+ * transfer: P, R (device SpMV tables of level 0) and A_c (host L[1].A),
+ * values only when refresh. download: level 0's P and R (tests). */
+ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A);
+ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int refresh);
+ng_status ng_amg_gpu_download(ng_amg *M, ng_csr *P, ng_csr *R);
+void ng_amg_gpu_free(ng_amg *M);
+#endif
 
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
@@ -103,4 +119,7 @@ ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
  * (NULL for another kind), and per-level cycle timing (syncs each level). */
 void *ng_amg_of(ng_precond P);
 ng_status ng_amg_describe(ng_precond P, char *buf, size_t len);
+#ifdef __cplusplus
+}
+#endif
 #endif

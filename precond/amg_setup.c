@@ -99,7 +99,9 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
     if (!refresh) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
     else NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
   }
-  if (!last) {
+  if (!last && l == 0 && M->gpu) {
+    /* P and R were made on the device (amg_setup_cuda.cu) */
+  } else if (!last) {
     if (!refresh) {
       NG_CHECK(make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
       NG_CHECK(make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
@@ -143,19 +145,31 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
     M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
+    int gpu = l == 0 && M->gpu_setup;
     t = ng_wtime();
-    NG_CHECK(NG_MALLOC(L->agg, L->n));
-    NG_CHECK(ng_amg_strength(Ah, M->theta, &S));
-    ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
-    ng_graph_free(&S);
-    NG_CHECK(st);
-    M->t_aggregate += ng_wtime() - t;
+#ifdef NG_HAVE_CUDA
+    if (gpu) NG_CHECK(ng_amg_gpu_aggregate(M, A));
+#endif
+    if (!gpu) {
+      NG_CHECK(NG_MALLOC(L->agg, L->n));
+      NG_CHECK(ng_amg_strength(Ah, M->theta, &S));
+      ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
+      ng_graph_free(&S);
+      NG_CHECK(st);
+      M->t_aggregate += ng_wtime() - t;
+    }
     /* no coarsening left (every row isolated, or too little reduction) */
     if (L->nagg == 0 || L->nagg > L->n * 0.9) {
       ng_free(L->agg);
       L->agg = NULL;
       break;
     }
+#ifdef NG_HAVE_CUDA
+    if (gpu) {
+      NG_CHECK(ng_amg_gpu_transfer(M, A, 0));
+      continue;
+    }
+#endif
     NG_CHECK(NG_MALLOC(L->ptent, L->n));
     NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
     NG_CHECK(build_transfer(M, Ah, l, 0));
@@ -178,7 +192,15 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     const ng_csr *Ah = level_matrix(M, A, l);
     if (l == 0) NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_UPDATE_ITERS, M->eigvec0, 1, &M->L[l].rho));
     else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
-    if (l < M->nlevels - 1) NG_CHECK(build_transfer(M, Ah, l, 1));
+    if (l < M->nlevels - 1) {
+#ifdef NG_HAVE_CUDA
+      if (l == 0 && M->gpu) {
+        NG_CHECK(ng_amg_gpu_transfer(M, A, 1));
+        continue;
+      }
+#endif
+      NG_CHECK(build_transfer(M, Ah, l, 1));
+    }
   }
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
   NG_CHECK(P->ctx->vops->sync(P->ctx));
@@ -208,6 +230,9 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->rperm);
   }
   if (M->Cops) M->Cops->destroy(M->Cdata);
+#ifdef NG_HAVE_CUDA
+  ng_amg_gpu_free(M);
+#endif
   ctx->vops->free(ctx, M->eigvec0);
   ng_csr_free(&M->coarse_inv);
   ng_free(M->L);
