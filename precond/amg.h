@@ -95,6 +95,7 @@ typedef struct {
   double t_aggregate, t_rho, t_prolong, t_galerkin, t_finish;
   int gpu_setup;                 /* finest level's setup on the GPU (-amg_setup gpu on a GPU context) */
   void *gpu;                     /* its device state (amg_setup_cuda.cu) */
+  double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
 } ng_amg;
 
 #ifdef NG_HAVE_CUDA

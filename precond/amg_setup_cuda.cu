@@ -680,6 +680,7 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A)
   NG_CHECK(NG_MALLOC(L->agg, g->n));
   NG_CHECK(aggregate(g, M, L));
   M->t_aggregate += ng_wtime() - t;
+  M->t_gpu += ng_wtime() - t;
   return NG_SUCCESS;
 }
 
@@ -687,6 +688,8 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int refresh)
 {
   amg_gpu *g = (amg_gpu *)M->gpu;
   ng_amg_level *L = &M->L[0];
+  double t = ng_wtime();
+  if (refresh) M->t_gpu = 0;
   if (refresh) NG_CHECK(device_matrix(g, A, 1));
   NG_CHECK(transfer(g, M, L, &M->L[1], refresh));
   if (!refresh) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
@@ -697,6 +700,7 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int refresh)
     L->Rops = L->Pops;
     g->adoptedR = 1;
   }
+  M->t_gpu += ng_wtime() - t;
   return NG_SUCCESS;
 }
 
