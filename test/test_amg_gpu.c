@@ -39,13 +39,7 @@ static ng_precond make_amg_opts(ng_context c, ng_matrix A, const char *opts)
 
 static ng_precond make_amg(ng_context c, ng_matrix A)
 {
-  ng_options o;
-  ng_precond P;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg -amg_setup host -amg_sweeps 2,2,1"));
-  NG_ASSERT_OK(ng_precond_create(c, o, A, &P));
-  ng_options_destroy(o);
-  return P;
+  return make_amg_opts(c, A, "-precond amg -amg_setup host -amg_sweeps 2,2,1");
 }
 
 static int pcg_iterations_opts(ng_context c, ng_matrix A, ng_vector b, const char *extra);
@@ -121,6 +115,7 @@ START_TEST(gpu_matches_host)
 }
 END_TEST
 
+#ifdef NG_HAVE_CUDA
 /* Same pattern; values equal to rel of the largest |value|. */
 static void assert_csr_close(const ng_csr *H, const ng_csr *G, double rel, const char *what, const char *spec)
 {
@@ -195,6 +190,7 @@ START_TEST(gpu_setup_matches_host)
   }
 }
 END_TEST
+#endif
 
 int main(void)
 {
@@ -205,7 +201,9 @@ int main(void)
   tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, gpu_matches_host);
+#ifdef NG_HAVE_CUDA
   tcase_add_test(tc, gpu_setup_matches_host);
+#endif
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }
