@@ -82,6 +82,10 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   NG_CHECK_GOTO(st, ng_options_get_string(opts, "amg_setup", &where), fail);
   /* the finest level's setup on the GPU when the context is there */
   M->gpu_setup = P->ctx->on_gpu && P->ctx->size == 1 && !strcmp(where, "gpu");
+  int min_rows;
+  NG_CHECK_GOTO(st, ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows), fail);
+  if (min_rows < 0) NG_CHECK_GOTO(st, NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows), fail);
+  M->gpu_min_rows = min_rows;
   NG_CHECK_GOTO(st, ng_amg_build(P, M, A), fail);
   /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
   M->L[M->nlevels - 1].pre = M->coarse_sweeps;

@@ -75,6 +75,7 @@ typedef struct {
   double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
+  int gpu;                       /* aggregates, P, R, next A built on the GPU (amg_setup_cuda.cu) */
 } ng_amg_level;
 
 typedef struct {
@@ -93,19 +94,23 @@ typedef struct {
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
    * P and R, Galerkin products, dense coarse inverse + copies to the context */
   double t_aggregate, t_rho, t_prolong, t_galerkin, t_finish;
-  int gpu_setup;                 /* finest level's setup on the GPU (-amg_setup gpu on a GPU context) */
-  void *gpu;                     /* its device state (amg_setup_cuda.cu) */
+  int gpu_setup;                 /* big levels' setup on the GPU (-amg_setup gpu on a GPU context) */
+  int32_t gpu_min_rows;          /* levels after the finest: on the GPU from this many rows */
+  void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
 } ng_amg;
 
 #ifdef NG_HAVE_CUDA
-/* amg_setup_cuda.cu: the finest level on the GPU. aggregate: strength and
- * MIS(2) on the device (L[0].agg, .nagg: identical to the host's);
- * transfer: P, R (device SpMV tables of level 0) and A_c (host L[1].A),
- * values only when refresh. download: level 0's P and R (tests). */
-ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A);
-ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int refresh);
-ng_status ng_amg_gpu_download(ng_amg *M, ng_csr *P, ng_csr *R);
+/* amg_setup_cuda.cu: level l on the GPU (level 0: the matrix's device CSR,
+ * else level l - 1's device Galerkin product). aggregate: strength and MIS(2)
+ * on the device (L[l].agg, .nagg: identical to the host's); transfer: P, R
+ * (device SpMV tables of level l) and A_c (also as host L[l + 1].A), values
+ * only when refresh. download: level l's P and R (tests). */
+ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
+ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
+ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R);
+/* dinv = omega / a_ii of a GPU-built level, on the device */
+ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 void ng_amg_gpu_free(ng_amg *M);
 #endif
 

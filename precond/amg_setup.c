@@ -33,10 +33,21 @@ static ng_status make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_
 }
 
 /* dinv = omega / a_ii in context memory (allocated on the first call). */
-static ng_status smoother_diagonal(ng_context ctx, ng_amg_level *L, const ng_csr *A)
+static ng_status smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A)
 {
+  ng_amg_level *L = &M->L[l];
   double *d;
   ng_status st;
+#ifdef NG_HAVE_CUDA
+  if (L->gpu) { /* the level's operator is on the device */
+    if (!L->dinv) NG_CHECK(ctx->vops->alloc(ctx, &L->dinv, L->n));
+    NG_CHECK(ng_amg_gpu_dinv(M, l, L->omega, L->dinv));
+    return NG_SUCCESS;
+  }
+#else
+  (void)M;
+  (void)l;
+#endif
   NG_CHECK(NG_MALLOC(d, L->n));
   NG_CHECK_GOTO(st, ng_amg_diagonal(A, d), out);
 #pragma omp parallel for schedule(static) if (L->n > 20000)
@@ -94,12 +105,12 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
-  NG_CHECK(smoother_diagonal(ctx, L, A));
+  NG_CHECK(smoother_diagonal(ctx, M, l, A));
   if (l > 0) {
     if (!refresh) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
     else NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
   }
-  if (!last && l == 0 && M->gpu) {
+  if (!last && L->gpu) {
     /* P and R were made on the device (amg_setup_cuda.cu) */
   } else if (!last) {
     if (!refresh) {
@@ -145,10 +156,11 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
     M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
-    int gpu = l == 0 && M->gpu_setup;
+    /* the finest level on the GPU, then the next ones while big enough */
+    int gpu = M->gpu_setup && (l == 0 || (M->L[l - 1].gpu && L->n >= M->gpu_min_rows));
     t = ng_wtime();
 #ifdef NG_HAVE_CUDA
-    if (gpu) NG_CHECK(ng_amg_gpu_aggregate(M, A));
+    if (gpu) NG_CHECK(ng_amg_gpu_aggregate(M, A, l));
 #endif
     if (!gpu) {
       NG_CHECK(NG_MALLOC(L->agg, L->n));
@@ -166,7 +178,8 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
 #ifdef NG_HAVE_CUDA
     if (gpu) {
-      NG_CHECK(ng_amg_gpu_transfer(M, A, 0));
+      NG_CHECK(ng_amg_gpu_transfer(M, A, l, 0));
+      L->gpu = 1;
       continue;
     }
 #endif
@@ -194,8 +207,8 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
     if (l < M->nlevels - 1) {
 #ifdef NG_HAVE_CUDA
-      if (l == 0 && M->gpu) {
-        NG_CHECK(ng_amg_gpu_transfer(M, A, 1));
+      if (M->L[l].gpu) {
+        NG_CHECK(ng_amg_gpu_transfer(M, A, l, 1));
         continue;
       }
 #endif

@@ -1,11 +1,14 @@
-/* precond/amg_setup_cuda.cu: the finest level's part of the AMG setup on the
- * GPU (-amg_setup gpu): strength of connection, the deterministic MIS(2)
+/* precond/amg_setup_cuda.cu: the big levels' part of the AMG setup on the
+ * GPU (-amg_setup gpu; the finest level, and the next ones while they have
+ * at least -amg_gpu_min_rows rows): strength of connection, the deterministic MIS(2)
  * aggregation (the same keys, hash and rounds as amg_aggregate.c, so the
  * aggregates are identical to the host's), the tentative and smoothed P, R =
  * P^T (cusparseCsr2cscEx2) and the Galerkin product R (A P) by a row-wise
  * SpGEMM with a hash table per warp in shared memory. P and R stay on the
- * device as csr_cuda SpMV tables for the V-cycle; the first coarse operator
- * (rows / 30..45) is downloaded and the host code builds the coarser levels.
+ * device as csr_cuda SpMV tables for the V-cycle and the coarse operator is
+ * the next level's input on the device; each coarse operator is also
+ * downloaded (the host computes its rho and keeps it for update) and the
+ * host code builds the small levels.
  * refresh() recomputes only the values (same aggregates and patterns). */
 #include "cuda_internal.h"
 #include "amg.h"
@@ -311,6 +314,19 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *A
       }
       pos += __popc(b);
     }
+  }
+}
+
+/* dinv = omega / a_ii (the host's summation order): the smoother's diagonal */
+__global__ void k_dinv(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double omega, double *dinv,
+                       int *flag)
+{
+  ROW_LOOP(n) {
+    double d = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) d += val[k];
+    if (d == 0.0) atomicExch(flag, 1);
+    dinv[i] = omega / d;
   }
 }
 
@@ -656,27 +672,49 @@ static void gpu_free(amg_gpu *g)
   ng_free(g);
 }
 
+/* M->gpu: one state per level built on the GPU (NULL for host levels). */
+static amg_gpu **levels(ng_amg *M) { return (amg_gpu **)M->gpu; }
+
 extern "C" void ng_amg_gpu_free(ng_amg *M)
 {
-  gpu_free((amg_gpu *)M->gpu);
+  amg_gpu **lv = levels(M);
+  if (!lv) return;
+  for (int l = 0; l < M->max_levels; l++) gpu_free(lv[l]);
+  ng_free(lv);
   M->gpu = NULL;
 }
 
-extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A)
+extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
 {
-  amg_gpu *g;
-  ng_amg_level *L = &M->L[0];
+  amg_gpu *g, **lv;
+  ng_amg_level *L = &M->L[l];
   double t = ng_wtime();
-  if (A->local.nnz > INT32_MAX)
+  if (!M->gpu) {
+    NG_CHECK(NG_CALLOC(lv, M->max_levels));
+    M->gpu = lv;
+  }
+  lv = levels(M);
+  if (l > 0 && (!lv[l - 1] || !lv[l - 1]->Crp))
+    return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d's operator is not on the device", l);
+  if (l == 0 && A->local.nnz > INT32_MAX)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %lld entries need 64-bit indices", (long long)A->local.nnz);
   NG_CHECK(NG_CALLOC(g, 1));
-  M->gpu = g;
+  lv[l] = g;
   g->ctx = A->ctx;
-  g->n = A->n_local;
-  g->nnzA = A->local.nnz;
   NG_CHECK(NG_CUDA_MALLOC(g->flag, 1));
   NG_CUDA_CHECK(cudaMemset(g->flag, 0, sizeof(int)));
-  NG_CHECK(device_matrix(g, A, 0));
+  if (l == 0) {
+    g->n = A->n_local;
+    g->nnzA = A->local.nnz;
+    NG_CHECK(device_matrix(g, A, 0));
+  } else { /* the previous level's Galerkin product, still on the device */
+    amg_gpu *f = lv[l - 1];
+    g->n = f->nagg;
+    g->nnzA = f->nnzC;
+    g->Arp = f->Crp;
+    g->Acol = f->Ccol;
+    g->Aval = f->Cval;
+  }
   NG_CHECK(NG_MALLOC(L->agg, g->n));
   NG_CHECK(aggregate(g, M, L));
   M->t_aggregate += ng_wtime() - t;
@@ -684,14 +722,15 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A)
   return NG_SUCCESS;
 }
 
-extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int refresh)
+extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh)
 {
-  amg_gpu *g = (amg_gpu *)M->gpu;
-  ng_amg_level *L = &M->L[0];
+  amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
+  ng_amg_level *L = &M->L[l];
   double t = ng_wtime();
-  if (refresh) M->t_gpu = 0;
-  if (refresh) NG_CHECK(device_matrix(g, A, 1));
-  NG_CHECK(transfer(g, M, L, &M->L[1], refresh));
+  if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d was not aggregated on the device", l);
+  if (refresh && l == 0) M->t_gpu = 0;
+  if (refresh && l == 0) NG_CHECK(device_matrix(g, A, 1));
+  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh));
   if (!refresh) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
     NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->n, g->nagg, g->nnzP, g->Prp, g->Pcol, g->Pval, &L->Pdata));
     L->Pops = ng_spmv_find("csr", 1);
@@ -701,6 +740,18 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int refresh)
     g->adoptedR = 1;
   }
   M->t_gpu += ng_wtime() - t;
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv)
+{
+  amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
+  int bad = 0;
+  if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d's operator is not on the device", l);
+  k_dinv<<<blocks(g->n), TPB, 0, g->ctx->cuda->stream>>>(g->n, g->Arp, g->Acol, g->Aval, omega, dinv, g->flag);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(read_flag(g, &bad));
+  if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: level %d has a zero or missing diagonal entry", l);
   return NG_SUCCESS;
 }
 
@@ -720,10 +771,10 @@ static ng_status download(amg_gpu *g, int32_t nr, int32_t nc, const int32_t *rp,
   return NG_SUCCESS;
 }
 
-extern "C" ng_status ng_amg_gpu_download(ng_amg *M, ng_csr *P, ng_csr *R)
+extern "C" ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R)
 {
-  amg_gpu *g = (amg_gpu *)M->gpu;
-  if (!g || !g->Prp) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the finest level was not built on the GPU");
+  amg_gpu *g = M->gpu && l >= 0 && l < M->max_levels ? levels(M)[l] : NULL;
+  if (!g || !g->Prp) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: level %d was not built on the GPU", l);
   NG_CHECK(download(g, g->n, g->nagg, g->Prp, g->Pcol, g->Pval, g->nnzP, P));
   NG_CHECK(download(g, g->nagg, g->n, g->Rrp, g->Rcol, g->Rval, g->nnzP, R));
   return NG_SUCCESS;

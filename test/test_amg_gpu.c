@@ -1,6 +1,6 @@
 /* test/test_amg_gpu.c: AMG on the GPU against the host. gpu_setup_matches_host:
- * the finest level built on the GPU (-amg_setup gpu) has the host's
- * aggregates exactly, its P, R and first coarse operator equal the host's to
+ * the levels built on the GPU (-amg_setup gpu, -amg_gpu_min_rows 1000) have
+ * the host's aggregates exactly, their P, R and coarse operators equal the host's to
  * 1e-12 relative (the rho estimates differ in the last bits, the Galerkin
  * sums are in another order), the same levels, AMG-PCG iterations within 1,
  * and the same after an update with scaled values. gpu_matches_host: with
@@ -134,22 +134,28 @@ static void assert_csr_close(const ng_csr *H, const ng_csr *G, double rel, const
   ck_assert_msg(dmax <= rel * vmax, "%s %s: values differ by %.3e (max %.3e)", spec, what, dmax, vmax);
 }
 
-/* The GPU-built finest level of Mg against the host-built Mh. */
+/* Mg (levels built on the GPU while big enough) against the host-built Mh. */
 static void compare_hierarchies(ng_amg *Mh, ng_amg *Mg, const char *spec)
 {
-  ng_csr P = {0}, R = {0};
-  ck_assert_msg(Mg->gpu != NULL, "%s: the finest level was not built on the GPU", spec);
+  ck_assert_msg(Mg->gpu != NULL && Mg->L[0].gpu, "%s: the finest level was not built on the GPU", spec);
   ck_assert_int_eq(Mh->nlevels, Mg->nlevels);
-  ck_assert_int_eq(Mh->L[0].nagg, Mg->L[0].nagg);
-  for (int32_t i = 0; i < Mh->L[0].n; i++)
-    ck_assert_msg(Mh->L[0].agg[i] == Mg->L[0].agg[i], "%s: row %d in aggregate %d on the GPU, %d on the host", spec,
-                  (int)i, (int)Mg->L[0].agg[i], (int)Mh->L[0].agg[i]);
-  NG_ASSERT_OK(ng_amg_gpu_download(Mg, &P, &R));
-  assert_csr_close(&Mh->L[0].P, &P, 1e-12, "P", spec);
-  assert_csr_close(&Mh->L[0].R, &R, 1e-12, "R", spec);
-  assert_csr_close(&Mh->L[1].A, &Mg->L[1].A, 1e-12, "A_c", spec);
-  ng_csr_free(&P);
-  ng_csr_free(&R);
+  for (int l = 0; l < Mg->nlevels - 1 && Mg->L[l].gpu; l++) {
+    ng_csr P = {0}, R = {0};
+    char what[64];
+    ck_assert_int_eq(Mh->L[l].nagg, Mg->L[l].nagg);
+    for (int32_t i = 0; i < Mh->L[l].n; i++)
+      ck_assert_msg(Mh->L[l].agg[i] == Mg->L[l].agg[i], "%s level %d: row %d in aggregate %d on the GPU, %d on the host",
+                    spec, l, (int)i, (int)Mg->L[l].agg[i], (int)Mh->L[l].agg[i]);
+    NG_ASSERT_OK(ng_amg_gpu_download(Mg, l, &P, &R));
+    snprintf(what, sizeof(what), "level %d P", l);
+    assert_csr_close(&Mh->L[l].P, &P, 1e-12, what, spec);
+    snprintf(what, sizeof(what), "level %d R", l);
+    assert_csr_close(&Mh->L[l].R, &R, 1e-12, what, spec);
+    snprintf(what, sizeof(what), "level %d A", l + 1);
+    assert_csr_close(&Mh->L[l + 1].A, &Mg->L[l + 1].A, 1e-12, what, spec);
+    ng_csr_free(&P);
+    ng_csr_free(&R);
+  }
 }
 
 START_TEST(gpu_setup_matches_host)
@@ -163,10 +169,12 @@ START_TEST(gpu_setup_matches_host)
     int its[2];
     for (int k = 0; k < 2; k++) {
       NG_ASSERT_OK(ng_matrix_generate(c[k], specs[s], &A[k], &b[k]));
-      P[k] = make_amg_opts(c[k], A[k], k ? "-precond amg -amg_setup gpu" : "-precond amg -amg_setup host");
+      /* GPU: every level of >= 1000 rows on the device (fem27:40's level 1 too) */
+      P[k] = make_amg_opts(c[k], A[k], k ? "-precond amg -amg_setup gpu -amg_gpu_min_rows 1000" : "-precond amg -amg_setup host");
     }
     compare_hierarchies(ng_amg_of(P[0]), ng_amg_of(P[1]), specs[s]);
-    for (int k = 0; k < 2; k++) its[k] = pcg_iterations_opts(c[k], A[k], b[k], k ? "-amg_setup gpu" : "-amg_setup host");
+    for (int k = 0; k < 2; k++)
+      its[k] = pcg_iterations_opts(c[k], A[k], b[k], k ? "-amg_setup gpu -amg_gpu_min_rows 1000" : "-amg_setup host");
     ck_assert_int_le(abs(its[0] - its[1]), 1);
     /* update with values times 3 (same pattern) */
     int64_t nnz = A[0]->local.nnz;
@@ -178,7 +186,7 @@ START_TEST(gpu_setup_matches_host)
     }
     free(val);
     compare_hierarchies(ng_amg_of(P[0]), ng_amg_of(P[1]), specs[s]);
-    int its2 = pcg_iterations_opts(gpu, A[1], b[1], "-amg_setup gpu");
+    int its2 = pcg_iterations_opts(gpu, A[1], b[1], "-amg_setup gpu -amg_gpu_min_rows 1000");
     printf("%s: GPU setup matches the host; pcg iterations host %d gpu %d, after update gpu %d\n", specs[s], its[0],
            its[1], its2);
     ck_assert_int_le(abs(its2 - its[1]), 1);
