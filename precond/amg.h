@@ -109,6 +109,11 @@ typedef struct {
 ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
 ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
 ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R);
+/* Forget level l's device state (the host builds it after NG_ERR_UNSUPPORTED). */
+void ng_amg_gpu_drop(ng_amg *M, int l);
+/* For the finest rho estimate: s = |a_ii|^-1/2 and (v != NULL) the start
+ * vector on the device; *done = 0 when the matrix is not a device CSR. */
+ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int *done);
 /* dinv = omega / a_ii of a GPU-built level, on the device */
 ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 void ng_amg_gpu_free(ng_amg *M);

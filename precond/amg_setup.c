@@ -160,7 +160,16 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     int gpu = M->gpu_setup && (l == 0 || (M->L[l - 1].gpu && L->n >= M->gpu_min_rows));
     t = ng_wtime();
 #ifdef NG_HAVE_CUDA
-    if (gpu) NG_CHECK(ng_amg_gpu_aggregate(M, A, l));
+    if (gpu) {
+      ng_status gs = ng_amg_gpu_aggregate(M, A, l);
+      if (gs == NG_ERR_UNSUPPORTED) { /* e.g. 64-bit indices: this level on the host */
+        ng_error_clear();
+        ng_amg_gpu_drop(M, l);
+        ng_free(L->agg);
+        L->agg = NULL;
+        gpu = 0;
+      } else NG_CHECK(gs);
+    }
 #endif
     if (!gpu) {
       NG_CHECK(NG_MALLOC(L->agg, L->n));
@@ -178,9 +187,16 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
 #ifdef NG_HAVE_CUDA
     if (gpu) {
-      NG_CHECK(ng_amg_gpu_transfer(M, A, l, 0));
-      L->gpu = 1;
-      continue;
+      ng_status gs = ng_amg_gpu_transfer(M, A, l, 0);
+      if (gs == NG_SUCCESS) {
+        L->gpu = 1;
+        continue;
+      }
+      if (gs != NG_ERR_UNSUPPORTED) NG_CHECK(gs);
+      /* a product row longer than the device's hash table: the host builds
+       * this level's transfer from the same aggregates */
+      ng_error_clear();
+      ng_amg_gpu_drop(M, l);
     }
 #endif
     NG_CHECK(NG_MALLOC(L->ptent, L->n));

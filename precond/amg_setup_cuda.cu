@@ -317,6 +317,29 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *A
   }
 }
 
+/* amg_prolong.c's start_value: keep them equal */
+__device__ static double start_value(int32_t i)
+{
+  uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull + 12345;
+  x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 32;
+  return 0.5 + (double)(x & 0xffff) / 65536.0;
+}
+
+/* s = |a_ii|^-1/2, v = start vector (v != NULL); *bad = first zero diagonal row */
+__global__ void k_rho_init(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *s, double *v,
+                           int *bad)
+{
+  ROW_LOOP(n) {
+    double d = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) d += val[k];
+    if (d == 0.0) atomicMin(bad, i);
+    s[i] = 1.0 / sqrt(fabs(d));
+    if (v) v[i] = start_value(i);
+  }
+}
+
 /* dinv = omega / a_ii (the host's summation order): the smoother's diagonal */
 __global__ void k_dinv(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double omega, double *dinv,
                        int *flag)
@@ -684,6 +707,14 @@ extern "C" void ng_amg_gpu_free(ng_amg *M)
   M->gpu = NULL;
 }
 
+extern "C" void ng_amg_gpu_drop(ng_amg *M, int l)
+{
+  amg_gpu **lv = levels(M);
+  if (!lv) return;
+  gpu_free(lv[l]);
+  lv[l] = NULL;
+}
+
 extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
 {
   amg_gpu *g, **lv;
@@ -752,6 +783,28 @@ extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *din
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(read_flag(g, &bad));
   if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: level %d has a zero or missing diagonal entry", l);
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int *done)
+{
+  int32_t *rp, *col, *dbad = NULL, n = A->n_local, bad = INT32_MAX;
+  double *val;
+  cudaStream_t stream = A->ctx->cuda->stream;
+  *done = 0;
+  if (ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val) != NG_SUCCESS) return NG_SUCCESS;
+  NG_CHECK(NG_CUDA_MALLOC(dbad, 1));
+  cudaError_t e = cudaMemcpyAsync(dbad, &bad, sizeof(int32_t), cudaMemcpyHostToDevice, stream);
+  if (e == cudaSuccess) {
+    k_rho_init<<<blocks(n), TPB, 0, stream>>>(n, rp, col, val, s, v, dbad);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, dbad, sizeof(int32_t), cudaMemcpyDeviceToHost, stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+  cudaFree(dbad);
+  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG rho estimate: the device diagonal failed: %s", cudaGetErrorString(e));
+  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "row %d has a zero or missing diagonal entry", (int)bad);
+  *done = 1;
   return NG_SUCCESS;
 }
 
