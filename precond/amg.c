@@ -129,6 +129,11 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
                        M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother",
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
+  int ngpu = 0;
+  for (int l = 0; l < M->nlevels; l++) ngpu += M->L[l].gpu;
+  if (ngpu && k < len)
+    k += (size_t)snprintf(buf + k, len - k, "  levels 0..%d aggregated, P, R and Galerkin on the GPU (%.3f s)\n",
+                          ngpu - 1, M->t_gpu);
   for (int l = 0; l < M->nlevels && k < len; l++) {
     ng_amg_level *L = &M->L[l];
     double z = l ? (double)L->A.nnz : z0;
