@@ -1,6 +1,8 @@
 /* precond/amg.c: the "amg" preconditioner: options, the ops table (setup,
  * update, apply, destroy, describe). Setup and update run on the host
- * (amg_setup.c); apply is one V-cycle (amg_cycle.c) on the context's memory.
+ * (amg_setup.c), on a GPU context with the big levels on the device
+ * (-amg_setup gpu|host, -amg_gpu_min_rows; amg_setup_cuda.cu); apply is one
+ * V-cycle (amg_cycle.c) on the context's memory.
  * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,

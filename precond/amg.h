@@ -1,5 +1,7 @@
 /* precond/amg.h: smoothed-aggregation AMG (METHODS.md section 4, seed 004),
- * shared by the amg_*.c files. The hierarchy is built on the host (OpenMP);
+ * shared by the amg_*.c files. The hierarchy is built on the host (OpenMP),
+ * or on a GPU context its big levels on the device (amg_setup_cuda.cu,
+ * -amg_setup gpu, the default there) and the small ones on the host;
  * every level's A, P and R is then an ng_spmv_ops table in the context's
  * memory space and every vector update goes through ctx->vops, so the one
  * V-cycle (amg_cycle.c) runs on the host or the GPU without a .cu file. */
