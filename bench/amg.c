@@ -3,7 +3,9 @@
  * solve seconds, the hierarchy (rows and nonzeros per level, grid and
  * operator complexity), the share of a V-cycle spent on each level (10
  * profiled cycles, synchronised per level) and the time of an update with
- * the same pattern relative to the setup.
+ * the same pattern relative to the setup; setup_gpu_s / update_gpu_s: the
+ * part of the setup / update spent building levels on the GPU (-amg_setup
+ * gpu, the default on a GPU context), the rest is host time.
  *   bench/amg [-device auto|cpu|gpu] [-opts "-amg_sweeps 4,3,2,1"] [case ...]
  * A case is problem,solver,tol (default: fem27 and lap27 at 64^3..256^3 with
  * pcg to 1e-8, and seed 004's aniso27 at 10^3..100^3 with pbicgstab to 1e-7). */
@@ -93,6 +95,7 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   CALL(ctx->vops->sync(ctx));
   tv = (ng_wtime() - tv) / 10;
   double ph[5] = {M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish};
+  double tgpu = M->gpu ? M->t_gpu : 0.0; /* the update below overwrites t_gpu with its own */
   /* update with the same pattern (values times 1) */
   double *val = malloc((size_t)A->local.nnz * sizeof(double));
   memcpy(val, A->local.val, (size_t)A->local.nnz * sizeof(double));
@@ -103,10 +106,10 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
          "\"tol\":%g,\"status\":\"%s\",\"iterations\":%d,\"true_rel_residual\":%.3e,\"generate_s\":%.3f,"
          "\"setup_s\":%.4f,\"solve_s\":%.4f,\"total_s\":%.4f,"
          "\"setup_phases_s\":{\"aggregate\":%.4f,\"rho\":%.4f,\"prolong\":%.4f,\"galerkin\":%.4f,\"finish\":%.4f},"
-         "\"update_s\":%.4f,\"update_ratio\":%.3f,\"vcycle_s\":%.5f,\"levels\":%d,\"grid_complexity\":%.3f,"
+         "\"setup_gpu_s\":%.4f,\"update_s\":%.4f,\"update_gpu_s\":%.4f,\"update_ratio\":%.3f,\"vcycle_s\":%.5f,\"levels\":%d,\"grid_complexity\":%.3f,"
          "\"operator_complexity\":%.3f,\"level_rows\":[",
          device, problem, (int)A->n_local, (long long)A->local.nnz, solver, tol, ng_status_name(st), its, rel, tg,
-         setup, solve, setup + solve, ph[0], ph[1], ph[2], ph[3], ph[4], M->update_seconds,
+         setup, solve, setup + solve, ph[0], ph[1], ph[2], ph[3], ph[4], tgpu, M->update_seconds, M->gpu ? M->t_gpu : 0.0,
          M->update_seconds / M->setup_seconds, tv, M->nlevels, rows / M->L[0].n, nnz / nnz0);
   for (int l = 0; l < M->nlevels; l++) printf("%s%d", l ? "," : "", (int)M->L[l].n);
   printf("],\"level_nnz\":[");

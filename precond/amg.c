@@ -1,6 +1,8 @@
 /* precond/amg.c: the "amg" preconditioner: options, the ops table (setup,
  * update, apply, destroy, describe). Setup and update run on the host
- * (amg_setup.c); apply is one V-cycle (amg_cycle.c) on the context's memory.
+ * (amg_setup.c), on a GPU context with the big levels on the device
+ * (-amg_setup gpu|host, -amg_gpu_min_rows; amg_setup_cuda.cu); apply is one
+ * V-cycle (amg_cycle.c) on the context's memory.
  * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
@@ -78,6 +80,14 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   NG_CHECK(NG_CALLOC(M, 1));
   P->data = M;
   NG_CHECK_GOTO(st, read_options(M, opts), fail);
+  const char *where;
+  NG_CHECK_GOTO(st, ng_options_get_string(opts, "amg_setup", &where), fail);
+  /* the finest level's setup on the GPU when the context is there */
+  M->gpu_setup = P->ctx->on_gpu && P->ctx->size == 1 && !strcmp(where, "gpu");
+  int min_rows;
+  NG_CHECK_GOTO(st, ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows), fail);
+  if (min_rows < 0) NG_CHECK_GOTO(st, NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows), fail);
+  M->gpu_min_rows = min_rows;
   NG_CHECK_GOTO(st, ng_amg_build(P, M, A), fail);
   /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
   M->L[M->nlevels - 1].pre = M->coarse_sweeps;
@@ -121,6 +131,11 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
                        M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother",
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
+  int ngpu = 0;
+  for (int l = 0; l < M->nlevels; l++) ngpu += M->L[l].gpu;
+  if (ngpu && k < len)
+    k += (size_t)snprintf(buf + k, len - k, "  levels 0..%d aggregated, P, R and Galerkin on the GPU (%.3f s)\n",
+                          ngpu - 1, M->t_gpu);
   for (int l = 0; l < M->nlevels && k < len; l++) {
     ng_amg_level *L = &M->L[l];
     double z = l ? (double)L->A.nnz : z0;

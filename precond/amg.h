@@ -1,11 +1,16 @@
 /* precond/amg.h: smoothed-aggregation AMG (METHODS.md section 4, seed 004),
- * shared by the amg_*.c files. The hierarchy is built on the host (OpenMP);
+ * shared by the amg_*.c files. The hierarchy is built on the host (OpenMP),
+ * or on a GPU context its big levels on the device (amg_setup_cuda.cu,
+ * -amg_setup gpu, the default there) and the small ones on the host;
  * every level's A, P and R is then an ng_spmv_ops table in the context's
  * memory space and every vector update goes through ctx->vops, so the one
  * V-cycle (amg_cycle.c) runs on the host or the GPU without a .cu file. */
 #ifndef NG_AMG_H
 #define NG_AMG_H
 #include "internal.h"
+#ifdef __cplusplus
+extern "C" { /* also included by amg_setup_cuda.cu */
+#endif
 
 /* Adjacency pattern (strength graph): no values. */
 typedef struct {
@@ -72,6 +77,7 @@ typedef struct {
   double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
+  int gpu;                       /* aggregates, P, R, next A built on the GPU (amg_setup_cuda.cu) */
 } ng_amg_level;
 
 typedef struct {
@@ -90,7 +96,30 @@ typedef struct {
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
    * P and R, Galerkin products, dense coarse inverse + copies to the context */
   double t_aggregate, t_rho, t_prolong, t_galerkin, t_finish;
+  int gpu_setup;                 /* big levels' setup on the GPU (-amg_setup gpu on a GPU context) */
+  int32_t gpu_min_rows;          /* levels after the finest: on the GPU from this many rows */
+  void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
+  double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
 } ng_amg;
+
+#ifdef NG_HAVE_CUDA
+/* amg_setup_cuda.cu: level l on the GPU (level 0: the matrix's device CSR,
+ * else level l - 1's device Galerkin product). aggregate: strength and MIS(2)
+ * on the device (L[l].agg, .nagg: identical to the host's); transfer: P, R
+ * (device SpMV tables of level l) and A_c (also as host L[l + 1].A), values
+ * only when refresh. download: level l's P and R (tests). */
+ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
+ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
+ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R);
+/* Forget level l's device state (the host builds it after NG_ERR_UNSUPPORTED). */
+void ng_amg_gpu_drop(ng_amg *M, int l);
+/* For the finest rho estimate: s = |a_ii|^-1/2 and (v != NULL) the start
+ * vector on the device; *done = 0 when the matrix is not a device CSR. */
+ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int *done);
+/* dinv = omega / a_ii of a GPU-built level, on the device */
+ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
+void ng_amg_gpu_free(ng_amg *M);
+#endif
 
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
@@ -103,4 +132,7 @@ ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
  * (NULL for another kind), and per-level cycle timing (syncs each level). */
 void *ng_amg_of(ng_precond P);
 ng_status ng_amg_describe(ng_precond P, char *buf, size_t len);
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -39,7 +39,8 @@ ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *
   return NG_SUCCESS;
 }
 
-/* Deterministic start vector in [0.5, 1.5) with every mode present. */
+/* Deterministic start vector in [0.5, 1.5) with every mode present
+ * (amg_setup_cuda.cu has a device copy: keep them equal). */
 static double start_value(int32_t i)
 {
   uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull + 12345;
@@ -102,18 +103,25 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
   const ng_vec_ops *V = ctx->vops;
   int32_t n = A->n_local;
   double *h = NULL, *s = NULL, *t = NULL, *w = NULL, est = 0.0;
+  int done = 0;
   ng_status st = NG_SUCCESS;
-  NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
-  NG_CHECK_GOTO(st, ng_amg_diagonal(&A->local, h), out);
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
   NG_CHECK_GOTO(st, V->alloc(ctx, &s, n), out);
   NG_CHECK_GOTO(st, V->alloc(ctx, &t, n), out);
   NG_CHECK_GOTO(st, V->alloc(ctx, &w, n), out);
-  NG_CHECK_GOTO(st, V->upload(ctx, s, h, n), out);
-  if (!warm) {
-    for (int32_t i = 0; i < n; i++) h[i] = start_value(i);
-    NG_CHECK_GOTO(st, V->upload(ctx, v, h, n), out);
+#ifdef NG_HAVE_CUDA
+  /* s and the start vector made on the device from the matrix's CSR (same values) */
+  if (ctx->on_gpu) NG_CHECK_GOTO(st, ng_amg_gpu_rho_init(A, s, warm ? NULL : v, &done), out);
+#endif
+  if (!done) {
+    NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
+    NG_CHECK_GOTO(st, ng_amg_diagonal(&A->local, h), out);
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
+    NG_CHECK_GOTO(st, V->upload(ctx, s, h, n), out);
+    if (!warm) {
+      for (int32_t i = 0; i < n; i++) h[i] = start_value(i);
+      NG_CHECK_GOTO(st, V->upload(ctx, v, h, n), out);
+    }
   }
   for (int it = 0; it < iters; it++) {
     double r[3];

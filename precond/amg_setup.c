@@ -33,10 +33,21 @@ static ng_status make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_
 }
 
 /* dinv = omega / a_ii in context memory (allocated on the first call). */
-static ng_status smoother_diagonal(ng_context ctx, ng_amg_level *L, const ng_csr *A)
+static ng_status smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A)
 {
+  ng_amg_level *L = &M->L[l];
   double *d;
   ng_status st;
+#ifdef NG_HAVE_CUDA
+  if (L->gpu) { /* the level's operator is on the device */
+    if (!L->dinv) NG_CHECK(ctx->vops->alloc(ctx, &L->dinv, L->n));
+    NG_CHECK(ng_amg_gpu_dinv(M, l, L->omega, L->dinv));
+    return NG_SUCCESS;
+  }
+#else
+  (void)M;
+  (void)l;
+#endif
   NG_CHECK(NG_MALLOC(d, L->n));
   NG_CHECK_GOTO(st, ng_amg_diagonal(A, d), out);
 #pragma omp parallel for schedule(static) if (L->n > 20000)
@@ -94,12 +105,14 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
-  NG_CHECK(smoother_diagonal(ctx, L, A));
+  NG_CHECK(smoother_diagonal(ctx, M, l, A));
   if (l > 0) {
     if (!refresh) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
     else NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
   }
-  if (!last) {
+  if (!last && L->gpu) {
+    /* P and R were made on the device (amg_setup_cuda.cu) */
+  } else if (!last) {
     if (!refresh) {
       NG_CHECK(make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
       NG_CHECK(make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
@@ -143,19 +156,49 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
     M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
+    /* the finest level on the GPU, then the next ones while big enough */
+    int gpu = M->gpu_setup && (l == 0 || (M->L[l - 1].gpu && L->n >= M->gpu_min_rows));
     t = ng_wtime();
-    NG_CHECK(NG_MALLOC(L->agg, L->n));
-    NG_CHECK(ng_amg_strength(Ah, M->theta, &S));
-    ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
-    ng_graph_free(&S);
-    NG_CHECK(st);
-    M->t_aggregate += ng_wtime() - t;
+#ifdef NG_HAVE_CUDA
+    if (gpu) {
+      ng_status gs = ng_amg_gpu_aggregate(M, A, l);
+      if (gs == NG_ERR_UNSUPPORTED) { /* e.g. 64-bit indices: this level on the host */
+        ng_error_clear();
+        ng_amg_gpu_drop(M, l);
+        ng_free(L->agg);
+        L->agg = NULL;
+        gpu = 0;
+      } else NG_CHECK(gs);
+    }
+#endif
+    if (!gpu) {
+      NG_CHECK(NG_MALLOC(L->agg, L->n));
+      NG_CHECK(ng_amg_strength(Ah, M->theta, &S));
+      ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
+      ng_graph_free(&S);
+      NG_CHECK(st);
+      M->t_aggregate += ng_wtime() - t;
+    }
     /* no coarsening left (every row isolated, or too little reduction) */
     if (L->nagg == 0 || L->nagg > L->n * 0.9) {
       ng_free(L->agg);
       L->agg = NULL;
       break;
     }
+#ifdef NG_HAVE_CUDA
+    if (gpu) {
+      ng_status gs = ng_amg_gpu_transfer(M, A, l, 0);
+      if (gs == NG_SUCCESS) {
+        L->gpu = 1;
+        continue;
+      }
+      if (gs != NG_ERR_UNSUPPORTED) NG_CHECK(gs);
+      /* a product row longer than the device's hash table: the host builds
+       * this level's transfer from the same aggregates */
+      ng_error_clear();
+      ng_amg_gpu_drop(M, l);
+    }
+#endif
     NG_CHECK(NG_MALLOC(L->ptent, L->n));
     NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
     NG_CHECK(build_transfer(M, Ah, l, 0));
@@ -178,7 +221,15 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     const ng_csr *Ah = level_matrix(M, A, l);
     if (l == 0) NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_UPDATE_ITERS, M->eigvec0, 1, &M->L[l].rho));
     else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
-    if (l < M->nlevels - 1) NG_CHECK(build_transfer(M, Ah, l, 1));
+    if (l < M->nlevels - 1) {
+#ifdef NG_HAVE_CUDA
+      if (M->L[l].gpu) {
+        NG_CHECK(ng_amg_gpu_transfer(M, A, l, 1));
+        continue;
+      }
+#endif
+      NG_CHECK(build_transfer(M, Ah, l, 1));
+    }
   }
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
   NG_CHECK(P->ctx->vops->sync(P->ctx));
@@ -208,6 +259,9 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->rperm);
   }
   if (M->Cops) M->Cops->destroy(M->Cdata);
+#ifdef NG_HAVE_CUDA
+  ng_amg_gpu_free(M);
+#endif
   ctx->vops->free(ctx, M->eigvec0);
   ng_csr_free(&M->coarse_inv);
   ng_free(M->L);

@@ -40,12 +40,13 @@ static void csr_cuda_destroy(void *data)
   ng_free(d);
 }
 
+static ng_status csr_cuda_descriptors(csr_cuda *d);
+
 /* Device arrays, descriptors and the work buffer for A. */
 static ng_status csr_cuda_setup(csr_cuda *d, const ng_csr *A)
 {
   struct ng_cuda *cu = d->ctx->cuda;
   int32_t *rp = NULL;
-  ng_status st = NG_SUCCESS;
   NG_CHECK(NG_CUDA_MALLOC(d->rowptr, (size_t)A->nrows + 1));
   NG_CHECK(NG_CUDA_MALLOC(d->col, A->nnz));
   NG_CHECK(NG_CUDA_MALLOC(d->val, A->nnz));
@@ -61,17 +62,24 @@ static ng_status csr_cuda_setup(csr_cuda *d, const ng_csr *A)
     NG_CUDA_CHECK(cudaMemcpyAsync(d->val, A->val, (size_t)A->nnz * sizeof(double), cudaMemcpyHostToDevice, cu->stream));
     NG_CUDA_CHECK(cudaStreamSynchronize(cu->stream));
   }
-  if (A->nrows == 0 || A->nnz == 0) return st; /* apply() handles these without cuSPARSE */
-  NG_CUSPARSE_CHECK(cusparseCreateCsr(&d->mat, A->nrows, A->ncols, A->nnz, d->rowptr, d->col, d->val,
+  return csr_cuda_descriptors(d);
+}
+
+/* cuSPARSE descriptors and the SpMV work buffer over d's device arrays. */
+static ng_status csr_cuda_descriptors(csr_cuda *d)
+{
+  struct ng_cuda *cu = d->ctx->cuda;
+  if (d->nrows == 0 || d->nnz == 0) return NG_SUCCESS; /* apply() handles these without cuSPARSE */
+  NG_CUSPARSE_CHECK(cusparseCreateCsr(&d->mat, d->nrows, d->ncols, d->nnz, d->rowptr, d->col, d->val,
                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
   /* placeholders: the real vectors are set per call */
-  NG_CUSPARSE_CHECK(cusparseCreateDnVec(&d->x, A->ncols, d->val, CUDA_R_64F));
-  NG_CUSPARSE_CHECK(cusparseCreateDnVec(&d->y, A->nrows, d->val, CUDA_R_64F));
+  NG_CUSPARSE_CHECK(cusparseCreateDnVec(&d->x, d->ncols, d->val, CUDA_R_64F));
+  NG_CUSPARSE_CHECK(cusparseCreateDnVec(&d->y, d->nrows, d->val, CUDA_R_64F));
   double one = 1.0, zero = 0.0;
   NG_CUSPARSE_CHECK(cusparseSpMV_bufferSize(cu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, d->mat, d->x, &zero,
                                             d->y, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &d->buffer_bytes));
   NG_CHECK(ng_cuda_malloc(&d->buffer, d->buffer_bytes, "cusparseSpMV work buffer"));
-  return st;
+  return NG_SUCCESS;
 }
 
 static ng_status csr_cuda_create(ng_context ctx, const ng_csr *A, void **data)
@@ -133,6 +141,46 @@ static size_t csr_cuda_bytes(const void *data)
   const csr_cuda *d = (const csr_cuda *)data;
   return ((size_t)d->nrows + 1) * sizeof(int32_t) + (size_t)d->nnz * (sizeof(int32_t) + sizeof(double)) +
          d->buffer_bytes;
+}
+
+/* Internal (precond/amg_setup_cuda.cu): a table over device arrays built on
+ * the GPU (32-bit row offsets); it owns them on success, the caller keeps
+ * them on failure. */
+extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
+                                       int32_t *col, double *val, void **data)
+{
+  csr_cuda *d;
+  *data = NULL;
+  NG_CHECK(NG_CALLOC(d, 1));
+  d->ctx = ctx;
+  d->nrows = nrows;
+  d->ncols = ncols;
+  d->nnz = nnz;
+  d->rowptr = rowptr;
+  d->col = col;
+  d->val = val;
+  ng_status st = csr_cuda_descriptors(d);
+  if (st != NG_SUCCESS) {
+    d->rowptr = d->col = NULL; /* the caller keeps the arrays */
+    d->val = NULL;
+    csr_cuda_destroy(d);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *data = d;
+  return NG_SUCCESS;
+}
+
+extern "C" const ng_spmv_ops ng_spmv_csr_cuda;
+/* Internal: the device arrays behind a csr_cuda table (NG_ERR_ARGUMENT for another format). */
+extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
+                                        double **val)
+{
+  if (ops != &ng_spmv_csr_cuda || !data) return NG_ERR_ARGUMENT; /* quiet: the caller falls back */
+  csr_cuda *d = (csr_cuda *)data;
+  *rowptr = d->rowptr;
+  *col = d->col;
+  *val = d->val;
+  return NG_SUCCESS;
 }
 
 extern "C" const ng_spmv_ops ng_spmv_csr_cuda = {"csr", 1, csr_cuda_create, csr_cuda_apply, csr_cuda_update,

@@ -1,0 +1,834 @@
+/* precond/amg_setup_cuda.cu: the big levels' part of the AMG setup on the
+ * GPU (-amg_setup gpu; the finest level, and the next ones while they have
+ * at least -amg_gpu_min_rows rows): strength of connection, the deterministic MIS(2)
+ * aggregation (the same keys, hash and rounds as amg_aggregate.c, so the
+ * aggregates are identical to the host's), the tentative and smoothed P, R =
+ * P^T (cusparseCsr2cscEx2) and the Galerkin product R (A P) by a row-wise
+ * SpGEMM with a hash table per warp in shared memory. P and R stay on the
+ * device as csr_cuda SpMV tables for the V-cycle and the coarse operator is
+ * the next level's input on the device; each coarse operator is also
+ * downloaded (the host computes its rho and keeps it for update) and the
+ * host code builds the small levels.
+ * refresh() recomputes only the values (same aggregates and patterns). */
+#include "cuda_internal.h"
+#include "amg.h"
+#include <cub/cub.cuh>
+#include <limits.h>
+#include <math.h>
+
+/* spmv/csr_cuda.cu: CSR SpMV tables over device arrays / their arrays. */
+extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
+                                       int32_t *col, double *val, void **data);
+extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
+                                        double **val);
+
+#define TPB 256
+#define HC 512 /* hash slots per warp (power of two) */
+#define WPB 8  /* warps per block in the SpGEMM kernels: 8 x 512 x 12 bytes = 48 KiB of shared memory */
+
+typedef struct {
+  ng_context ctx;
+  int32_t n, nagg, nc;
+  int64_t nnzA, nnzP, nnzAP, nnzC;
+  const int32_t *Arp, *Acol; /* the matrix's device CSR (borrowed, or the copies below) */
+  const double *Aval;
+  int32_t *own_rp, *own_col; double *own_val; /* uploaded here when the matrix is not csr_cuda */
+  int32_t *agg;              /* device */
+  double *ptent;             /* device */
+  int32_t *Prp, *Pcol; double *Pval; /* owned by the level's P table */
+  int32_t *Rrp, *Rcol; double *Rval; /* owned by the level's R table */
+  void *tbuf; size_t tbuf_bytes;     /* cusparseCsr2cscEx2 buffer */
+  int32_t *APrp, *APcol; double *APval;
+  int32_t *Crp, *Ccol; double *Cval;
+  int *flag;                 /* device: overflow / bad row */
+  int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
+} amg_gpu;
+
+/* ---- kernels ------------------------------------------------------------ */
+
+enum { OUT = 0, UNDECIDED = 1, IN = 2 };
+__device__ static uint64_t hash30(uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x & 0x3fffffffull;
+}
+__device__ static uint64_t key(int state, int32_t i) { return ((uint64_t)state << 62) | (hash30((uint64_t)i) << 32) | (uint32_t)i; }
+__device__ static int key_state(uint64_t k) { return (int)(k >> 62); }
+__device__ static int32_t key_index(uint64_t k) { return (int32_t)(uint32_t)k; }
+
+#define ROW_LOOP(n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
+
+/* s[i] = sqrt(|a_ii|) (the host's summation order); flag = 1 on a zero diagonal */
+__global__ void k_sqrt_diag(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *s, int *flag)
+{
+  ROW_LOOP(n) {
+    double d = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) d += val[k];
+    if (d == 0.0) atomicExch(flag, 1);
+    s[i] = sqrt(fabs(d));
+  }
+}
+
+/* strong couplings: count (fill == 0) or fill the columns */
+__global__ void k_strength(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const double *s,
+                           double theta, int64_t *cnt, const int32_t *Srp, int32_t *Scol)
+{
+  ROW_LOOP(n) {
+    int32_t c = 0, base = Srp ? Srp[i] : 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+      int32_t j = col[k];
+      if (j != i && fabs(val[k]) >= theta * s[i] * s[j]) {
+        if (Scol) Scol[base + c] = j;
+        c++;
+      }
+    }
+    if (cnt) cnt[i] = c;
+  }
+}
+
+__global__ void k_init_keys(int32_t n, const int32_t *Srp, uint64_t *T)
+{
+  ROW_LOOP(n) T[i] = key(Srp[i + 1] > Srp[i] ? UNDECIDED : OUT, i);
+}
+
+__global__ void k_max_neighbours(int32_t n, const int32_t *Srp, const int32_t *Scol, const uint64_t *in, uint64_t *out)
+{
+  ROW_LOOP(n) {
+    uint64_t m = in[i];
+    for (int32_t k = Srp[i]; k < Srp[i + 1]; k++) {
+      uint64_t v = in[Scol[k]];
+      if (v > m) m = v;
+    }
+    out[i] = m;
+  }
+}
+
+__global__ void k_decide(int32_t n, uint64_t *T, const uint64_t *M2, int *undecided)
+{
+  int c = 0;
+  ROW_LOOP(n) {
+    if (key_state(T[i]) != UNDECIDED) continue;
+    if (key_index(M2[i]) == i) T[i] = key(IN, i);
+    else if (key_state(M2[i]) == IN) T[i] = key(OUT, i);
+    else c++;
+  }
+  if (c) atomicAdd(undecided, c);
+}
+
+__global__ void k_is_root(int32_t n, const uint64_t *T, int64_t *flag)
+{
+  ROW_LOOP(n) flag[i] = key_state(T[i]) == IN;
+}
+__global__ void k_number_roots(int32_t n, const uint64_t *T, const int64_t *pos, int32_t *agg)
+{
+  ROW_LOOP(n) agg[i] = key_state(T[i]) == IN ? (int32_t)pos[i] : -1;
+}
+/* neighbours of a root join it (first in column order) */
+__global__ void k_step(int32_t n, const int32_t *Srp, const int32_t *Scol, const uint64_t *T, const int32_t *agg,
+                       int32_t *step)
+{
+  ROW_LOOP(n) {
+    int32_t a = agg[i];
+    if (a < 0)
+      for (int32_t k = Srp[i]; k < Srp[i + 1]; k++)
+        if (key_state(T[Scol[k]]) == IN) {
+          a = agg[Scol[k]];
+          break;
+        }
+    step[i] = a;
+  }
+}
+/* the rest joins its first assigned neighbour's aggregate */
+__global__ void k_join(int32_t n, const int32_t *Srp, const int32_t *Scol, const int32_t *step, int32_t *agg)
+{
+  ROW_LOOP(n) {
+    int32_t a = step[i];
+    if (a < 0)
+      for (int32_t k = Srp[i]; k < Srp[i + 1]; k++)
+        if (step[Scol[k]] >= 0) {
+          a = step[Scol[k]];
+          break;
+        }
+    agg[i] = a;
+  }
+}
+__global__ void k_is_leftover(int32_t n, const int32_t *Srp, const int32_t *agg, int64_t *flag)
+{
+  ROW_LOOP(n) flag[i] = agg[i] < 0 && Srp[i + 1] > Srp[i];
+}
+__global__ void k_number_leftover(int32_t n, const int32_t *Srp, const int64_t *pos, int32_t count, int32_t *agg)
+{
+  ROW_LOOP(n) if (agg[i] < 0 && Srp[i + 1] > Srp[i]) agg[i] = count + (int32_t)pos[i];
+}
+
+__global__ void k_agg_size(int32_t n, const int32_t *agg, int32_t *size)
+{
+  ROW_LOOP(n) if (agg[i] >= 0) atomicAdd(&size[agg[i]], 1);
+}
+__global__ void k_ptent(int32_t n, const int32_t *agg, const int32_t *size, double *ptent)
+{
+  ROW_LOOP(n) ptent[i] = agg[i] >= 0 ? 1.0 / sqrt((double)size[agg[i]]) : 0.0;
+}
+
+/* Row i of P: the sorted distinct aggregates of row i's columns, sorted in
+ * place in scratch (A's row slots) by insertion; count, then copy. */
+__global__ void k_ppattern(int32_t n, const int32_t *rp, const int32_t *col, const int32_t *agg, int32_t *scratch,
+                           int64_t *cnt, const int32_t *Prp, int32_t *Pcol)
+{
+  ROW_LOOP(n) {
+    int32_t *s = scratch + rp[i], m = 0;
+    if (!Pcol) {
+      for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+        int32_t a = agg[col[k]], j = m;
+        if (a < 0) continue;
+        while (j > 0 && s[j - 1] > a) j--;
+        if (j > 0 && s[j - 1] == a) continue;
+        for (int32_t t = m; t > j; t--) s[t] = s[t - 1];
+        s[j] = a;
+        m++;
+      }
+      cnt[i] = m;
+    } else {
+      for (int32_t p = Prp[i]; p < Prp[i + 1]; p++) Pcol[p] = s[p - Prp[i]];
+    }
+  }
+}
+
+__device__ static int32_t find_col(const int32_t *col, int32_t lo, int32_t hi, int32_t c)
+{
+  while (hi - lo > 1) {
+    int32_t mid = (lo + hi) / 2;
+    if (col[mid] <= c) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* P = (I - omega D^-1 A) P_tent, the host's order of operations without
+ * contraction (explicit _rn), so P equals the host's for the same omega. */
+__global__ void k_pvalues(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const int32_t *agg,
+                          const double *ptent, double omega, const int32_t *Prp, const int32_t *Pcol, double *Pval,
+                          int *flag)
+{
+  ROW_LOOP(n) {
+    int32_t lo = Prp[i], hi = Prp[i + 1];
+    double d = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) d += val[k];
+    for (int32_t p = lo; p < hi; p++) Pval[p] = 0.0;
+    if (d == 0.0) {
+      atomicExch(flag, 1);
+      continue;
+    }
+    double s = -omega / d;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+      int32_t j = col[k];
+      if (agg[j] < 0) continue;
+      int32_t p = find_col(Pcol, lo, hi, agg[j]);
+      Pval[p] = __dadd_rn(Pval[p], __dmul_rn(__dmul_rn(s, val[k]), ptent[j]));
+    }
+    if (agg[i] >= 0) {
+      int32_t p = find_col(Pcol, lo, hi, agg[i]);
+      Pval[p] = __dadd_rn(Pval[p], ptent[i]);
+    }
+  }
+}
+
+/* C = A B row by row, one warp per row, its distinct columns in a hash table
+ * of HC slots in shared memory (linear probing). cnt != NULL: count the
+ * columns of each row; else write the row at Crp[row], sorted when sorted
+ * (rank = number of smaller keys), in hash order otherwise. A row with more
+ * than HC distinct columns sets *overflow. */
+template <bool NUMERIC>
+__global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *Arp, const int32_t *Acol,
+                                                     const double *Aval, const int32_t *Brp, const int32_t *Bcol,
+                                                     const double *Bval, int64_t *cnt, const int32_t *Crp,
+                                                     int32_t *Ccol, double *Cval, int sorted, int *overflow)
+{
+  __shared__ int32_t keys[WPB][HC];
+  __shared__ double vals[NUMERIC ? WPB : 1][NUMERIC ? HC : 1];
+  int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int32_t row = blockIdx.x * WPB + w;
+  if (row >= n) return; /* whole warps leave together */
+  int32_t *K = keys[w];
+  double *V = NUMERIC ? vals[w] : NULL;
+  for (int s = lane; s < HC; s += 32) {
+    K[s] = -1;
+    if (NUMERIC) V[s] = 0.0;
+  }
+  __syncwarp();
+  int mine = 0, full = 0;
+  for (int32_t ka = Arp[row]; ka < Arp[row + 1] && !full; ka++) {
+    int32_t c = Acol[ka];
+    double a = NUMERIC ? Aval[ka] : 0.0;
+    for (int32_t kb = Brp[c] + lane; kb < Brp[c + 1]; kb += 32) {
+      int32_t k = Bcol[kb];
+      uint32_t h = ((uint32_t)k * 2654435761u) & (HC - 1);
+      int probe = 0;
+      for (; probe < HC; probe++) {
+        int32_t old = atomicCAS(&K[h], -1, k);
+        if (old == -1 || old == k) {
+          mine += old == -1;
+          if (NUMERIC) atomicAdd(&V[h], a * Bval[kb]);
+          break;
+        }
+        h = (h + 1) & (HC - 1);
+      }
+      if (probe == HC) full = 1;
+    }
+    full = __any_sync(0xffffffffu, full);
+  }
+  __syncwarp();
+  if (full) {
+    if (lane == 0) atomicExch(overflow, 1);
+    return;
+  }
+  for (int o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
+  if (!NUMERIC) {
+    if (lane == 0) cnt[row] = mine;
+    return;
+  }
+  int32_t base = Crp[row];
+  if (sorted) {
+    for (int s = lane; s < HC; s += 32) {
+      int32_t k = K[s];
+      if (k < 0) continue;
+      int32_t rank = 0;
+      for (int t = 0; t < HC; t++) rank += K[t] >= 0 && K[t] < k;
+      Ccol[base + rank] = k;
+      Cval[base + rank] = V[s];
+    }
+  } else {
+    int32_t pos = base;
+    for (int s0 = 0; s0 < HC; s0 += 32) {
+      int32_t k = K[s0 + lane];
+      unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+      if (k >= 0) {
+        int32_t p = pos + __popc(b & ((1u << lane) - 1));
+        Ccol[p] = k;
+        Cval[p] = V[s0 + lane];
+      }
+      pos += __popc(b);
+    }
+  }
+}
+
+/* amg_prolong.c's start_value: keep them equal */
+__device__ static double start_value(int32_t i)
+{
+  uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull + 12345;
+  x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 32;
+  return 0.5 + (double)(x & 0xffff) / 65536.0;
+}
+
+/* s = |a_ii|^-1/2, v = start vector (v != NULL); *bad = first zero diagonal row */
+__global__ void k_rho_init(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *s, double *v,
+                           int *bad)
+{
+  ROW_LOOP(n) {
+    double d = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) d += val[k];
+    if (d == 0.0) atomicMin(bad, i);
+    s[i] = 1.0 / sqrt(fabs(d));
+    if (v) v[i] = start_value(i);
+  }
+}
+
+/* dinv = omega / a_ii (the host's summation order): the smoother's diagonal */
+__global__ void k_dinv(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double omega, double *dinv,
+                       int *flag)
+{
+  ROW_LOOP(n) {
+    double d = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) d += val[k];
+    if (d == 0.0) atomicExch(flag, 1);
+    dinv[i] = omega / d;
+  }
+}
+
+__global__ void k_narrow(int32_t n, const int64_t *in, int32_t *out)
+{
+  for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += gridDim.x * blockDim.x) out[i] = (int32_t)in[i];
+}
+
+/* ---- host side ------------------------------------------------------------ */
+
+static int blocks(int64_t n)
+{
+  int64_t b = (n + TPB - 1) / TPB;
+  return (int)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+/* Exclusive scan of cnt (n entries, int64) into a new 32-bit rowptr (n + 1);
+ * *total receives the sum; NG_ERR_UNSUPPORTED past 2^31 - 1 entries. */
+static ng_status scan_rowptr(amg_gpu *g, int64_t *cnt, int32_t n, int32_t **rp, int64_t *total, const char *what)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  int64_t *pos = NULL;
+  void *tmp = NULL;
+  size_t tb = 0;
+  ng_status st = NG_SUCCESS;
+  *rp = NULL;
+  NG_CHECK(NG_CUDA_MALLOC(pos, (size_t)n + 1));
+#define SCAN_CHECK(call)                                                                          \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess) {                                                                      \
+      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: %s of %s failed: %s", #call, what, cudaGetErrorString(e_)); \
+      goto out;                                                                                   \
+    }                                                                                             \
+  } while (0)
+  SCAN_CHECK(cudaMemsetAsync(cnt + n, 0, sizeof(int64_t), cu->stream));
+  SCAN_CHECK(cub::DeviceScan::ExclusiveSum(NULL, tb, cnt, pos, n + 1, cu->stream));
+  NG_CHECK_GOTO(st, ng_cuda_malloc(&tmp, tb ? tb : 1, "AMG scan buffer"), out);
+  SCAN_CHECK(cub::DeviceScan::ExclusiveSum(tmp, tb, cnt, pos, n + 1, cu->stream));
+  SCAN_CHECK(cudaMemcpyAsync(total, pos + n, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream));
+  SCAN_CHECK(cudaStreamSynchronize(cu->stream));
+  if (*total > INT32_MAX) {
+    st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %s has %lld entries, more than 32-bit indices hold", what,
+                  (long long)*total);
+    goto out;
+  }
+  NG_CHECK_GOTO(st, ng_cuda_malloc((void **)rp, ((size_t)n + 1) * sizeof(int32_t), what), out);
+  k_narrow<<<blocks(n + 1), TPB, 0, cu->stream>>>(n, pos, *rp);
+  SCAN_CHECK(cudaGetLastError());
+#undef SCAN_CHECK
+out:
+  cudaFree(tmp);
+  cudaFree(pos);
+  return st;
+}
+
+static ng_status read_flag(amg_gpu *g, int *v)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  NG_CUDA_CHECK(cudaMemcpyAsync(v, g->flag, sizeof(int), cudaMemcpyDeviceToHost, cu->stream));
+  NG_CUDA_CHECK(cudaStreamSynchronize(cu->stream));
+  return NG_SUCCESS;
+}
+
+/* Device CSR of the finest A: the matrix's own csr_cuda arrays, else a copy. */
+static ng_status device_matrix(amg_gpu *g, ng_matrix A, int refresh)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  const ng_csr *H = &A->local;
+  int32_t *rp, *col;
+  double *val;
+  if (!g->own_val && ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val) == NG_SUCCESS) {
+    g->Arp = rp;
+    g->Acol = col;
+    g->Aval = val;
+    return NG_SUCCESS;
+  }
+  if (H->nnz > INT32_MAX)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %lld entries need 64-bit indices", (long long)H->nnz);
+  if (!refresh) {
+    int32_t *h;
+    NG_CHECK(NG_CUDA_MALLOC(g->own_rp, (size_t)g->n + 1));
+    NG_CHECK(NG_CUDA_MALLOC(g->own_col, H->nnz ? H->nnz : 1));
+    NG_CHECK(NG_CUDA_MALLOC(g->own_val, H->nnz ? H->nnz : 1));
+    NG_CHECK(NG_MALLOC(h, (size_t)g->n + 1));
+    for (int32_t i = 0; i <= g->n; i++) h[i] = (int32_t)H->rowptr[i];
+    cudaError_t e = cudaMemcpy(g->own_rp, h, ((size_t)g->n + 1) * sizeof(int32_t), cudaMemcpyHostToDevice);
+    ng_free(h);
+    if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: uploading A's row offsets failed: %s", cudaGetErrorString(e));
+    NG_CUDA_CHECK(cudaMemcpy(g->own_col, H->col, (size_t)H->nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
+  }
+  NG_CUDA_CHECK(cudaMemcpyAsync(g->own_val, H->val, (size_t)H->nnz * sizeof(double), cudaMemcpyHostToDevice, cu->stream));
+  g->Arp = g->own_rp;
+  g->Acol = g->own_col;
+  g->Aval = g->own_val;
+  return NG_SUCCESS;
+}
+
+/* Strength graph on the device and MIS(2) aggregation: agg on the device
+ * and its host copy in L->agg. */
+static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  int32_t n = g->n, *Srp = NULL, *Scol = NULL, *step = NULL;
+  int64_t *cnt = NULL, nnzS = 0, total = 0;
+  double *s = NULL;
+  uint64_t *T = NULL, *M1 = NULL, *M2 = NULL;
+  int bad = 0, undecided = 0, *dund = NULL;
+  ng_status st = NG_SUCCESS;
+#define K_CHECK() NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation kernel failed: %s", cudaGetErrorString(cudaGetLastError())), out)
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(s, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, (size_t)n + 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(dund, 1), out);
+  k_sqrt_diag<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, g->flag);
+  K_CHECK();
+  NG_CHECK_GOTO(st, read_flag(g, &bad), out);
+  if (bad) {
+    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
+    goto out;
+  }
+  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, M->theta, cnt, NULL, NULL);
+  K_CHECK();
+  NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &Srp, &nnzS, "the strength graph"), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(Scol, nnzS ? nnzS : 1), out);
+  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, M->theta, NULL, Srp, Scol);
+  K_CHECK();
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(T, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M1, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M2, n), out);
+  k_init_keys<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, T);
+  K_CHECK();
+  for (int round = 0;; round++) { /* the dense rounds of the host: same decisions */
+    NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
+    k_max_neighbours<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, T, M1);
+    k_max_neighbours<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, M1, M2);
+    k_decide<<<blocks(n), TPB, 0, cu->stream>>>(n, T, M2, dund);
+    K_CHECK();
+    if (cudaMemcpyAsync(&undecided, dund, sizeof(int), cudaMemcpyDeviceToHost, cu->stream) != cudaSuccess ||
+        cudaStreamSynchronize(cu->stream) != cudaSuccess) {
+      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation: reading the undecided count failed");
+      goto out;
+    }
+    if (!undecided) break;
+    if (round > n) {
+      st = NG_ERROR(NG_ERR_INTERNAL, "MIS(2) aggregation did not finish after %d rounds", round);
+      goto out;
+    }
+  }
+  /* roots numbered in index order, then the two joining steps, then leftovers */
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->agg, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(step, n), out);
+  k_is_root<<<blocks(n), TPB, 0, cu->stream>>>(n, T, cnt);
+  K_CHECK();
+  {
+    /* positions by a scan of the flags (M1 is free: it holds them) */
+    void *tmp = NULL;
+    size_t tb = 0;
+    int64_t *pos = (int64_t *)M1, last[2] = {0, 0}, extra[2] = {0, 0};
+    cudaError_t e = cub::DeviceScan::ExclusiveSum(NULL, tb, cnt, pos, n, cu->stream);
+    if (e == cudaSuccess) {
+      st = ng_cuda_malloc(&tmp, tb ? tb : 1, "AMG scan buffer");
+      if (st != NG_SUCCESS) goto out;
+      e = cub::DeviceScan::ExclusiveSum(tmp, tb, cnt, pos, n, cu->stream);
+    }
+    if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(last, pos + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
+    if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(last + 1, cnt + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
+    if (e == cudaSuccess) {
+      k_number_roots<<<blocks(n), TPB, 0, cu->stream>>>(n, T, pos, g->agg);
+      k_step<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, T, g->agg, step);
+      k_join<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, step, g->agg);
+      k_is_leftover<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, g->agg, cnt);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream); /* last[] is read below */
+    total = last[0] + last[1];
+    if (e == cudaSuccess) e = cub::DeviceScan::ExclusiveSum(tmp, tb, cnt, pos, n, cu->stream);
+    if (e == cudaSuccess) {
+      k_number_leftover<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, pos, (int32_t)total, g->agg);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(extra, pos + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
+    if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(extra + 1, cnt + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(L->agg, g->agg, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost, cu->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream);
+    cudaFree(tmp);
+    if (e != cudaSuccess) {
+      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation failed: %s", cudaGetErrorString(e));
+      goto out;
+    }
+    L->nagg = g->nagg = (int32_t)(total + extra[0] + extra[1]);
+  }
+#undef K_CHECK
+out:
+  cudaFree(s);
+  cudaFree(cnt);
+  cudaFree(dund);
+  cudaFree(Srp);
+  cudaFree(Scol);
+  cudaFree(T);
+  cudaFree(M1);
+  cudaFree(M2);
+  cudaFree(step);
+  return st;
+}
+
+/* C = A B on the device (pattern when *Crp is NULL, then values). */
+static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t *Acol, const double *Aval,
+                        const int32_t *Brp, const int32_t *Bcol, const double *Bval, int32_t **Crp, int32_t **Ccol,
+                        double **Cval, int64_t *nnz, int sorted, const char *what)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  int over = 0;
+  int nb = (int)(((int64_t)n + WPB - 1) / WPB);
+  if (nb == 0) nb = 1;
+  if (!*Crp) {
+    int64_t *cnt = NULL;
+    ng_status st;
+    NG_CHECK(NG_CUDA_MALLOC(cnt, (size_t)n + 1));
+    k_spgemm<false><<<nb, WPB * 32, 0, cu->stream>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, NULL, NULL, NULL,
+                                                     sorted, g->flag);
+    st = cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU SpGEMM kernel failed");
+    if (st == NG_SUCCESS) st = read_flag(g, &over);
+    if (st == NG_SUCCESS && over)
+      st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, HC);
+    if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, Crp, nnz, what);
+    cudaFree(cnt);
+    NG_CHECK(st);
+    NG_CHECK(NG_CUDA_MALLOC(*Ccol, *nnz ? *nnz : 1));
+    NG_CHECK(NG_CUDA_MALLOC(*Cval, *nnz ? *nnz : 1));
+  }
+  k_spgemm<true><<<nb, WPB * 32, 0, cu->stream>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, NULL, *Crp, *Ccol, *Cval,
+                                                  sorted, g->flag);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(read_flag(g, &over));
+  if (over) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, HC);
+  return NG_SUCCESS;
+}
+
+/* P (pattern unless refresh, values), R = P^T, A P, R (A P); A_c to the host. */
+static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  int32_t n = g->n;
+  int bad = 0;
+  double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
+  if (!refresh) {
+    int32_t *size = NULL, *scratch = NULL;
+    int64_t *cnt = NULL;
+    ng_status st = NG_SUCCESS;
+    NG_CHECK(NG_CUDA_MALLOC(g->ptent, n));
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(size, g->nagg ? g->nagg : 1), tfail);
+    NG_CHECK_GOTO(st, cudaMemsetAsync(size, 0, (size_t)g->nagg * sizeof(int32_t), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), tfail);
+    k_agg_size<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size);
+    k_ptent<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size, g->ptent);
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(scratch, g->nnzA ? g->nnzA : 1), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, (size_t)n + 1), tfail);
+    k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, cnt, NULL, NULL);
+    NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
+    NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &g->Prp, &g->nnzP, "the prolongator"), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pcol, g->nnzP ? g->nnzP : 1), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pval, g->nnzP ? g->nnzP : 1), tfail);
+    k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, NULL, g->Prp, g->Pcol);
+    NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rrp, (size_t)g->nagg + 1), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rcol, g->nnzP ? g->nnzP : 1), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rval, g->nnzP ? g->nnzP : 1), tfail);
+  tfail:
+    if (cudaStreamSynchronize(cu->stream) != cudaSuccess && st == NG_SUCCESS)
+      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator pattern failed");
+    cudaFree(size);
+    cudaFree(scratch);
+    cudaFree(cnt);
+    NG_CHECK(st);
+  }
+  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p, g->Prp, g->Pcol,
+                                               g->Pval, g->flag);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(read_flag(g, &bad));
+  if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
+  if (!refresh) {
+    NG_CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(cu->cusparse, n, g->nagg, g->nnzP, g->Pval, g->Prp, g->Pcol,
+                                                    g->Rval, g->Rrp, g->Rcol, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
+                                                    CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &g->tbuf_bytes));
+    NG_CHECK(ng_cuda_malloc(&g->tbuf, g->tbuf_bytes ? g->tbuf_bytes : 1, "cusparseCsr2cscEx2 buffer"));
+  }
+  if (g->nnzP)
+    NG_CUSPARSE_CHECK(cusparseCsr2cscEx2(cu->cusparse, n, g->nagg, g->nnzP, g->Pval, g->Prp, g->Pcol, g->Rval, g->Rrp,
+                                         g->Rcol, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                         CUSPARSE_CSR2CSC_ALG1, g->tbuf));
+  else NG_CUDA_CHECK(cudaMemsetAsync(g->Rrp, 0, ((size_t)g->nagg + 1) * sizeof(int32_t), cu->stream));
+  NG_CUDA_CHECK(cudaStreamSynchronize(cu->stream));
+  M->t_prolong += ng_wtime() - t;
+  t = ng_wtime();
+  NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
+                  0, "A P"));
+  NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
+                  &g->nnzC, 1, "the Galerkin operator"));
+  /* A_c to the host: the coarser levels are built there */
+  if (!refresh) {
+    int32_t *h = NULL;
+    NG_CHECK(ng_csr_alloc(&C->A, g->nagg, g->nagg, g->nnzC));
+    NG_CHECK(NG_MALLOC(h, (size_t)g->nagg + 1));
+    cudaError_t e = cudaMemcpy(h, g->Crp, ((size_t)g->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost);
+    for (int32_t i = 0; e == cudaSuccess && i <= g->nagg; i++) C->A.rowptr[i] = h[i];
+    ng_free(h);
+    if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: downloading A_c's row offsets failed: %s", cudaGetErrorString(e));
+    NG_CUDA_CHECK(cudaMemcpy(C->A.col, g->Ccol, (size_t)g->nnzC * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  } else if (C->A.nnz != g->nnzC)
+    return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: A_c has %lld entries, %lld at setup", (long long)g->nnzC,
+                    (long long)C->A.nnz);
+  NG_CUDA_CHECK(cudaMemcpy(C->A.val, g->Cval, (size_t)g->nnzC * sizeof(double), cudaMemcpyDeviceToHost));
+  M->t_galerkin += ng_wtime() - t;
+  return NG_SUCCESS;
+}
+
+static void gpu_free(amg_gpu *g)
+{
+  if (!g) return;
+  cudaFree(g->own_rp);
+  cudaFree(g->own_col);
+  cudaFree(g->own_val);
+  cudaFree(g->agg);
+  cudaFree(g->ptent);
+  cudaFree(g->tbuf);
+  cudaFree(g->APrp);
+  cudaFree(g->APcol);
+  cudaFree(g->APval);
+  cudaFree(g->Crp);
+  cudaFree(g->Ccol);
+  cudaFree(g->Cval);
+  cudaFree(g->flag);
+  /* P and R arrays belong to the SpMV tables once adopted */
+  if (!g->adoptedP) {
+    cudaFree(g->Prp);
+    cudaFree(g->Pcol);
+    cudaFree(g->Pval);
+  }
+  if (!g->adoptedR) {
+    cudaFree(g->Rrp);
+    cudaFree(g->Rcol);
+    cudaFree(g->Rval);
+  }
+  ng_free(g);
+}
+
+/* M->gpu: one state per level built on the GPU (NULL for host levels). */
+static amg_gpu **levels(ng_amg *M) { return (amg_gpu **)M->gpu; }
+
+extern "C" void ng_amg_gpu_free(ng_amg *M)
+{
+  amg_gpu **lv = levels(M);
+  if (!lv) return;
+  for (int l = 0; l < M->max_levels; l++) gpu_free(lv[l]);
+  ng_free(lv);
+  M->gpu = NULL;
+}
+
+extern "C" void ng_amg_gpu_drop(ng_amg *M, int l)
+{
+  amg_gpu **lv = levels(M);
+  if (!lv) return;
+  gpu_free(lv[l]);
+  lv[l] = NULL;
+}
+
+extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
+{
+  amg_gpu *g, **lv;
+  ng_amg_level *L = &M->L[l];
+  double t = ng_wtime();
+  if (!M->gpu) {
+    NG_CHECK(NG_CALLOC(lv, M->max_levels));
+    M->gpu = lv;
+  }
+  lv = levels(M);
+  if (l > 0 && (!lv[l - 1] || !lv[l - 1]->Crp))
+    return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d's operator is not on the device", l);
+  if (l == 0 && A->local.nnz > INT32_MAX)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %lld entries need 64-bit indices", (long long)A->local.nnz);
+  NG_CHECK(NG_CALLOC(g, 1));
+  lv[l] = g;
+  g->ctx = A->ctx;
+  NG_CHECK(NG_CUDA_MALLOC(g->flag, 1));
+  NG_CUDA_CHECK(cudaMemset(g->flag, 0, sizeof(int)));
+  if (l == 0) {
+    g->n = A->n_local;
+    g->nnzA = A->local.nnz;
+    NG_CHECK(device_matrix(g, A, 0));
+  } else { /* the previous level's Galerkin product, still on the device */
+    amg_gpu *f = lv[l - 1];
+    g->n = f->nagg;
+    g->nnzA = f->nnzC;
+    g->Arp = f->Crp;
+    g->Acol = f->Ccol;
+    g->Aval = f->Cval;
+  }
+  NG_CHECK(NG_MALLOC(L->agg, g->n));
+  NG_CHECK(aggregate(g, M, L));
+  M->t_aggregate += ng_wtime() - t;
+  M->t_gpu += ng_wtime() - t;
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh)
+{
+  amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
+  ng_amg_level *L = &M->L[l];
+  double t = ng_wtime();
+  if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d was not aggregated on the device", l);
+  if (refresh && l == 0) M->t_gpu = 0;
+  if (refresh && l == 0) NG_CHECK(device_matrix(g, A, 1));
+  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh));
+  if (!refresh) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
+    NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->n, g->nagg, g->nnzP, g->Prp, g->Pcol, g->Pval, &L->Pdata));
+    L->Pops = ng_spmv_find("csr", 1);
+    g->adoptedP = 1;
+    NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->nagg, g->n, g->nnzP, g->Rrp, g->Rcol, g->Rval, &L->Rdata));
+    L->Rops = L->Pops;
+    g->adoptedR = 1;
+  }
+  M->t_gpu += ng_wtime() - t;
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv)
+{
+  amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
+  int bad = 0;
+  if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d's operator is not on the device", l);
+  k_dinv<<<blocks(g->n), TPB, 0, g->ctx->cuda->stream>>>(g->n, g->Arp, g->Acol, g->Aval, omega, dinv, g->flag);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(read_flag(g, &bad));
+  if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: level %d has a zero or missing diagonal entry", l);
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int *done)
+{
+  int32_t *rp, *col, *dbad = NULL, n = A->n_local, bad = INT32_MAX;
+  double *val;
+  cudaStream_t stream = A->ctx->cuda->stream;
+  *done = 0;
+  if (ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val) != NG_SUCCESS) return NG_SUCCESS;
+  NG_CHECK(NG_CUDA_MALLOC(dbad, 1));
+  cudaError_t e = cudaMemcpyAsync(dbad, &bad, sizeof(int32_t), cudaMemcpyHostToDevice, stream);
+  if (e == cudaSuccess) {
+    k_rho_init<<<blocks(n), TPB, 0, stream>>>(n, rp, col, val, s, v, dbad);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, dbad, sizeof(int32_t), cudaMemcpyDeviceToHost, stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+  cudaFree(dbad);
+  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG rho estimate: the device diagonal failed: %s", cudaGetErrorString(e));
+  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "row %d has a zero or missing diagonal entry", (int)bad);
+  *done = 1;
+  return NG_SUCCESS;
+}
+
+/* Tests: the finest level's P and R as host CSRs. */
+static ng_status download(amg_gpu *g, int32_t nr, int32_t nc, const int32_t *rp, const int32_t *col, const double *val,
+                          int64_t nnz, ng_csr *X)
+{
+  int32_t *h = NULL;
+  NG_CHECK(ng_csr_alloc(X, nr, nc, nnz));
+  NG_CHECK(NG_MALLOC(h, (size_t)nr + 1));
+  cudaError_t e = cudaMemcpy(h, rp, ((size_t)nr + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost);
+  for (int32_t i = 0; e == cudaSuccess && i <= nr; i++) X->rowptr[i] = h[i];
+  ng_free(h);
+  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU download failed: %s", cudaGetErrorString(e));
+  NG_CUDA_CHECK(cudaMemcpy(X->col, col, (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  NG_CUDA_CHECK(cudaMemcpy(X->val, val, (size_t)nnz * sizeof(double), cudaMemcpyDeviceToHost));
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R)
+{
+  amg_gpu *g = M->gpu && l >= 0 && l < M->max_levels ? levels(M)[l] : NULL;
+  if (!g || !g->Prp) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: level %d was not built on the GPU", l);
+  NG_CHECK(download(g, g->n, g->nagg, g->Prp, g->Pcol, g->Pval, g->nnzP, P));
+  NG_CHECK(download(g, g->nagg, g->n, g->Rrp, g->Rcol, g->Rval, g->nnzP, R));
+  return NG_SUCCESS;
+}
