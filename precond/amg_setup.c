@@ -215,12 +215,14 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
-  double t0 = ng_wtime();
-  M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
+  double t0 = ng_wtime(), t;
+  M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
   for (int l = 0; l < M->nlevels; l++) {
     const ng_csr *Ah = level_matrix(M, A, l);
+    t = ng_wtime();
     if (l == 0) NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_UPDATE_ITERS, M->eigvec0, 1, &M->L[l].rho));
     else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
+    M->t_rho += ng_wtime() - t;
     if (l < M->nlevels - 1) {
 #ifdef NG_HAVE_CUDA
       if (M->L[l].gpu) {
@@ -231,8 +233,10 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
       NG_CHECK(build_transfer(M, Ah, l, 1));
     }
   }
+  t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
   NG_CHECK(P->ctx->vops->sync(P->ctx));
+  M->t_finish = ng_wtime() - t;
   M->update_seconds = ng_wtime() - t0;
   return NG_SUCCESS;
 }
