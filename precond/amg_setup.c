@@ -107,8 +107,19 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   NG_CHECK(smoother_diagonal(ctx, M, l, A));
   if (l > 0) {
-    if (!refresh) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
-    else NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
+    if (!refresh) {
+      int done = 0;
+#ifdef NG_HAVE_CUDA
+      if (M->L[l - 1].gpu) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->Aops, &L->Adata, &done));
+#endif
+      if (!done) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
+    } else {
+      int done = 0;
+#ifdef NG_HAVE_CUDA
+      if (M->L[l - 1].gpu) NG_CHECK(ng_amg_gpu_coarse_values(M, l, L->Aops, L->Adata, &done));
+#endif
+      if (!done) NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
+    }
   }
   if (!last && L->gpu) {
     /* P and R were made on the device (amg_setup_cuda.cu) */

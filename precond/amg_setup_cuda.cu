@@ -809,6 +809,58 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
   return NG_SUCCESS;
 }
 
+/* Setup: level l's operator table (l > 0) as a device CSR copied on the
+ * device from GPU level l - 1's product (no upload of the host copy);
+ * *done = 0 when the requested format is not the device CSR. */
+extern "C" ng_status ng_amg_gpu_coarse_table(ng_amg *M, int l, const ng_spmv_ops **ops, void **data, int *done)
+{
+  amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
+  const ng_spmv_ops *csr = ng_spmv_find("csr", 1);
+  int32_t *rp = NULL, *col = NULL;
+  double *val = NULL;
+  ng_status st = NG_SUCCESS;
+  cudaStream_t s;
+  *done = 0;
+  if (!f || !f->Crp || !csr || ng_spmv_find(M->format, 1) != csr) return NG_SUCCESS;
+  s = f->ctx->cuda->stream;
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(rp, (size_t)f->nagg + 1), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(col, f->nnzC ? f->nnzC : 1), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(val, f->nnzC ? f->nnzC : 1), fail);
+  if (cudaMemcpyAsync(rp, f->Crp, ((size_t)f->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
+      cudaMemcpyAsync(col, f->Ccol, (size_t)f->nnzC * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
+      cudaMemcpyAsync(val, f->Cval, (size_t)f->nnzC * sizeof(double), cudaMemcpyDeviceToDevice, s) != cudaSuccess) {
+    st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: copying level %d's operator on the device failed", l);
+    goto fail;
+  }
+  NG_CHECK_GOTO(st, ng_csr_cuda_adopt(f->ctx, f->nagg, f->nagg, f->nnzC, rp, col, val, data), fail);
+  *ops = csr;
+  *done = 1;
+  return NG_SUCCESS;
+fail:
+  cudaFree(rp);
+  cudaFree(col);
+  cudaFree(val);
+  return st;
+}
+
+/* Update: level l's operator table (l > 0, the product of GPU level l - 1)
+ * takes its new values from the device product (no upload of the host copy);
+ * *done = 0 when the table is not a device CSR of the same size. */
+extern "C" ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, void *data, int *done)
+{
+  amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
+  int32_t *rp, *col;
+  double *val;
+  *done = 0;
+  if (!f || !f->Cval || ng_csr_cuda_arrays(ops, data, &rp, &col, &val) != NG_SUCCESS) return NG_SUCCESS;
+  if (M->L[l].A.nnz != f->nnzC) return NG_SUCCESS;
+  if (f->nnzC)
+    NG_CUDA_CHECK(cudaMemcpyAsync(val, f->Cval, (size_t)f->nnzC * sizeof(double), cudaMemcpyDeviceToDevice,
+                                  f->ctx->cuda->stream));
+  *done = 1;
+  return NG_SUCCESS;
+}
+
 extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv)
 {
   amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
