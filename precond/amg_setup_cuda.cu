@@ -250,7 +250,7 @@ template <bool NUMERIC, int H>
 __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *Arp, const int32_t *Acol,
                                                      const double *Aval, const int32_t *Brp, const int32_t *Bcol,
                                                      const double *Bval, int64_t *cnt, const int32_t *Crp,
-                                                     int32_t *Ccol, double *Cval, int sorted, int *overflow)
+                                                     int32_t *Ccol, double *Cval, int sorted, int G, int *overflow)
 {
   __shared__ int32_t keys[WPB][H];
   __shared__ double vals[NUMERIC ? WPB : 1][NUMERIC ? H : 1];
@@ -264,11 +264,13 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *A
     if (NUMERIC) V[s] = 0.0;
   }
   __syncwarp();
-  int mine = 0, full = 0;
-  for (int32_t ka = Arp[row]; ka < Arp[row + 1] && !full; ka++) {
+  /* the warp works on 32 / G entries of A's row at once, G lanes on each
+   * one's B row (G = 8 for short B rows such as P's: no idle lanes) */
+  int mine = 0, full = 0, sub = lane / G, sl = lane % G;
+  for (int32_t ka = Arp[row] + sub; ka < Arp[row + 1] && !full; ka += 32 / G) {
     int32_t c = Acol[ka];
     double a = NUMERIC ? Aval[ka] : 0.0;
-    for (int32_t kb = Brp[c] + lane; kb < Brp[c + 1]; kb += 32) {
+    for (int32_t kb = Brp[c] + sl; kb < Brp[c + 1] && !full; kb += G) {
       int32_t k = Bcol[kb];
       uint32_t h = ((uint32_t)k * 2654435761u) & (H - 1);
       int probe = 0;
@@ -283,8 +285,8 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *A
       }
       if (probe == H) full = 1;
     }
-    full = __any_sync(0xffffffffu, full);
   }
+  full = __any_sync(0xffffffffu, full);
   __syncwarp();
   if (full) {
     if (lane == 0) atomicExch(overflow, 1);
@@ -566,19 +568,19 @@ out:
 }
 
 /* One pass of k_spgemm with the table size *hc (HC_SMALL or HC). */
-static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int nb, int32_t n, const int32_t *Arp, const int32_t *Acol,
+static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int G, int nb, int32_t n, const int32_t *Arp, const int32_t *Acol,
                           const double *Aval, const int32_t *Brp, const int32_t *Bcol, const double *Bval, int64_t *cnt,
                           const int32_t *Crp, int32_t *Ccol, double *Cval, int sorted)
 {
   cudaStream_t s = g->ctx->cuda->stream;
   if (numeric && hc == HC_SMALL)
-    k_spgemm<true, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, g->flag);
+    k_spgemm<true, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
   else if (numeric)
-    k_spgemm<true, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, g->flag);
+    k_spgemm<true, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
   else if (hc == HC_SMALL)
-    k_spgemm<false, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, g->flag);
+    k_spgemm<false, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
   else
-    k_spgemm<false, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, g->flag);
+    k_spgemm<false, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
 }
 
 /* C = A B on the device (pattern when *Crp is NULL, then values). The
@@ -587,10 +589,13 @@ static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int nb, int32_t n, c
  * unsorted A P keeps one column order. */
 static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t *Acol, const double *Aval,
                         const int32_t *Brp, const int32_t *Bcol, const double *Bval, int32_t **Crp, int32_t **Ccol,
-                        double **Cval, int64_t *nnz, int sorted, int *hc, const char *what)
+                        double **Cval, int64_t *nnz, int sorted, int *hc, int32_t nrowsB, int64_t nnzB,
+                        const char *what)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int over = 0;
+  /* lanes per B row: B's mean row length rounded up to 8, 16 or 32 */
+  int G = nnzB <= 8 * (int64_t)nrowsB ? 8 : nnzB <= 16 * (int64_t)nrowsB ? 16 : 32;
   int nb = (int)(((int64_t)n + WPB - 1) / WPB);
   if (nb == 0) nb = 1;
   if (!*Crp) {
@@ -599,7 +604,7 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t
     NG_CHECK(NG_CUDA_MALLOC(cnt, (size_t)n + 1));
     *hc = HC_SMALL;
     for (;;) {
-      spgemm_launch(g, false, *hc, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, NULL, NULL, NULL, sorted);
+      spgemm_launch(g, false, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, NULL, NULL, NULL, sorted);
       st = cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU SpGEMM kernel failed");
       if (st == NG_SUCCESS) st = read_flag(g, &over);
       if (st != NG_SUCCESS || !over || *hc == HC) break;
@@ -616,7 +621,7 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t
     NG_CHECK(NG_CUDA_MALLOC(*Ccol, *nnz ? *nnz : 1));
     NG_CHECK(NG_CUDA_MALLOC(*Cval, *nnz ? *nnz : 1));
   }
-  spgemm_launch(g, true, *hc, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, NULL, *Crp, *Ccol, *Cval, sorted);
+  spgemm_launch(g, true, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, NULL, *Crp, *Ccol, *Cval, sorted);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(read_flag(g, &over));
   if (over) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, *hc);
@@ -679,9 +684,9 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
-                  0, &g->hcAP, "A P"));
+                  0, &g->hcAP, n, g->nnzP, "A P"));
   NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
-                  &g->nnzC, 1, &g->hcC, "the Galerkin operator"));
+                  &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
   /* A_c to the host: the coarser levels are built there */
   if (!refresh) {
     int32_t *h = NULL;
