@@ -116,7 +116,10 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   for (int l = 0; l < M->nlevels; l++) printf("%s%lld", l ? "," : "", l ? (long long)M->L[l].A.nnz : (long long)nnz0);
   printf("],\"cycle_share\":[");
   for (int l = 0; l < M->nlevels; l++) printf("%s%.3f", l ? "," : "", tsum > 0 ? M->L[l].seconds / tsum : 0.0);
-  printf("],\"profiled_vcycle_s\":%.5f}\n", tc);
+  printf("],\"profiled_vcycle_s\":%.5f,", tc);
+  /* the update's phases (ng_amg_refresh overwrites these fields) */
+  printf("\"update_phases_s\":{\"rho\":%.4f,\"prolong\":%.4f,\"galerkin\":%.4f,\"finish\":%.4f}}\n", M->t_rho,
+         M->t_prolong, M->t_galerkin, M->t_finish);
   fflush(stdout);
   ng_solver_destroy(S);
   ng_options_destroy(o);

@@ -116,6 +116,12 @@ void ng_amg_gpu_drop(ng_amg *M, int l);
 /* For the finest rho estimate: s = |a_ii|^-1/2 and (v != NULL) the start
  * vector on the device; *done = 0 when the matrix is not a device CSR. */
 ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int *done);
+/* Setup: level l's A table (l > 0) as a device CSR copied from level l - 1's
+ * device product; *done = 0 when -amg_format is not csr (make it from the host). */
+ng_status ng_amg_gpu_coarse_table(ng_amg *M, int l, const ng_spmv_ops **ops, void **data, int *done);
+/* Update: level l's A table (l > 0) from level l - 1's device product;
+ * *done = 0 when not possible (the caller uploads the host copy). */
+ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, void *data, int *done);
 /* dinv = omega / a_ii of a GPU-built level, on the device */
 ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 void ng_amg_gpu_free(ng_amg *M);

@@ -107,8 +107,19 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   NG_CHECK(smoother_diagonal(ctx, M, l, A));
   if (l > 0) {
-    if (!refresh) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
-    else NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
+    if (!refresh) {
+      int done = 0;
+#ifdef NG_HAVE_CUDA
+      if (M->L[l - 1].gpu) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->Aops, &L->Adata, &done));
+#endif
+      if (!done) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
+    } else {
+      int done = 0;
+#ifdef NG_HAVE_CUDA
+      if (M->L[l - 1].gpu) NG_CHECK(ng_amg_gpu_coarse_values(M, l, L->Aops, L->Adata, &done));
+#endif
+      if (!done) NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
+    }
   }
   if (!last && L->gpu) {
     /* P and R were made on the device (amg_setup_cuda.cu) */
@@ -215,12 +226,14 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
-  double t0 = ng_wtime();
-  M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
+  double t0 = ng_wtime(), t;
+  M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
   for (int l = 0; l < M->nlevels; l++) {
     const ng_csr *Ah = level_matrix(M, A, l);
+    t = ng_wtime();
     if (l == 0) NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_UPDATE_ITERS, M->eigvec0, 1, &M->L[l].rho));
     else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
+    M->t_rho += ng_wtime() - t;
     if (l < M->nlevels - 1) {
 #ifdef NG_HAVE_CUDA
       if (M->L[l].gpu) {
@@ -231,8 +244,10 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
       NG_CHECK(build_transfer(M, Ah, l, 1));
     }
   }
+  t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
   NG_CHECK(P->ctx->vops->sync(P->ctx));
+  M->t_finish = ng_wtime() - t;
   M->update_seconds = ng_wtime() - t0;
   return NG_SUCCESS;
 }

@@ -24,6 +24,7 @@ extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int3
 
 #define TPB 256
 #define HC 512 /* hash slots per warp (power of two) */
+#define HC_SMALL 256 /* the first try: 8 x 256 x 12 bytes = 24 KiB of shared memory per block */
 #define WPB 8  /* warps per block in the SpGEMM kernels: 8 x 512 x 12 bytes = 48 KiB of shared memory */
 
 typedef struct {
@@ -41,6 +42,7 @@ typedef struct {
   int32_t *APrp, *APcol; double *APval;
   int32_t *Crp, *Ccol; double *Cval;
   int *flag;                 /* device: overflow / bad row */
+  int hcAP, hcC;             /* hash table size of each product (spgemm) */
   int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
 } amg_gpu;
 
@@ -239,49 +241,52 @@ __global__ void k_pvalues(int32_t n, const int32_t *rp, const int32_t *col, cons
 }
 
 /* C = A B row by row, one warp per row, its distinct columns in a hash table
- * of HC slots in shared memory (linear probing). cnt != NULL: count the
- * columns of each row; else write the row at Crp[row], sorted when sorted
- * (rank = number of smaller keys), in hash order otherwise. A row with more
- * than HC distinct columns sets *overflow. */
-template <bool NUMERIC>
+ * of H slots in shared memory (linear probing). cnt != NULL: count the
+ * columns of each row; else write the row at Crp[row], sorted when sorted,
+ * in hash order otherwise. A row with more than H distinct columns sets
+ * *overflow (the caller then retries with the bigger table). H = HC_SMALL
+ * keeps 8 blocks of 256 threads per SM (24 KiB each); HC only 4. */
+template <bool NUMERIC, int H>
 __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *Arp, const int32_t *Acol,
                                                      const double *Aval, const int32_t *Brp, const int32_t *Bcol,
                                                      const double *Bval, int64_t *cnt, const int32_t *Crp,
-                                                     int32_t *Ccol, double *Cval, int sorted, int *overflow)
+                                                     int32_t *Ccol, double *Cval, int sorted, int G, int *overflow)
 {
-  __shared__ int32_t keys[WPB][HC];
-  __shared__ double vals[NUMERIC ? WPB : 1][NUMERIC ? HC : 1];
+  __shared__ int32_t keys[WPB][H];
+  __shared__ double vals[NUMERIC ? WPB : 1][NUMERIC ? H : 1];
   int w = threadIdx.x / 32, lane = threadIdx.x % 32;
   int32_t row = blockIdx.x * WPB + w;
   if (row >= n) return; /* whole warps leave together */
   int32_t *K = keys[w];
   double *V = NUMERIC ? vals[w] : NULL;
-  for (int s = lane; s < HC; s += 32) {
+  for (int s = lane; s < H; s += 32) {
     K[s] = -1;
     if (NUMERIC) V[s] = 0.0;
   }
   __syncwarp();
-  int mine = 0, full = 0;
-  for (int32_t ka = Arp[row]; ka < Arp[row + 1] && !full; ka++) {
+  /* the warp works on 32 / G entries of A's row at once, G lanes on each
+   * one's B row (G = 8 for short B rows such as P's: no idle lanes) */
+  int mine = 0, full = 0, sub = lane / G, sl = lane % G;
+  for (int32_t ka = Arp[row] + sub; ka < Arp[row + 1] && !full; ka += 32 / G) {
     int32_t c = Acol[ka];
     double a = NUMERIC ? Aval[ka] : 0.0;
-    for (int32_t kb = Brp[c] + lane; kb < Brp[c + 1]; kb += 32) {
+    for (int32_t kb = Brp[c] + sl; kb < Brp[c + 1] && !full; kb += G) {
       int32_t k = Bcol[kb];
-      uint32_t h = ((uint32_t)k * 2654435761u) & (HC - 1);
+      uint32_t h = ((uint32_t)k * 2654435761u) & (H - 1);
       int probe = 0;
-      for (; probe < HC; probe++) {
+      for (; probe < H; probe++) {
         int32_t old = atomicCAS(&K[h], -1, k);
         if (old == -1 || old == k) {
           mine += old == -1;
           if (NUMERIC) atomicAdd(&V[h], a * Bval[kb]);
           break;
         }
-        h = (h + 1) & (HC - 1);
+        h = (h + 1) & (H - 1);
       }
-      if (probe == HC) full = 1;
+      if (probe == H) full = 1;
     }
-    full = __any_sync(0xffffffffu, full);
   }
+  full = __any_sync(0xffffffffu, full);
   __syncwarp();
   if (full) {
     if (lane == 0) atomicExch(overflow, 1);
@@ -292,27 +297,34 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *A
     if (lane == 0) cnt[row] = mine;
     return;
   }
+  /* the occupied slots to the front of the table, in slot order (in place:
+   * a chunk's slots are read before any of its lanes writes, and writes
+   * never pass the chunk being read) */
+  int32_t m = 0;
+  for (int s0 = 0; s0 < H; s0 += 32) {
+    int32_t k = K[s0 + lane];
+    double v = V[s0 + lane];
+    unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+    if (k >= 0) {
+      int32_t p = m + __popc(b & ((1u << lane) - 1));
+      K[p] = k;
+      V[p] = v;
+    }
+    m += __popc(b);
+    __syncwarp();
+  }
   int32_t base = Crp[row];
-  if (sorted) {
-    for (int s = lane; s < HC; s += 32) {
-      int32_t k = K[s];
-      if (k < 0) continue;
-      int32_t rank = 0;
-      for (int t = 0; t < HC; t++) rank += K[t] >= 0 && K[t] < k;
+  if (sorted) { /* rank = number of smaller keys, over the m occupied ones only */
+    for (int s = lane; s < m; s += 32) {
+      int32_t k = K[s], rank = 0;
+      for (int t = 0; t < m; t++) rank += K[t] < k;
       Ccol[base + rank] = k;
       Cval[base + rank] = V[s];
     }
   } else {
-    int32_t pos = base;
-    for (int s0 = 0; s0 < HC; s0 += 32) {
-      int32_t k = K[s0 + lane];
-      unsigned b = __ballot_sync(0xffffffffu, k >= 0);
-      if (k >= 0) {
-        int32_t p = pos + __popc(b & ((1u << lane) - 1));
-        Ccol[p] = k;
-        Cval[p] = V[s0 + lane];
-      }
-      pos += __popc(b);
+    for (int s = lane; s < m; s += 32) {
+      Ccol[base + s] = K[s];
+      Cval[base + s] = V[s];
     }
   }
 }
@@ -555,23 +567,52 @@ out:
   return st;
 }
 
-/* C = A B on the device (pattern when *Crp is NULL, then values). */
+/* One pass of k_spgemm with the table size *hc (HC_SMALL or HC). */
+static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int G, int nb, int32_t n, const int32_t *Arp, const int32_t *Acol,
+                          const double *Aval, const int32_t *Brp, const int32_t *Bcol, const double *Bval, int64_t *cnt,
+                          const int32_t *Crp, int32_t *Ccol, double *Cval, int sorted)
+{
+  cudaStream_t s = g->ctx->cuda->stream;
+  if (numeric && hc == HC_SMALL)
+    k_spgemm<true, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+  else if (numeric)
+    k_spgemm<true, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+  else if (hc == HC_SMALL)
+    k_spgemm<false, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+  else
+    k_spgemm<false, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+}
+
+/* C = A B on the device (pattern when *Crp is NULL, then values). The
+ * pattern pass tries the small hash table first and keeps in *hc the size
+ * that held every row; the value passes (setup and update) use it, so the
+ * unsorted A P keeps one column order. */
 static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t *Acol, const double *Aval,
                         const int32_t *Brp, const int32_t *Bcol, const double *Bval, int32_t **Crp, int32_t **Ccol,
-                        double **Cval, int64_t *nnz, int sorted, const char *what)
+                        double **Cval, int64_t *nnz, int sorted, int *hc, int32_t nrowsB, int64_t nnzB,
+                        const char *what)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int over = 0;
+  /* lanes per B row: B's mean row length rounded up to 8, 16 or 32 */
+  int G = nnzB <= 8 * (int64_t)nrowsB ? 8 : nnzB <= 16 * (int64_t)nrowsB ? 16 : 32;
   int nb = (int)(((int64_t)n + WPB - 1) / WPB);
   if (nb == 0) nb = 1;
   if (!*Crp) {
     int64_t *cnt = NULL;
-    ng_status st;
+    ng_status st = NG_SUCCESS;
     NG_CHECK(NG_CUDA_MALLOC(cnt, (size_t)n + 1));
-    k_spgemm<false><<<nb, WPB * 32, 0, cu->stream>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, NULL, NULL, NULL,
-                                                     sorted, g->flag);
-    st = cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU SpGEMM kernel failed");
-    if (st == NG_SUCCESS) st = read_flag(g, &over);
+    *hc = HC_SMALL;
+    for (;;) {
+      spgemm_launch(g, false, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, NULL, NULL, NULL, sorted);
+      st = cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU SpGEMM kernel failed");
+      if (st == NG_SUCCESS) st = read_flag(g, &over);
+      if (st != NG_SUCCESS || !over || *hc == HC) break;
+      *hc = HC; /* a row longer than the small table: again with the big one */
+      if (cudaMemsetAsync(g->flag, 0, sizeof(int), cu->stream) != cudaSuccess)
+        st = NG_ERROR(NG_ERR_CUDA, "AMG GPU SpGEMM: resetting the overflow flag failed");
+      if (st != NG_SUCCESS) break;
+    }
     if (st == NG_SUCCESS && over)
       st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, HC);
     if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, Crp, nnz, what);
@@ -580,11 +621,10 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t
     NG_CHECK(NG_CUDA_MALLOC(*Ccol, *nnz ? *nnz : 1));
     NG_CHECK(NG_CUDA_MALLOC(*Cval, *nnz ? *nnz : 1));
   }
-  k_spgemm<true><<<nb, WPB * 32, 0, cu->stream>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, NULL, *Crp, *Ccol, *Cval,
-                                                  sorted, g->flag);
+  spgemm_launch(g, true, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, NULL, *Crp, *Ccol, *Cval, sorted);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(read_flag(g, &over));
-  if (over) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, HC);
+  if (over) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, *hc);
   return NG_SUCCESS;
 }
 
@@ -644,9 +684,9 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
-                  0, "A P"));
+                  0, &g->hcAP, n, g->nnzP, "A P"));
   NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
-                  &g->nnzC, 1, "the Galerkin operator"));
+                  &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
   /* A_c to the host: the coarser levels are built there */
   if (!refresh) {
     int32_t *h = NULL;
@@ -771,6 +811,58 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
     g->adoptedR = 1;
   }
   M->t_gpu += ng_wtime() - t;
+  return NG_SUCCESS;
+}
+
+/* Setup: level l's operator table (l > 0) as a device CSR copied on the
+ * device from GPU level l - 1's product (no upload of the host copy);
+ * *done = 0 when the requested format is not the device CSR. */
+extern "C" ng_status ng_amg_gpu_coarse_table(ng_amg *M, int l, const ng_spmv_ops **ops, void **data, int *done)
+{
+  amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
+  const ng_spmv_ops *csr = ng_spmv_find("csr", 1);
+  int32_t *rp = NULL, *col = NULL;
+  double *val = NULL;
+  ng_status st = NG_SUCCESS;
+  cudaStream_t s;
+  *done = 0;
+  if (!f || !f->Crp || !csr || ng_spmv_find(M->format, 1) != csr) return NG_SUCCESS;
+  s = f->ctx->cuda->stream;
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(rp, (size_t)f->nagg + 1), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(col, f->nnzC ? f->nnzC : 1), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(val, f->nnzC ? f->nnzC : 1), fail);
+  if (cudaMemcpyAsync(rp, f->Crp, ((size_t)f->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
+      cudaMemcpyAsync(col, f->Ccol, (size_t)f->nnzC * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
+      cudaMemcpyAsync(val, f->Cval, (size_t)f->nnzC * sizeof(double), cudaMemcpyDeviceToDevice, s) != cudaSuccess) {
+    st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: copying level %d's operator on the device failed", l);
+    goto fail;
+  }
+  NG_CHECK_GOTO(st, ng_csr_cuda_adopt(f->ctx, f->nagg, f->nagg, f->nnzC, rp, col, val, data), fail);
+  *ops = csr;
+  *done = 1;
+  return NG_SUCCESS;
+fail:
+  cudaFree(rp);
+  cudaFree(col);
+  cudaFree(val);
+  return st;
+}
+
+/* Update: level l's operator table (l > 0, the product of GPU level l - 1)
+ * takes its new values from the device product (no upload of the host copy);
+ * *done = 0 when the table is not a device CSR of the same size. */
+extern "C" ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, void *data, int *done)
+{
+  amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
+  int32_t *rp, *col;
+  double *val;
+  *done = 0;
+  if (!f || !f->Cval || ng_csr_cuda_arrays(ops, data, &rp, &col, &val) != NG_SUCCESS) return NG_SUCCESS;
+  if (M->L[l].A.nnz != f->nnzC) return NG_SUCCESS;
+  if (f->nnzC)
+    NG_CUDA_CHECK(cudaMemcpyAsync(val, f->Cval, (size_t)f->nnzC * sizeof(double), cudaMemcpyDeviceToDevice,
+                                  f->ctx->cuda->stream));
+  *done = 1;
   return NG_SUCCESS;
 }
 
