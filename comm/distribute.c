@@ -133,19 +133,34 @@ done:
   return st;
 }
 
-ng_status ng_distribute_values(ng_context ctx, const double *x, const int64_t *starts, double *mine)
+/* Rank 0's whole vector x <-> every rank's block `mine` (rows starts[r] ..
+ * starts[r+1]): one MPI_Scatterv (gather = 0) or MPI_Gatherv (gather = 1). */
+static ng_status move_values(ng_context ctx, const int64_t *starts, double *x, double *mine, int gather)
 {
   int *cnt = NULL, *dsp = NULL;
   ng_status st = NG_MALLOC(cnt, ctx->size);
   if (!st) st = NG_MALLOC(dsp, ctx->size);
   if (!st) st = mpi_counts(ctx, starts, starts + 1, cnt, dsp);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  int n = (int)(starts[ctx->rank + 1] - starts[ctx->rank]);
-  int rc = MPI_Scatterv(ctx->rank == 0 ? x : NULL, cnt, dsp, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0, ctx->comm->comm);
+  st = ng_comm_agree(ctx, st);
+  int rc = MPI_SUCCESS;
+  if (!st) {
+    int n = (int)(starts[ctx->rank + 1] - starts[ctx->rank]);
+    rc = gather ? MPI_Gatherv(mine, n, MPI_DOUBLE, x, cnt, dsp, MPI_DOUBLE, 0, ctx->comm->comm)
+                : MPI_Scatterv(ctx->rank == 0 ? x : NULL, cnt, dsp, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0,
+                               ctx->comm->comm);
+  }
   ng_free(cnt);
   ng_free(dsp);
-  if (rc != MPI_SUCCESS) return NG_ERROR(NG_ERR_MPI, "MPI_Scatterv of a vector from rank 0 failed");
+  if (st) return ng_error_trace(st, __FILE__, __LINE__);
+  if (rc != MPI_SUCCESS)
+    return NG_ERROR(NG_ERR_MPI, gather ? "MPI_Gatherv of a vector to rank 0 failed"
+                                       : "MPI_Scatterv of a vector from rank 0 failed");
   return NG_SUCCESS;
+}
+
+ng_status ng_distribute_values(ng_context ctx, const double *x, const int64_t *starts, double *mine)
+{
+  return move_values(ctx, starts, (double *)x, mine, 0); /* x only read when scattering */
 }
 ng_status ng_comm_bcast_int64(ng_context ctx, int64_t *v, int n)
 {
@@ -164,17 +179,7 @@ ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts)
 
 ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x)
 {
-  int *cnt = NULL, *dsp = NULL;
-  ng_status st = NG_MALLOC(cnt, ctx->size);
-  if (!st) st = NG_MALLOC(dsp, ctx->size);
-  if (!st) st = mpi_counts(ctx, starts, starts + 1, cnt, dsp);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  int n = (int)(starts[ctx->rank + 1] - starts[ctx->rank]);
-  int rc = MPI_Gatherv(mine, n, MPI_DOUBLE, x, cnt, dsp, MPI_DOUBLE, 0, ctx->comm->comm);
-  ng_free(cnt);
-  ng_free(dsp);
-  if (rc != MPI_SUCCESS) return NG_ERROR(NG_ERR_MPI, "MPI_Gatherv of a vector to rank 0 failed");
-  return NG_SUCCESS;
+  return move_values(ctx, starts, x, (double *)mine, 1); /* mine only read when gathering */
 }
 #else
 ng_status ng_comm_agree(ng_context ctx, ng_status st) { return st; }

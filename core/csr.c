@@ -72,13 +72,19 @@ void ng_csr_spmv(const ng_csr *A, double alpha, const double *x, double beta, do
 
 ng_status ng_csr_diagonal(const ng_csr *A, double *d, int require_nonzero)
 {
-  for (int32_t i = 0; i < A->nrows; i++) {
-    d[i] = 0.0;
+  int32_t n = A->nrows, bad = n; /* first row with a zero diagonal */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n > 20000)
+#endif
+  for (int32_t i = 0; i < n; i++) {
+    double s = 0.0;
     for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-      if (A->col[p] == i) d[i] += A->val[p];
-    if (require_nonzero && d[i] == 0.0)
-      return NG_ERROR(NG_ERR_NUMERIC, "row %d has a zero or missing diagonal entry", (int)i);
+      if (A->col[p] == i) s += A->val[p];
+    d[i] = s;
+    if (s == 0.0 && i < bad) bad = i;
   }
+  if (require_nonzero && bad < n)
+    return NG_ERROR(NG_ERR_NUMERIC, "row %d has a zero or missing diagonal entry", (int)bad);
   return NG_SUCCESS;
 }
 

@@ -78,7 +78,7 @@ ng_status ng_csr_validate(const ng_csr *A);
 /* y = alpha A x + beta y on the host (OpenMP when available). beta == 0
  * overwrites y (NaN in y does not leak). */
 void ng_csr_spmv(const ng_csr *A, double alpha, const double *x, double beta, double *y);
-/* Diagonal into d (n = nrows); NG_ERR_NUMERIC naming the first row with a
+/* Diagonal into d (n = nrows; OpenMP-parallel); NG_ERR_NUMERIC naming the first row with a
  * zero or missing diagonal when require_nonzero. */
 ng_status ng_csr_diagonal(const ng_csr *A, double *d, int require_nonzero);
 /* 1 when A equals its transpose in pattern and (to rel. tol) values. */

@@ -20,8 +20,6 @@ typedef struct {
 } ng_graph;
 void ng_graph_free(ng_graph *G);
 
-/* Diagonal of A in parallel; NG_ERR_NUMERIC naming the first zero/missing one. */
-ng_status ng_amg_diagonal(const ng_csr *A, double *d);
 /* Strong couplings |a_ij| >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c). */
 ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S);
 

@@ -56,7 +56,7 @@ ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm
   ng_status st = NG_SUCCESS;
   NG_CHECK_GOTO(st, NG_MALLOC(s, n), out);
   NG_CHECK_GOTO(st, NG_MALLOC(w, n), out);
-  NG_CHECK_GOTO(st, ng_amg_diagonal(A, s), out);
+  NG_CHECK_GOTO(st, ng_csr_diagonal(A, s, 1), out);
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) s[i] = 1.0 / sqrt(fabs(s[i]));
   if (!warm)
@@ -114,7 +114,7 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
 #endif
   if (!done) {
     NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
-    NG_CHECK_GOTO(st, ng_amg_diagonal(&A->local, h), out);
+    NG_CHECK_GOTO(st, ng_csr_diagonal(&A->local, h, 1), out);
 #pragma omp parallel for schedule(static) if (n > 20000)
     for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
     NG_CHECK_GOTO(st, V->upload(ctx, s, h, n), out);

@@ -49,7 +49,7 @@ static ng_status smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_cs
   (void)l;
 #endif
   NG_CHECK(NG_MALLOC(d, L->n));
-  NG_CHECK_GOTO(st, ng_amg_diagonal(A, d), out);
+  NG_CHECK_GOTO(st, ng_csr_diagonal(A, d, 1), out);
 #pragma omp parallel for schedule(static) if (L->n > 20000)
   for (int32_t i = 0; i < L->n; i++) d[i] = L->omega / d[i];
   if (!L->dinv) NG_CHECK_GOTO(st, ctx->vops->alloc(ctx, &L->dinv, L->n), out);

@@ -2,7 +2,7 @@
  * (Vanek, Mandel, Brezina 1996): j is a strong neighbour of i when
  * |a_ij| >= theta sqrt(|a_ii a_jj|). Symmetric in i and j, so a symmetric
  * matrix gives a symmetric graph. Two parallel passes: count, then fill.
- * Also the parallel diagonal every part of the setup uses. */
+ * The diagonal comes from ng_csr_diagonal (core/csr.c). */
 #include "amg.h"
 #include <math.h>
 
@@ -13,21 +13,6 @@ void ng_graph_free(ng_graph *G)
   memset(G, 0, sizeof(*G));
 }
 
-ng_status ng_amg_diagonal(const ng_csr *A, double *d)
-{
-  int32_t n = A->nrows, bad = n;
-#pragma omp parallel for schedule(static) reduction(min : bad) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) {
-    double s = 0.0;
-    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
-      if (A->col[p] == i) s += A->val[p];
-    d[i] = s;
-    if (s == 0.0 && i < bad) bad = i;
-  }
-  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "row %d has a zero or missing diagonal entry", (int)bad);
-  return NG_SUCCESS;
-}
-
 ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S)
 {
   int32_t n = A->nrows;
@@ -35,7 +20,7 @@ ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S)
   ng_status st = NG_SUCCESS;
   memset(S, 0, sizeof(*S));
   NG_CHECK(NG_MALLOC(d, n));
-  NG_CHECK_GOTO(st, ng_amg_diagonal(A, d), fail);
+  NG_CHECK_GOTO(st, ng_csr_diagonal(A, d, 1), fail);
   for (int32_t i = 0; i < n; i++) d[i] = sqrt(fabs(d[i]));
   NG_CHECK_GOTO(st, NG_CALLOC(S->rowptr, (size_t)n + 1), fail);
   S->n = n;
