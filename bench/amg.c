@@ -3,7 +3,8 @@
  * solve seconds, the hierarchy (rows and nonzeros per level, grid and
  * operator complexity), the share of a V-cycle spent on each level (10
  * profiled cycles, synchronised per level) and the time of an update with
- * the same pattern relative to the setup; setup_gpu_s / update_gpu_s: the
+ * the same pattern relative to the setup (median of three; the solve is
+ * repeated after them: iterations_after_update); setup_gpu_s / update_gpu_s: the
  * part of the setup / update spent building levels on the GPU (-amg_setup
  * gpu, the default on a GPU context), the rest is host time.
  *   bench/amg [-device auto|cpu|gpu] [-opts "-amg_sweeps 4,3,2,1"] [case ...]
@@ -99,18 +100,33 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   /* update with the same pattern (values times 1) */
   double *val = malloc((size_t)A->local.nnz * sizeof(double));
   memcpy(val, A->local.val, (size_t)A->local.nnz * sizeof(double));
+  double upd[3];
+  for (int k = 0; k < 3; k++) { /* three updates: the median is update_s */
+    CALL(ng_matrix_update_values(A, val));
+    CALL(ng_solver_set_operator(S, A));
+    upd[k] = M->update_seconds;
+  }
+  double umed = upd[0] + upd[1] + upd[2] - fmax(upd[0], fmax(upd[1], upd[2])) - fmin(upd[0], fmin(upd[1], upd[2]));
+  /* a fourth, profiled update: each level's rho / transfer / finish */
+  M->profile = 1;
   CALL(ng_matrix_update_values(A, val));
-  free(val);
   CALL(ng_solver_set_operator(S, A));
+  M->profile = 0;
+  free(val);
+  /* the solve again after the updates (same values: the same iterations) */
+  int its_upd;
+  CALL(ng_vector_fill(x, 0.0));
+  CALL(ng_solver_solve(S, b, x));
+  CALL(ng_solver_get_iterations(S, &its_upd));
   printf("{\"bench\":\"amg\",\"device\":\"%s\",\"problem\":\"%s\",\"rows\":%d,\"nnz\":%lld,\"solver\":\"%s\","
          "\"tol\":%g,\"status\":\"%s\",\"iterations\":%d,\"true_rel_residual\":%.3e,\"generate_s\":%.3f,"
          "\"setup_s\":%.4f,\"solve_s\":%.4f,\"total_s\":%.4f,"
          "\"setup_phases_s\":{\"aggregate\":%.4f,\"rho\":%.4f,\"prolong\":%.4f,\"galerkin\":%.4f,\"finish\":%.4f},"
-         "\"setup_gpu_s\":%.4f,\"update_s\":%.4f,\"update_gpu_s\":%.4f,\"update_ratio\":%.3f,\"vcycle_s\":%.5f,\"levels\":%d,\"grid_complexity\":%.3f,"
+         "\"setup_gpu_s\":%.4f,\"update_s\":%.4f,\"update_gpu_s\":%.4f,\"update_ratio\":%.3f,\"updates_s\":[%.4f,%.4f,%.4f],\"iterations_after_update\":%d,\"vcycle_s\":%.5f,\"levels\":%d,\"grid_complexity\":%.3f,"
          "\"operator_complexity\":%.3f,\"level_rows\":[",
          device, problem, (int)A->n_local, (long long)A->local.nnz, solver, tol, ng_status_name(st), its, rel, tg,
-         setup, solve, setup + solve, ph[0], ph[1], ph[2], ph[3], ph[4], tgpu, M->update_seconds, M->gpu ? M->t_gpu : 0.0,
-         M->update_seconds / M->setup_seconds, tv, M->nlevels, rows / M->L[0].n, nnz / nnz0);
+         setup, solve, setup + solve, ph[0], ph[1], ph[2], ph[3], ph[4], tgpu, umed, M->gpu ? M->t_gpu : 0.0,
+         umed / M->setup_seconds, upd[0], upd[1], upd[2], its_upd, tv, M->nlevels, rows / M->L[0].n, nnz / nnz0);
   for (int l = 0; l < M->nlevels; l++) printf("%s%d", l ? "," : "", (int)M->L[l].n);
   printf("],\"level_nnz\":[");
   for (int l = 0; l < M->nlevels; l++) printf("%s%lld", l ? "," : "", l ? (long long)M->L[l].A.nnz : (long long)nnz0);
@@ -118,8 +134,12 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   for (int l = 0; l < M->nlevels; l++) printf("%s%.3f", l ? "," : "", tsum > 0 ? M->L[l].seconds / tsum : 0.0);
   printf("],\"profiled_vcycle_s\":%.5f,", tc);
   /* the update's phases (ng_amg_refresh overwrites these fields) */
-  printf("\"update_phases_s\":{\"rho\":%.4f,\"prolong\":%.4f,\"galerkin\":%.4f,\"finish\":%.4f}}\n", M->t_rho,
+  printf("\"update_phases_s\":{\"rho\":%.4f,\"prolong\":%.4f,\"galerkin\":%.4f,\"finish\":%.4f},", M->t_rho,
          M->t_prolong, M->t_galerkin, M->t_finish);
+  printf("\"update_levels_rho_transfer_finish_s\":[");
+  for (int l = 0; l < M->nlevels; l++)
+    printf("%s[%.4f,%.4f,%.4f]", l ? "," : "", M->L[l].t_update[0], M->L[l].t_update[1], M->L[l].t_update[2]);
+  printf("]}\n");
   fflush(stdout);
   ng_solver_destroy(S);
   ng_options_destroy(o);

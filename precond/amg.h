@@ -66,7 +66,7 @@ typedef struct {
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
   double *ptent;
-  double *eigvec;                /* last power iterate of the rho estimate (host, n) */
+  double *eigvec;                /* power iteration buffer of the host rho estimate (n) */
   int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
   ng_csr P, R, AP;               /* host; AP = A P kept for update */
   const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;
@@ -75,7 +75,11 @@ typedef struct {
   double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
+  double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
   int gpu;                       /* aggregates, P, R, next A built on the GPU (amg_setup_cuda.cu) */
+  int host_stale;                /* A's host values are the setup's: the update refreshed only the
+                                    device copy (a GPU level fed by a GPU level, nothing on the host
+                                    reads them) */
 } ng_amg_level;
 
 typedef struct {
@@ -87,9 +91,9 @@ typedef struct {
   int coarse_sweeps;
   ng_csr coarse_inv;             /* dense inverse as a full CSR (host) */
   const ng_spmv_ops *Cops; void *Cdata;
-  double *eigvec0;               /* finest level's power iterate, context memory */
+  double *eigvec0;               /* finest level: power iteration buffer in context memory (when not on the device path) */
   char format[32];
-  int profile;                   /* sync and time each level (benchmarks only) */
+  int profile;                   /* sync and time each level's cycle and update work (benchmarks only) */
   double setup_seconds, update_seconds;
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
    * P and R, Galerkin products, dense coarse inverse + copies to the context */
@@ -105,10 +109,15 @@ typedef struct {
  * else level l - 1's device Galerkin product). aggregate: strength and MIS(2)
  * on the device (L[l].agg, .nagg: identical to the host's); transfer: P, R
  * (device SpMV tables of level l) and A_c (also as host L[l + 1].A), values
- * only when refresh. download: level l's P and R (tests). */
+ * only when refresh. download: level l's P, R and (Ac != NULL) device
+ * product A_c (tests). */
 ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
 ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
-ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R);
+ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R, ng_csr *Ac);
+/* rho(D^-1 A) of level l on the device by power iteration from the fixed
+ * start vector: level 0 when the matrix is one rank's device CSR, a level
+ * after a GPU level from that level's device product; *done = 0 otherwise. */
+ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, double *rho, int *done);
 /* Forget level l's device state (the host builds it after NG_ERR_UNSUPPORTED). */
 void ng_amg_gpu_drop(ng_amg *M, int l);
 /* For the finest rho estimate: s = |a_ii|^-1/2 and (v != NULL) the start

@@ -7,7 +7,6 @@
 #include <math.h>
 
 #define RHO_ITERS 12
-#define RHO_UPDATE_ITERS 4 /* warm start from the setup's iterate */
 /* A coarsest level bigger than this (and than -amg_coarse_size: coarsening
  * stalled or -amg_max_levels reached) is smoothed instead of inverted: the
  * dense inverse costs about 0.7 n^3 serial flops and 8 n^2 bytes. */
@@ -30,6 +29,31 @@ static ng_status make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_
   if (st != NG_SUCCESS) return ng_error_trace(st, __FILE__, __LINE__);
   *ops = o;
   return NG_SUCCESS;
+}
+
+/* rho(D^-1 A) of level l, always from the same start vector and with the
+ * same number of iterations, so that an update reproduces the setup's
+ * hierarchy exactly when the values did not change (a warm start would
+ * refine the estimate at each update and shift the iteration counts): on the
+ * device for the finest level when it is one rank's device CSR and for a
+ * level made by a GPU level, else through the context's SpMV (finest) or on
+ * the host. */
+static ng_status level_rho(ng_amg *M, ng_matrix A, int l)
+{
+  ng_amg_level *L = &M->L[l];
+#ifdef NG_HAVE_CUDA
+  if (l == 0 ? A->ctx->on_gpu : M->L[l - 1].gpu) {
+    int done = 0;
+    NG_CHECK(ng_amg_gpu_rho(M, A, l, RHO_ITERS, &L->rho, &done));
+    if (done) return NG_SUCCESS;
+  }
+#endif
+  if (l == 0) {
+    if (!M->eigvec0) NG_CHECK(A->ctx->vops->alloc(A->ctx, &M->eigvec0, L->n));
+    return ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->rho);
+  }
+  if (!L->eigvec) NG_CHECK(NG_MALLOC(L->eigvec, L->n));
+  return ng_amg_spectral_radius(&L->A, RHO_ITERS, L->eigvec, 0, &L->rho);
 }
 
 /* dinv = omega / a_ii in context memory (allocated on the first call). */
@@ -158,13 +182,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     L->n = Ah->nrows;
     M->nlevels = l + 1;
     t = ng_wtime();
-    if (l == 0) { /* the big one: where the matrix lives (the GPU's SpMV when there) */
-      NG_CHECK(ctx->vops->alloc(ctx, &M->eigvec0, L->n));
-      NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->rho));
-    } else {
-      NG_CHECK(NG_MALLOC(L->eigvec, L->n));
-      NG_CHECK(ng_amg_spectral_radius(Ah, RHO_ITERS, L->eigvec, 0, &L->rho));
-    }
+    NG_CHECK(level_rho(M, A, l));
     M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
     /* the finest level on the GPU, then the next ones while big enough */
@@ -224,29 +242,47 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
   return NG_SUCCESS;
 }
 
+/* Seconds since *t, after a device sync when profiling (M->profile: each
+ * level's update parts are then timed, bench/amg prints them). */
+static double lap(ng_context ctx, ng_amg *M, double *t)
+{
+  double now;
+  if (M->profile && ctx->vops->sync(ctx) != NG_SUCCESS) ng_error_clear();
+  now = ng_wtime();
+  double d = now - *t;
+  *t = now;
+  return d;
+}
+
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
-  double t0 = ng_wtime(), t;
+  ng_context ctx = P->ctx;
+  double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
   for (int l = 0; l < M->nlevels; l++) {
+    ng_amg_level *L = &M->L[l];
     const ng_csr *Ah = level_matrix(M, A, l);
     t = ng_wtime();
-    if (l == 0) NG_CHECK(ng_amg_spectral_radius_ctx(A, RHO_UPDATE_ITERS, M->eigvec0, 1, &M->L[l].rho));
-    else NG_CHECK(ng_amg_spectral_radius(Ah, RHO_UPDATE_ITERS, M->L[l].eigvec, 1, &M->L[l].rho));
-    M->t_rho += ng_wtime() - t;
+    NG_CHECK(level_rho(M, A, l));
+    L->t_update[0] = d = lap(ctx, M, &t);
+    M->t_rho += d;
+    L->t_update[1] = 0;
     if (l < M->nlevels - 1) {
 #ifdef NG_HAVE_CUDA
-      if (M->L[l].gpu) {
-        NG_CHECK(ng_amg_gpu_transfer(M, A, l, 1));
-        continue;
-      }
+      if (L->gpu) NG_CHECK(ng_amg_gpu_transfer(M, A, l, 1));
+      else
 #endif
-      NG_CHECK(build_transfer(M, Ah, l, 1));
+        NG_CHECK(build_transfer(M, Ah, l, 1));
+      L->t_update[1] = lap(ctx, M, &t);
     }
   }
   t = ng_wtime();
-  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(P->ctx, M, level_matrix(M, A, l), l, 1));
-  NG_CHECK(P->ctx->vops->sync(P->ctx));
+  double tf = t;
+  for (int l = 0; l < M->nlevels; l++) {
+    NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 1));
+    M->L[l].t_update[2] = lap(ctx, M, &tf);
+  }
+  NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->update_seconds = ng_wtime() - t0;
   return NG_SUCCESS;

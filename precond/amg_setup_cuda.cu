@@ -38,7 +38,7 @@ typedef struct {
   double *ptent;             /* device */
   int32_t *Prp, *Pcol; double *Pval; /* owned by the level's P table */
   int32_t *Rrp, *Rcol; double *Rval; /* owned by the level's R table */
-  void *tbuf; size_t tbuf_bytes;     /* cusparseCsr2cscEx2 buffer */
+  int32_t *rperm;            /* device: entry k of P is entry rperm[k] of R (update: R's values by a scatter) */
   int32_t *APrp, *APcol; double *APval;
   int32_t *Crp, *Ccol; double *Cval;
   int *flag;                 /* device: overflow / bad row */
@@ -240,6 +240,23 @@ __global__ void k_pvalues(int32_t n, const int32_t *rp, const int32_t *col, cons
   }
 }
 
+/* Where each entry of P sits in R = P^T (R's rows sorted by column). */
+__global__ void k_rperm(int32_t n, const int32_t *Prp, const int32_t *Pcol, const int32_t *Rrp, const int32_t *Rcol,
+                        int32_t *rperm)
+{
+  ROW_LOOP(n) {
+    for (int32_t p = Prp[i]; p < Prp[i + 1]; p++) {
+      int32_t j = Pcol[p];
+      rperm[p] = find_col(Rcol, Rrp[j], Rrp[j + 1], i);
+    }
+  }
+}
+__global__ void k_rvalues(int64_t nnz, const int32_t *rperm, const double *Pval, double *Rval)
+{
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < nnz; k += (int64_t)gridDim.x * blockDim.x)
+    Rval[rperm[k]] = Pval[k];
+}
+
 /* C = A B row by row, one warp per row, its distinct columns in a hash table
  * of H slots in shared memory (linear probing). cnt != NULL: count the
  * columns of each row; else write the row at Crp[row], sorted when sorted,
@@ -350,6 +367,86 @@ __global__ void k_rho_init(int32_t n, const int32_t *rp, const int32_t *col, con
     s[i] = 1.0 / sqrt(fabs(d));
     if (v) v[i] = start_value(i);
   }
+}
+
+/* Power iteration for rho(D^-1 A) of a device CSR (amg_prolong.c's
+ * ng_amg_spectral_radius with B = D^-1/2 A D^-1/2, s = |a_ii|^-1/2), without
+ * host round trips: k_rho_apply makes w = s .* A (s .* v), G lanes per row,
+ * and per-block sums of v.v, v.w, w.w over a fixed grid; k_rho_sum adds them
+ * in a fixed order (deterministic) and keeps est = |v.w / v.v| and 1/||w||;
+ * k_rho_scale sets v = w / ||w||. A zero sum stops the iteration
+ * (red[RHO_STOP]) as the host's loop breaks. */
+#define RHO_BLOCKS 1024
+#define RHO_EST (3 * RHO_BLOCKS)
+#define RHO_SCALE (RHO_EST + 1)
+#define RHO_STOP (RHO_EST + 2)
+#define RHO_RED (RHO_EST + 3)
+template <int G>
+__global__ void __launch_bounds__(TPB) k_rho_apply(int32_t n, const int32_t *rp, const int32_t *col, const double *val,
+                                                   const double *s, const double *v, double *w, double *red)
+{
+  typedef cub::BlockReduce<double, TPB> BR;
+  __shared__ typename BR::TempStorage tmp;
+  double vv = 0, vw = 0, ww = 0;
+  const int per_warp = 32 / G, lane = threadIdx.x % 32;
+  const int64_t warp = ((int64_t)blockIdx.x * TPB + threadIdx.x) / 32, nwarps = (int64_t)gridDim.x * TPB / 32;
+  if (red[RHO_STOP] == 0.0)
+    for (int64_t r0 = warp * per_warp; r0 < n; r0 += nwarps * per_warp) { /* uniform per warp */
+      int32_t i = (int32_t)(r0 + lane / G);
+      double t = 0;
+      if (i < n) {
+        int32_t end = rp[i + 1];
+#pragma unroll 4
+        for (int32_t k = rp[i] + lane % G; k < end; k += G) {
+          int32_t j = __ldg(col + k);
+          t += __ldg(val + k) * (__ldg(s + j) * __ldg(v + j));
+        }
+      }
+      for (int o = G / 2; o > 0; o /= 2) t += __shfl_xor_sync(0xffffffffu, t, o);
+      if (i < n && lane % G == 0) {
+        double wi = s[i] * t, vi = v[i];
+        w[i] = wi;
+        vv += vi * vi;
+        vw += vi * wi;
+        ww += wi * wi;
+      }
+    }
+  double a = BR(tmp).Sum(vv);
+  __syncthreads();
+  double b = BR(tmp).Sum(vw);
+  __syncthreads();
+  double c = BR(tmp).Sum(ww);
+  if (threadIdx.x == 0) {
+    red[3 * blockIdx.x] = a;
+    red[3 * blockIdx.x + 1] = b;
+    red[3 * blockIdx.x + 2] = c;
+  }
+}
+__global__ void __launch_bounds__(TPB) k_rho_sum(double *red)
+{
+  typedef cub::BlockReduce<double, TPB> BR;
+  __shared__ typename BR::TempStorage tmp;
+  double x[3] = {0, 0, 0};
+  for (int b = threadIdx.x; b < RHO_BLOCKS; b += TPB)
+    for (int q = 0; q < 3; q++) x[q] += red[3 * b + q];
+  for (int q = 0; q < 3; q++) {
+    double t = BR(tmp).Sum(x[q]);
+    __syncthreads();
+    if (threadIdx.x == 0) x[q] = t;
+  }
+  if (threadIdx.x == 0 && red[RHO_STOP] == 0.0) {
+    if (!(x[2] > 0) || !(x[0] > 0)) red[RHO_STOP] = 1.0;
+    else {
+      red[RHO_EST] = fabs(x[1] / x[0]);
+      red[RHO_SCALE] = 1.0 / sqrt(x[2]);
+    }
+  }
+}
+__global__ void k_rho_scale(int32_t n, const double *w, double *v, const double *red)
+{
+  if (red[RHO_STOP] != 0.0) return;
+  double c = red[RHO_SCALE];
+  ROW_LOOP(n) v[i] = w[i] * c;
 }
 
 /* dinv = omega / a_ii (the host's summation order): the smoother's diagonal */
@@ -598,7 +695,8 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t
   int G = nnzB <= 8 * (int64_t)nrowsB ? 8 : nnzB <= 16 * (int64_t)nrowsB ? 16 : 32;
   int nb = (int)(((int64_t)n + WPB - 1) / WPB);
   if (nb == 0) nb = 1;
-  if (!*Crp) {
+  int had_pattern = *Crp != NULL;
+  if (!had_pattern) {
     int64_t *cnt = NULL;
     ng_status st = NG_SUCCESS;
     NG_CHECK(NG_CUDA_MALLOC(cnt, (size_t)n + 1));
@@ -623,6 +721,9 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t
   }
   spgemm_launch(g, true, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, NULL, *Crp, *Ccol, *Cval, sorted);
   NG_CUDA_LAUNCH_CHECK();
+  /* update: the same pattern in the same table cannot overflow; the caller
+   * reads the flag once after both products instead of waiting here */
+  if (had_pattern) return NG_SUCCESS;
   NG_CHECK(read_flag(g, &over));
   if (over) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, *hc);
   return NG_SUCCESS;
@@ -667,27 +768,48 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p, g->Prp, g->Pcol,
                                                g->Pval, g->flag);
   NG_CUDA_LAUNCH_CHECK();
-  NG_CHECK(read_flag(g, &bad));
-  if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
   if (!refresh) {
+    void *tbuf = NULL;
+    size_t tbytes = 0;
+    ng_status st = NG_SUCCESS;
     NG_CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(cu->cusparse, n, g->nagg, g->nnzP, g->Pval, g->Prp, g->Pcol,
                                                     g->Rval, g->Rrp, g->Rcol, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
-                                                    CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &g->tbuf_bytes));
-    NG_CHECK(ng_cuda_malloc(&g->tbuf, g->tbuf_bytes ? g->tbuf_bytes : 1, "cusparseCsr2cscEx2 buffer"));
+                                                    CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &tbytes));
+    NG_CHECK(ng_cuda_malloc(&tbuf, tbytes ? tbytes : 1, "cusparseCsr2cscEx2 buffer"));
+    if (g->nnzP) {
+      if (cusparseCsr2cscEx2(cu->cusparse, n, g->nagg, g->nnzP, g->Pval, g->Prp, g->Pcol, g->Rval, g->Rrp, g->Rcol,
+                             CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
+                             tbuf) != CUSPARSE_STATUS_SUCCESS)
+        st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: cusparseCsr2cscEx2 (R = P^T) failed");
+    } else if (cudaMemsetAsync(g->Rrp, 0, ((size_t)g->nagg + 1) * sizeof(int32_t), cu->stream) != cudaSuccess)
+      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: clearing R's row offsets failed");
+    /* the update moves P's new values into R through this permutation */
+    if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->rperm, g->nnzP ? g->nnzP : 1);
+    if (st == NG_SUCCESS) {
+      k_rperm<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Prp, g->Pcol, g->Rrp, g->Rcol, g->rperm);
+      if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: the R permutation kernel failed");
+    }
+    if (cudaStreamSynchronize(cu->stream) != cudaSuccess && st == NG_SUCCESS)
+      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: R = P^T failed");
+    cudaFree(tbuf);
+    NG_CHECK(st);
+  } else if (g->nnzP) {
+    k_rvalues<<<blocks(g->nnzP), TPB, 0, cu->stream>>>(g->nnzP, g->rperm, g->Pval, g->Rval);
+    NG_CUDA_LAUNCH_CHECK();
   }
-  if (g->nnzP)
-    NG_CUSPARSE_CHECK(cusparseCsr2cscEx2(cu->cusparse, n, g->nagg, g->nnzP, g->Pval, g->Prp, g->Pcol, g->Rval, g->Rrp,
-                                         g->Rcol, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-                                         CUSPARSE_CSR2CSC_ALG1, g->tbuf));
-  else NG_CUDA_CHECK(cudaMemsetAsync(g->Rrp, 0, ((size_t)g->nagg + 1) * sizeof(int32_t), cu->stream));
-  NG_CUDA_CHECK(cudaStreamSynchronize(cu->stream));
+  NG_CHECK(read_flag(g, &bad)); /* also waits for P and R (the phase times) */
+  if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
                   0, &g->hcAP, n, g->nnzP, "A P"));
   NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
                   &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
-  /* A_c to the host: the coarser levels are built there */
+  NG_CHECK(read_flag(g, &bad)); /* the update's products did not wait */
+  if (bad) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: a product row outgrew its hash table");
+  /* A_c to the host, where the coarser levels are built; the update skips it
+   * when the next level is a GPU level with a device CSR table (its rho,
+   * diagonal, transfer and table all come from the device copy) */
   if (!refresh) {
     int32_t *h = NULL;
     NG_CHECK(ng_csr_alloc(&C->A, g->nagg, g->nagg, g->nnzC));
@@ -700,7 +822,11 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   } else if (C->A.nnz != g->nnzC)
     return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: A_c has %lld entries, %lld at setup", (long long)g->nnzC,
                     (long long)C->A.nnz);
-  NG_CUDA_CHECK(cudaMemcpy(C->A.val, g->Cval, (size_t)g->nnzC * sizeof(double), cudaMemcpyDeviceToHost));
+  int32_t *drp, *dcol;
+  double *dval;
+  int device_only = refresh && C->gpu && C->Aops && ng_csr_cuda_arrays(C->Aops, C->Adata, &drp, &dcol, &dval) == NG_SUCCESS;
+  if (!device_only) NG_CUDA_CHECK(cudaMemcpy(C->A.val, g->Cval, (size_t)g->nnzC * sizeof(double), cudaMemcpyDeviceToHost));
+  C->host_stale = device_only;
   M->t_galerkin += ng_wtime() - t;
   return NG_SUCCESS;
 }
@@ -713,7 +839,7 @@ static void gpu_free(amg_gpu *g)
   cudaFree(g->own_val);
   cudaFree(g->agg);
   cudaFree(g->ptent);
-  cudaFree(g->tbuf);
+  cudaFree(g->rperm);
   cudaFree(g->APrp);
   cudaFree(g->APcol);
   cudaFree(g->APval);
@@ -878,6 +1004,88 @@ extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *din
   return NG_SUCCESS;
 }
 
+/* rho(D^-1 A) of a device CSR by `iters` power iterations from the fixed
+ * start vector (the same values at every call: an update with unchanged
+ * values reproduces the setup's estimate exactly). *bad: the first row with
+ * a zero diagonal, n when none. Buffers are made per call (setup and update
+ * only). */
+static ng_status device_rho(ng_context ctx, int32_t n, int64_t nnz, const int32_t *rp, const int32_t *col,
+                            const double *val, int iters, double *rho, int32_t *bad)
+{
+  cudaStream_t st = ctx->cuda->stream;
+  double *s = NULL, *v = NULL, *w = NULL, *red = NULL, est = 0;
+  int *dbad = NULL, hbad = INT_MAX;
+  ng_status status = NG_SUCCESS;
+  cudaError_t e = cudaSuccess;
+  double mean = n ? (double)nnz / n : 0;
+  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(s, n ? n : 1), out);
+  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(v, n ? n : 1), out);
+  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(w, n ? n : 1), out);
+  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(red, RHO_RED), out);
+  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(dbad, 1), out);
+  /* est, scale, stop = 0; first zero-diagonal row = 0x7f7f7f7f (none) */
+  e = cudaMemsetAsync(red + RHO_EST, 0, 3 * sizeof(double), st);
+  if (e == cudaSuccess) e = cudaMemsetAsync(dbad, 0x7f, sizeof(int), st);
+  if (e == cudaSuccess) {
+    k_rho_init<<<blocks(n), TPB, 0, st>>>(n, rp, col, val, s, v, dbad);
+    e = cudaGetLastError();
+  }
+  for (int it = 0; it < iters && e == cudaSuccess; it++) {
+    /* about four entries per lane (27-point rows: 8 lanes, 4 rows per warp) */
+    if (mean <= 16) k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
+    else if (mean <= 32) k_rho_apply<8><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
+    else if (mean <= 64) k_rho_apply<16><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
+    else k_rho_apply<32><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
+    k_rho_sum<<<1, TPB, 0, st>>>(red);
+    k_rho_scale<<<blocks(n), TPB, 0, st>>>(n, w, v, red);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&est, red + RHO_EST, sizeof(double), cudaMemcpyDeviceToHost, st);
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&hbad, dbad, sizeof(int), cudaMemcpyDeviceToHost, st);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+  if (e != cudaSuccess) {
+    status = NG_ERROR(NG_ERR_CUDA, "AMG rho estimate on the device failed: %s", cudaGetErrorString(e));
+    goto out;
+  }
+  *rho = est;
+  *bad = hbad < n ? hbad : n;
+out:
+  cudaFree(s);
+  cudaFree(v);
+  cudaFree(w);
+  cudaFree(red);
+  cudaFree(dbad);
+  return status;
+}
+
+extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, double *rho, int *done)
+{
+  const int32_t *rp, *col;
+  const double *val;
+  int32_t n = 0, bad = INT32_MAX;
+  int64_t nnz;
+  double est = 0;
+  *done = 0;
+  if (l == 0) { /* the user's matrix when it is one rank's device CSR */
+    int32_t *r, *c;
+    double *x;
+    if (!A->ctx->on_gpu || A->n_local != A->n_global || ng_csr_cuda_arrays(A->spmv, A->spmv_data, &r, &c, &x) != NG_SUCCESS)
+      return NG_SUCCESS;
+    rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz;
+  } else { /* level l - 1's device product */
+    amg_gpu *f = M->gpu ? levels(M)[l - 1] : NULL;
+    if (!f || !f->Crp) return NG_SUCCESS;
+    rp = f->Crp, col = f->Ccol, val = f->Cval, n = f->nagg, nnz = f->nnzC;
+  }
+  NG_CHECK(device_rho(A->ctx, n, nnz, rp, col, val, iters, &est, &bad));
+  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d has a zero or missing diagonal entry", l ? "a coarse level's row" : "row", (int)bad);
+  if (!(est > 0) || !isfinite(est))
+    return NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on a level of %d rows", est, (int)n);
+  *rho = est;
+  *done = 1;
+  return NG_SUCCESS;
+}
+
 extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int *done)
 {
   int32_t *rp, *col, *dbad = NULL, n = A->n_local, bad = INT32_MAX;
@@ -916,11 +1124,13 @@ static ng_status download(amg_gpu *g, int32_t nr, int32_t nc, const int32_t *rp,
   return NG_SUCCESS;
 }
 
-extern "C" ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R)
+extern "C" ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R, ng_csr *Ac)
 {
   amg_gpu *g = M->gpu && l >= 0 && l < M->max_levels ? levels(M)[l] : NULL;
   if (!g || !g->Prp) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: level %d was not built on the GPU", l);
+  NG_CUDA_CHECK(cudaStreamSynchronize(g->ctx->cuda->stream));
   NG_CHECK(download(g, g->n, g->nagg, g->Prp, g->Pcol, g->Pval, g->nnzP, P));
   NG_CHECK(download(g, g->nagg, g->n, g->Rrp, g->Rcol, g->Rval, g->nnzP, R));
+  if (Ac) NG_CHECK(download(g, g->nagg, g->nagg, g->Crp, g->Ccol, g->Cval, g->nnzC, Ac));
   return NG_SUCCESS;
 }

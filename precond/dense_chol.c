@@ -6,9 +6,12 @@
 #include "amg.h"
 #include <math.h>
 
-static int cholesky_inverse(int32_t n, const double *a, double *inv)
+/* L (lower, row-major) into inv, then W = L^-1 in place, row by row: row i
+ * of W is -(sum over k < i of L_ik W_k) / L_ii, so every inner loop runs
+ * along a row (contiguous). */
+static int cholesky_inverse(int32_t n, const double *a, double *inv, double *acc)
 {
-  double *L = inv; /* L built in inv, then inverted in place, then L^-T L^-1 into a copy */
+  double *L = inv;
   memset(L, 0, (size_t)n * n * sizeof(double));
   for (int32_t j = 0; j < n; j++) {
     double d = a[(size_t)j * n + j];
@@ -16,20 +19,22 @@ static int cholesky_inverse(int32_t n, const double *a, double *inv)
     if (!(d > 0) || !isfinite(d)) return 0;
     d = sqrt(d);
     L[(size_t)j * n + j] = d;
+#pragma omp parallel for schedule(static) if (n - j > 256)
     for (int32_t i = j + 1; i < n; i++) {
       double s = a[(size_t)i * n + j];
       for (int32_t k = 0; k < j; k++) s -= L[(size_t)i * n + k] * L[(size_t)j * n + k];
       L[(size_t)i * n + j] = s / d;
     }
   }
-  /* L^-1 in place (lower triangular, column by column) */
-  for (int32_t j = 0; j < n; j++) {
-    L[(size_t)j * n + j] = 1.0 / L[(size_t)j * n + j];
-    for (int32_t i = j + 1; i < n; i++) {
-      double s = 0;
-      for (int32_t k = j; k < i; k++) s -= L[(size_t)i * n + k] * L[(size_t)k * n + j];
-      L[(size_t)i * n + j] = s / L[(size_t)i * n + i];
+  for (int32_t i = 0; i < n; i++) {
+    double *Li = L + (size_t)i * n, d = Li[i];
+    for (int32_t j = 0; j < i; j++) acc[j] = 0.0;
+    for (int32_t k = 0; k < i; k++) {
+      const double *Wk = L + (size_t)k * n, lik = Li[k];
+      for (int32_t j = 0; j <= k; j++) acc[j] += lik * Wk[j];
     }
+    for (int32_t j = 0; j < i; j++) Li[j] = -acc[j] / d;
+    Li[i] = 1.0 / d;
   }
   return 1;
 }
@@ -87,15 +92,21 @@ ng_status ng_dense_inverse(int32_t n, double *a)
         symmetric = 0;
         break;
       }
-  NG_CHECK(NG_MALLOC(L, (size_t)n * n));
-  if (symmetric && cholesky_inverse(n, a, L)) {
-    /* a = L^-T L^-1: a_ij = sum_{k >= max(i,j)} Linv_ki Linv_kj */
-    for (int32_t i = 0; i < n; i++)
-      for (int32_t j = 0; j <= i; j++) {
-        double s = 0;
-        for (int32_t k = i; k < n; k++) s += L[(size_t)k * n + i] * L[(size_t)k * n + j];
-        a[(size_t)i * n + j] = a[(size_t)j * n + i] = s;
+  NG_CHECK(NG_MALLOC(L, (size_t)n * n + n));
+  if (symmetric && cholesky_inverse(n, a, L, L + (size_t)n * n)) {
+    /* a = W^T W (W = L^-1 lower): row i of a's lower part is the sum over
+     * k >= i of W_ki times row k of W up to column i; rows independent */
+#pragma omp parallel for schedule(dynamic, 8) if (n > 128)
+    for (int32_t i = 0; i < n; i++) {
+      double *ai = a + (size_t)i * n;
+      for (int32_t j = 0; j <= i; j++) ai[j] = 0.0;
+      for (int32_t k = i; k < n; k++) {
+        const double *Wk = L + (size_t)k * n, w = Wk[i];
+        for (int32_t j = 0; j <= i; j++) ai[j] += w * Wk[j];
       }
+    }
+    for (int32_t i = 0; i < n; i++) /* mirror: exactly symmetric */
+      for (int32_t j = 0; j < i; j++) a[(size_t)j * n + i] = a[(size_t)i * n + j];
     ng_free(L);
     return NG_SUCCESS;
   }
