@@ -51,7 +51,7 @@ static const opt_def known[] = {
   {"amg_sweeps", OPT_STRING, "", NULL, 0, "AMG graded sweeps per level, finest first, e.g. 4,3,2,1 (overrides pre/post)"},
   {"amg_format", OPT_STRING, "csr", NULL, 0, "AMG storage format of every level's A, P, R"},
   {"amg_setup", OPT_STRING, "gpu", "gpu|host", 0, "AMG setup of the big levels on the GPU (GPU context, one rank; their P and R in csr) or all on the host"},
-  {"amg_gpu_min_rows", OPT_INT, "100000", NULL, 1, "AMG GPU setup: coarse levels with at least this many rows are also built on the GPU"},
+  {"amg_gpu_min_rows", OPT_INT, "5000", NULL, 1, "AMG GPU setup: coarse levels with at least this many rows are also built on the GPU"},
   {"amg_view", OPT_FLAG, "0", NULL, 0, "print the AMG hierarchy after setup (rank 0)"},
   {"help", OPT_FLAG, "0", NULL, 0, "list the options and exit"},
 };

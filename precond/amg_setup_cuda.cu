@@ -369,12 +369,14 @@ __global__ void k_rho_init(int32_t n, const int32_t *rp, const int32_t *col, con
   }
 }
 
-/* Power iteration for rho(D^-1 A) of a device CSR (amg_prolong.c's
- * ng_amg_spectral_radius with B = D^-1/2 A D^-1/2, s = |a_ii|^-1/2), without
- * host round trips: k_rho_apply makes w = s .* A (s .* v), G lanes per row,
- * and per-block sums of v.v, v.w, w.w over a fixed grid; k_rho_sum adds them
- * in a fixed order (deterministic) and keeps est = |v.w / v.v| and 1/||w||;
- * k_rho_scale sets v = w / ||w||. A zero sum stops the iteration
+/* Power iteration for rho(D^-1 A) on the device (amg_prolong.c's
+ * ng_amg_spectral_radius with B = D^-1/2 A D^-1/2, s = |a_ii|^-1/2) without
+ * host round trips. The iterate is kept as t = s .* v; y = A t comes from
+ * the matrix's own SpMV (finest level) or from k_rho_apply (a coarse
+ * device CSR, G lanes per row); k_rho_post makes w = s .* y in place and
+ * per-block sums of v.v, v.w, w.w over a fixed grid; k_rho_sum adds them in
+ * a fixed order (deterministic) and keeps est = |v.w / v.v| and 1/||w||;
+ * k_rho_scale sets t = s .* w / ||w||. A zero sum stops the iteration
  * (red[RHO_STOP]) as the host's loop breaks. */
 #define RHO_BLOCKS 1024
 #define RHO_EST (3 * RHO_BLOCKS)
@@ -383,33 +385,32 @@ __global__ void k_rho_init(int32_t n, const int32_t *rp, const int32_t *col, con
 #define RHO_RED (RHO_EST + 3)
 template <int G>
 __global__ void __launch_bounds__(TPB) k_rho_apply(int32_t n, const int32_t *rp, const int32_t *col, const double *val,
-                                                   const double *s, const double *v, double *w, double *red)
+                                                   const double *t, double *y, const double *red)
+{
+  const int per_warp = 32 / G, lane = threadIdx.x % 32;
+  const int64_t warp = ((int64_t)blockIdx.x * TPB + threadIdx.x) / 32, nwarps = (int64_t)gridDim.x * TPB / 32;
+  if (red[RHO_STOP] != 0.0) return;
+  for (int64_t r0 = warp * per_warp; r0 < n; r0 += nwarps * per_warp) { /* uniform per warp */
+    int32_t i = (int32_t)(r0 + lane / G);
+    double sum = 0;
+    if (i < n)
+      for (int32_t k = rp[i] + lane % G; k < rp[i + 1]; k += G) sum += val[k] * t[col[k]];
+    for (int o = G / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    if (i < n && lane % G == 0) y[i] = sum;
+  }
+}
+__global__ void __launch_bounds__(TPB) k_rho_post(int32_t n, const double *s, const double *t, double *w, double *red)
 {
   typedef cub::BlockReduce<double, TPB> BR;
   __shared__ typename BR::TempStorage tmp;
   double vv = 0, vw = 0, ww = 0;
-  const int per_warp = 32 / G, lane = threadIdx.x % 32;
-  const int64_t warp = ((int64_t)blockIdx.x * TPB + threadIdx.x) / 32, nwarps = (int64_t)gridDim.x * TPB / 32;
   if (red[RHO_STOP] == 0.0)
-    for (int64_t r0 = warp * per_warp; r0 < n; r0 += nwarps * per_warp) { /* uniform per warp */
-      int32_t i = (int32_t)(r0 + lane / G);
-      double t = 0;
-      if (i < n) {
-        int32_t end = rp[i + 1];
-#pragma unroll 4
-        for (int32_t k = rp[i] + lane % G; k < end; k += G) {
-          int32_t j = __ldg(col + k);
-          t += __ldg(val + k) * (__ldg(s + j) * __ldg(v + j));
-        }
-      }
-      for (int o = G / 2; o > 0; o /= 2) t += __shfl_xor_sync(0xffffffffu, t, o);
-      if (i < n && lane % G == 0) {
-        double wi = s[i] * t, vi = v[i];
-        w[i] = wi;
-        vv += vi * vi;
-        vw += vi * wi;
-        ww += wi * wi;
-      }
+    for (int32_t i = blockIdx.x * TPB + threadIdx.x; i < n; i += RHO_BLOCKS * TPB) {
+      double si = s[i], vi = t[i] / si, wi = si * w[i];
+      w[i] = wi;
+      vv += vi * vi;
+      vw += vi * wi;
+      ww += wi * wi;
     }
   double a = BR(tmp).Sum(vv);
   __syncthreads();
@@ -442,11 +443,16 @@ __global__ void __launch_bounds__(TPB) k_rho_sum(double *red)
     }
   }
 }
-__global__ void k_rho_scale(int32_t n, const double *w, double *v, const double *red)
+__global__ void k_rho_scale(int32_t n, const double *s, const double *w, double *t, const double *red)
 {
   if (red[RHO_STOP] != 0.0) return;
   double c = red[RHO_SCALE];
-  ROW_LOOP(n) v[i] = w[i] * c;
+  ROW_LOOP(n) t[i] = s[i] * (w[i] * c);
+}
+/* s = |a_ii|^-1/2 and t = s .* start vector: rho_init's values, then t */
+__global__ void k_rho_t(int32_t n, const double *s, double *t)
+{
+  ROW_LOOP(n) t[i] *= s[i];
 }
 
 /* dinv = omega / a_ii (the host's summation order): the smoother's diagonal */
@@ -1004,22 +1010,23 @@ extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *din
   return NG_SUCCESS;
 }
 
-/* rho(D^-1 A) of a device CSR by `iters` power iterations from the fixed
- * start vector (the same values at every call: an update with unchanged
- * values reproduces the setup's estimate exactly). *bad: the first row with
- * a zero diagonal, n when none. Buffers are made per call (setup and update
- * only). */
-static ng_status device_rho(ng_context ctx, int32_t n, int64_t nnz, const int32_t *rp, const int32_t *col,
+/* rho(D^-1 A) by `iters` power iterations from the fixed start vector (the
+ * same values at every call: an update with unchanged values reproduces
+ * the setup's estimate exactly), of the one-rank matrix A (its own SpMV)
+ * when A != NULL, else of the device CSR rp/col/val. *bad: the first row
+ * with a zero diagonal, n when none. Buffers are made per call (setup and
+ * update only). */
+static ng_status device_rho(ng_context ctx, ng_matrix A, int32_t n, int64_t nnz, const int32_t *rp, const int32_t *col,
                             const double *val, int iters, double *rho, int32_t *bad)
 {
   cudaStream_t st = ctx->cuda->stream;
-  double *s = NULL, *v = NULL, *w = NULL, *red = NULL, est = 0;
+  double *s = NULL, *t = NULL, *w = NULL, *red = NULL, est = 0;
   int *dbad = NULL, hbad = INT_MAX;
   ng_status status = NG_SUCCESS;
   cudaError_t e = cudaSuccess;
   double mean = n ? (double)nnz / n : 0;
   NG_CHECK_GOTO(status, NG_CUDA_MALLOC(s, n ? n : 1), out);
-  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(v, n ? n : 1), out);
+  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(t, n ? n : 1), out);
   NG_CHECK_GOTO(status, NG_CUDA_MALLOC(w, n ? n : 1), out);
   NG_CHECK_GOTO(status, NG_CUDA_MALLOC(red, RHO_RED), out);
   NG_CHECK_GOTO(status, NG_CUDA_MALLOC(dbad, 1), out);
@@ -1027,17 +1034,20 @@ static ng_status device_rho(ng_context ctx, int32_t n, int64_t nnz, const int32_
   e = cudaMemsetAsync(red + RHO_EST, 0, 3 * sizeof(double), st);
   if (e == cudaSuccess) e = cudaMemsetAsync(dbad, 0x7f, sizeof(int), st);
   if (e == cudaSuccess) {
-    k_rho_init<<<blocks(n), TPB, 0, st>>>(n, rp, col, val, s, v, dbad);
+    k_rho_init<<<blocks(n), TPB, 0, st>>>(n, rp, col, val, s, t, dbad);
+    k_rho_t<<<blocks(n), TPB, 0, st>>>(n, s, t);
     e = cudaGetLastError();
   }
   for (int it = 0; it < iters && e == cudaSuccess; it++) {
-    /* about four entries per lane (27-point rows: 8 lanes, 4 rows per warp) */
-    if (mean <= 16) k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
-    else if (mean <= 32) k_rho_apply<8><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
-    else if (mean <= 64) k_rho_apply<16><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
-    else k_rho_apply<32><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, s, v, w, red);
+    if (A) NG_CHECK_GOTO(status, ng_matrix_apply_raw(A, t, w), out);
+    /* about four entries per lane */
+    else if (mean <= 16) k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
+    else if (mean <= 32) k_rho_apply<8><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
+    else if (mean <= 64) k_rho_apply<16><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
+    else k_rho_apply<32><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
+    k_rho_post<<<RHO_BLOCKS, TPB, 0, st>>>(n, s, t, w, red);
     k_rho_sum<<<1, TPB, 0, st>>>(red);
-    k_rho_scale<<<blocks(n), TPB, 0, st>>>(n, w, v, red);
+    k_rho_scale<<<blocks(n), TPB, 0, st>>>(n, s, w, t, red);
     e = cudaGetLastError();
   }
   if (e == cudaSuccess) e = cudaMemcpyAsync(&est, red + RHO_EST, sizeof(double), cudaMemcpyDeviceToHost, st);
@@ -1051,7 +1061,7 @@ static ng_status device_rho(ng_context ctx, int32_t n, int64_t nnz, const int32_
   *bad = hbad < n ? hbad : n;
 out:
   cudaFree(s);
-  cudaFree(v);
+  cudaFree(t);
   cudaFree(w);
   cudaFree(red);
   cudaFree(dbad);
@@ -1065,19 +1075,20 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
   int32_t n = 0, bad = INT32_MAX;
   int64_t nnz;
   double est = 0;
+  ng_matrix own = NULL;
   *done = 0;
-  if (l == 0) { /* the user's matrix when it is one rank's device CSR */
+  if (l == 0) { /* the user's matrix when it is one rank's device CSR (its diagonal read from there) */
     int32_t *r, *c;
     double *x;
     if (!A->ctx->on_gpu || A->n_local != A->n_global || ng_csr_cuda_arrays(A->spmv, A->spmv_data, &r, &c, &x) != NG_SUCCESS)
       return NG_SUCCESS;
-    rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz;
+    rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz, own = A;
   } else { /* level l - 1's device product */
     amg_gpu *f = M->gpu ? levels(M)[l - 1] : NULL;
     if (!f || !f->Crp) return NG_SUCCESS;
     rp = f->Crp, col = f->Ccol, val = f->Cval, n = f->nagg, nnz = f->nnzC;
   }
-  NG_CHECK(device_rho(A->ctx, n, nnz, rp, col, val, iters, &est, &bad));
+  NG_CHECK(device_rho(A->ctx, own, n, nnz, rp, col, val, iters, &est, &bad));
   if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d has a zero or missing diagonal entry", l ? "a coarse level's row" : "row", (int)bad);
   if (!(est > 0) || !isfinite(est))
     return NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on a level of %d rows", est, (int)n);
