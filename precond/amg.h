@@ -100,6 +100,7 @@ typedef struct {
   double t_aggregate, t_rho, t_prolong, t_galerkin, t_finish;
   int gpu_setup;                 /* big levels' setup on the GPU (-amg_setup gpu on a GPU context) */
   int32_t gpu_min_rows;          /* levels after the finest: on the GPU from this many rows */
+  int host_threads;              /* OpenMP threads of the host setup / update (0: unchanged) */
   void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
 } ng_amg;

@@ -284,9 +284,17 @@ START_TEST(update_with_same_values_is_exact)
   ng_options o;
   NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:20", &A, &b));
   NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg -amg_coarse_size 20"));
+  /* one host thread for setup and update; the caller's OpenMP setting is back afterwards */
+  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg -amg_coarse_size 20 -amg_host_threads 1"));
+#ifdef _OPENMP
+  int threads = omp_get_max_threads();
+#endif
   NG_ASSERT_OK(ng_precond_create(ctx, o, A, &P));
+#ifdef _OPENMP
+  ck_assert_int_eq(omp_get_max_threads(), threads);
+#endif
   ng_amg *M = ng_amg_of(P);
+  ck_assert_int_eq(M->host_threads, 1);
   ck_assert_int_ge(M->nlevels, 3);
   double rho[16];
   ng_csr copy[16][3];
