@@ -324,7 +324,7 @@ START_TEST(vcycle_graph_matches_plain)
   printf("fem27:24: V-cycle CUDA graph launched %ld times, equal to the plain cycle\n", launches);
   ng_precond Pl = make_amg_opts(gpu, A, "-precond amg -amg_cuda_graph 0");
   NG_ASSERT_OK(ng_precond_apply(Pl, r[0], z[0]));
-  ck_assert_int_eq(((ng_amg *)ng_amg_of(Pl))->use_graph, 0);
+  ck_assert_int_eq(ng_amg_of(Pl)->use_graph, 0);
   ck_assert_int_eq(ng_amg_graph_launches(ng_amg_of(Pl), &broken), 0);
   ng_precond_destroy(G);
   ng_precond_destroy(Pl);
