@@ -135,9 +135,6 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   if (min_rows < 0) NG_CHECK_GOTO(st, NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows), fail);
   M->gpu_min_rows = min_rows;
   NG_CHECK_GOTO(st, read_threads(M, P->ctx, opts), fail);
-  int graph = 0;
-  NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_cuda_graph", &graph), fail);
-  M->use_graph = graph && P->ctx->on_gpu && P->ctx->size == 1;
   int saved = threads_begin(M);
   st = ng_amg_build(P, M, A);
   threads_end(saved);

@@ -103,12 +103,7 @@ typedef struct {
   int host_threads;              /* OpenMP threads of the host setup / update (0: unchanged) */
   void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
-  int use_graph;                 /* V-cycle as a CUDA graph (-amg_cuda_graph, one-rank GPU context) */
-  void *graphs;                  /* the captured cycles (amg_graph_cuda.cu) */
 } ng_amg;
-
-/* One V-cycle z = M(r) on the context's memory (amg_cycle.c). */
-typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, double *z);
 
 #ifdef NG_HAVE_CUDA
 /* amg_setup_cuda.cu: level l on the GPU (level 0: the matrix's device CSR,
@@ -138,13 +133,6 @@ ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, voi
 /* dinv = omega / a_ii of a GPU-built level, on the device */
 ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 void ng_amg_gpu_free(ng_amg *M);
-/* amg_graph_cuda.cu: run body(P, M, r, z) as a CUDA graph, captured on the
- * first call for this (r, z) and replayed after; *done = 0 when the cycle
- * cannot be captured (the caller runs it). free: drop the graphs (update,
- * destroy). launches: graph launches so far, *broken = capture failed. */
-ng_status ng_amg_graph_cycle(ng_precond P, ng_amg *M, const double *r, double *z, ng_amg_cycle_fn body, int *done);
-void ng_amg_graph_free(ng_amg *M);
-long ng_amg_graph_launches(ng_amg *M, int *broken);
 #endif
 
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */

@@ -3,7 +3,7 @@
 libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c precond/amg_aggregate.c \
   precond/amg_prolong.c precond/amg_galerkin.c precond/amg_setup.c precond/amg_cycle.c precond/dense_chol.c
 if NG_CUDA
-libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/amg_graph_cuda.cu
+libnagare_la_SOURCES += precond/amg_setup_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_amg test/test_amg_gpu

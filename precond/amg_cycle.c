@@ -3,8 +3,7 @@
  * prolongation and correction, the same number of post-sweeps. Jacobi and
  * R = P^T make it symmetric for CG. Everything runs on the context's memory
  * through the SpMV tables and ctx->vops: no allocation, host copy or sync
- * (unless per-level profiling is switched on by a benchmark). On a one-rank
- * GPU context the cycle is replayed as a CUDA graph (amg_graph_cuda.cu). */
+ * (unless per-level profiling is switched on by a benchmark). */
 #include "amg.h"
 
 /* r = b - A x on level l (level 0 through the user's matrix). */
@@ -74,21 +73,8 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
   return NG_SUCCESS;
 }
 
-static ng_status plain_cycle(ng_precond P, ng_amg *M, const double *r, double *z)
+ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
 {
   NG_CHECK(cycle(P, M, 0, r, z));
   return NG_SUCCESS;
-}
-
-ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
-{
-#ifdef NG_HAVE_CUDA
-  /* one graph launch per cycle (not while profiling: it syncs per level) */
-  if (M->use_graph && !M->profile) {
-    int done = 0;
-    NG_CHECK(ng_amg_graph_cycle(P, M, r, z, plain_cycle, &done));
-    if (done) return NG_SUCCESS;
-  }
-#endif
-  return plain_cycle(P, M, r, z);
 }
