@@ -31,11 +31,13 @@ ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg);
 /* Prolongation (amg_prolong.c). Tentative P from the constant vector:
  * ptent[i] = 1/sqrt(|aggregate|) (0 for agg -1), so P_tent^T P_tent = I. */
 ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *ptent);
-/* rho(D^-1 A) by Rayleigh quotients of D^-1/2 A D^-1/2: power iteration
- * from a fixed start vector (deterministic), or from the last iterate kept
- * in v (n entries) when warm (update: a few iterations suffice). */
-ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm, double *rho);
-/* The same for the finest level, on the context's memory (v: context vector). */
+/* rho(D^-1 A) by Rayleigh quotients of D^-1/2 A D^-1/2: `iters` power
+ * iterations from a fixed start vector (deterministic: the update repeats
+ * the setup's estimate exactly for unchanged values). */
+ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *rho);
+/* The same for the finest level, on the context's memory (v: a context
+ * vector of n; warm: start from v instead, unused since the update starts
+ * cold too). */
 ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm, double *rho);
 /* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
  * ng_amg_smooth_values, which update() calls again on new values. */
@@ -66,7 +68,6 @@ typedef struct {
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
   double *ptent;
-  double *eigvec;                /* power iteration buffer of the host rho estimate (n) */
   int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
   ng_csr P, R, AP;               /* host; AP = A P kept for update */
   const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;

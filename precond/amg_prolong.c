@@ -49,18 +49,18 @@ static double start_value(int32_t i)
   return 0.5 + (double)(x & 0xffff) / 65536.0;
 }
 
-ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm, double *rho)
+ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *rho)
 {
   int32_t n = A->nrows;
-  double *s = NULL, *w = NULL, est = 0.0;
+  double *s = NULL, *v = NULL, *w = NULL, est = 0.0;
   ng_status st = NG_SUCCESS;
   NG_CHECK_GOTO(st, NG_MALLOC(s, n), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(v, n), out);
   NG_CHECK_GOTO(st, NG_MALLOC(w, n), out);
   NG_CHECK_GOTO(st, ng_csr_diagonal(A, s, 1), out);
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) s[i] = 1.0 / sqrt(fabs(s[i]));
-  if (!warm)
-    for (int32_t i = 0; i < n; i++) v[i] = start_value(i);
+  for (int32_t i = 0; i < n; i++) v[i] = start_value(i);
   /* B = D^-1/2 A D^-1/2 (|D| keeps it defined for negative diagonals):
    * w = B v, est = v.w / v.v, v = w / ||w|| */
   for (int it = 0; it < iters; it++) {
@@ -90,6 +90,7 @@ ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *v, int warm
   *rho = est;
 out:
   ng_free(s);
+  ng_free(v);
   ng_free(w);
   return st;
 }

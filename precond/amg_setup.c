@@ -52,8 +52,7 @@ static ng_status level_rho(ng_amg *M, ng_matrix A, int l)
     if (!M->eigvec0) NG_CHECK(A->ctx->vops->alloc(A->ctx, &M->eigvec0, L->n));
     return ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->rho);
   }
-  if (!L->eigvec) NG_CHECK(NG_MALLOC(L->eigvec, L->n));
-  return ng_amg_spectral_radius(&L->A, RHO_ITERS, L->eigvec, 0, &L->rho);
+  return ng_amg_spectral_radius(&L->A, RHO_ITERS, &L->rho);
 }
 
 /* dinv = omega / a_ii in context memory (allocated on the first call). */
@@ -306,7 +305,6 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_csr_free(&L->AP);
     ng_free(L->agg);
     ng_free(L->ptent);
-    ng_free(L->eigvec);
     ng_free(L->rperm);
   }
   if (M->Cops) M->Cops->destroy(M->Cdata);
