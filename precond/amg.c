@@ -7,7 +7,7 @@
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother jacobi. */
-#include "amg.h"
+#include "amg_dist.h"
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -44,6 +44,9 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_int(opts, "amg_coarse_sweeps", &coarse_sweeps));
   NG_CHECK(ng_options_get_int(opts, "amg_coarse_size", &coarse_size));
   NG_CHECK(ng_options_get_int(opts, "amg_max_levels", &M->max_levels));
+  int agg_rows;
+  NG_CHECK(ng_options_get_int(opts, "amg_agglomerate_rows", &agg_rows));
+  M->agglomerate_rows = agg_rows;
   NG_CHECK(ng_options_get_string(opts, "amg_smoother", &smoother));
   if (strcmp(smoother, "jacobi"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi)", smoother);
@@ -173,6 +176,7 @@ static ng_status amg_apply(ng_precond P, const double *r, double *z)
 ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
 {
   ng_amg *M = P->data;
+  if (M->dist) return ng_amg_dist_describe(P, buf, len);
   double rows = 0, nnz = 0, n0 = M->L[0].n, z0 = (double)P->A->local.nnz;
   size_t k;
   for (int l = 0; l < M->nlevels; l++) {

@@ -27,6 +27,9 @@ ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S);
  * the aggregate of row i in 0..*nagg-1, or -1 for a row with no strong
  * neighbour (left to the smoother). */
 ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg);
+/* The MIS(2) key of vertex i in state 0 (out), 1 (undecided), 2 (in):
+ * state, a 30-bit hash of i, i; larger keys win. */
+uint64_t ng_amg_mis_key(int state, uint32_t i);
 
 /* Prolongation (amg_prolong.c). Tentative P from the constant vector:
  * ptent[i] = 1/sqrt(|aggregate|) (0 for agg -1), so P_tent^T P_tent = I. */
@@ -103,6 +106,8 @@ typedef struct {
   int32_t gpu_min_rows;          /* levels after the finest: on the GPU from this many rows */
   int host_threads;              /* OpenMP threads of the host setup / update (0: unchanged) */
   void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
+  void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
+  int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
 } ng_amg;
 
@@ -136,6 +141,10 @@ ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 void ng_amg_gpu_free(ng_amg *M);
 #endif
 
+/* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
+ * format refuses it); the coarsest operator's dense inverse as a full CSR. */
+ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
+ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);
