@@ -17,3 +17,15 @@ test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_amg test/test_amg_gpu
 endif
+# The hierarchy across MPI ranks: test/test_amg_mpi on 1, 2 and 4 ranks.
+if NG_CHECK
+if NG_MPI
+check_PROGRAMS += test/test_amg_mpi
+test_test_amg_mpi_SOURCES = test/test_amg_mpi.c
+test_test_amg_mpi_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_mpi_LDADD = $(NG_TEST_LDADD) -lm
+endif
+TESTS += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh
+endif
+TESTS += test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

@@ -40,6 +40,7 @@ typedef struct {
   struct ng_halo_plan *rev;
   double *contrib;          /* P->n_halo contributions to other ranks' coarse rows */
   ng_amg_dgalerkin *G;
+  int gather;               /* P is the identity onto rank 0 (a small level gathered for the dense solve) */
   int group;                /* agglomeration: rows held by ranks that are multiples of group */
   /* report (gathered at setup, so that rank 0 alone can print it) */
   int active;               /* ranks that hold rows of this level */

@@ -94,6 +94,10 @@ static int64_t row_pattern(ng_matrix A, const ng_amg_dlevel *D, int32_t i, int64
 {
   const ng_csr *L = &A->local, *O = &A->offrank;
   int64_t c = 0;
+  if (D->gather) { /* P = I: the row's own aggregate only */
+    out[0] = D->agg[i];
+    return 1;
+  }
   for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++)
     if (D->agg[L->col[k]] >= 0) out[c++] = D->agg[L->col[k]];
   for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++)
@@ -125,6 +129,10 @@ static int row_values(ng_matrix A, ng_amg_dlevel *D, int32_t i, double omega)
     if (L->col[k] == i) d += L->val[k];
   for (int64_t p = lo; p < hi; p++) D->p_val[p] = 0.0;
   if (d == 0.0) return 0;
+  if (D->gather) {
+    D->p_val[lo] = 1.0;
+    return 1;
+  }
   double s = -omega / d;
   for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
     int32_t j = L->col[k];

@@ -153,6 +153,44 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   return NG_SUCCESS;
 }
 
+/* Level l is small enough for the dense solve but spread over ranks (the
+ * user's matrix itself, or coarsening stalled): one more level, the same
+ * rows gathered onto rank 0 by P = I, so that the coarsest solve is exact
+ * as on one rank. */
+static ng_status gather_transfer(ng_precond Pc, ng_amg *M, int l)
+{
+  ng_context ctx = Pc->ctx;
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  ng_matrix A = D->A;
+  ng_status st = NG_MALLOC(D->agg, A->n_local);
+  if (!st) st = NG_MALLOC(D->agg_halo, A->n_halo);
+  if (!st) st = NG_MALLOC(D->ptent, A->n_local);
+  if (!st) st = NG_MALLOC(D->ptent_halo, A->n_halo);
+  if (!st) st = NG_MALLOC(D->cstarts, ctx->size + 1);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  for (int32_t i = 0; i < A->n_local; i++) {
+    D->agg[i] = A->row_begin + i;
+    D->ptent[i] = 1.0;
+  }
+  for (int32_t h = 0; h < A->n_halo; h++) {
+    D->agg_halo[h] = A->halo_gcol[h];
+    D->ptent_halo[h] = 1.0;
+  }
+  D->cstarts[0] = 0;
+  for (int r = 1; r <= ctx->size; r++) D->cstarts[r] = A->n_global;
+  D->gather = 1;
+  D[1].group = ctx->size;
+  NG_CHECK(ng_amg_dist_prolong(A, D, 0.0, 0));
+  st = make_restriction(ctx, M, D);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
+  M->L[l].Pops = &dist_P_ops;
+  M->L[l].Pdata = D;
+  M->L[l].Rops = &dist_R_ops;
+  M->L[l].Rdata = D;
+  return NG_SUCCESS;
+}
+
 /* Smoother weight and diagonal, work vectors, the coarsest inverse. */
 static ng_status finish_level(ng_context ctx, ng_amg *M, int l, int refresh)
 {
@@ -214,6 +252,17 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
   }
   ng_amg_dlevel *last = &D[M->nlevels - 1];
   int64_t direct_max = M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS;
+  if (M->coarse_direct && last->active > 1 && last->n_global <= direct_max && M->nlevels < M->max_levels) {
+    int l = M->nlevels - 1;
+    t = ng_wtime();
+    NG_CHECK(gather_transfer(P, M, l));
+    M->t_galerkin += ng_wtime() - t;
+    M->L[l + 1].n = D[l + 1].A->n_local;
+    M->nlevels = l + 2;
+    NG_CHECK(level_stats(D[l + 1].A, &D[l + 1]));
+    NG_CHECK(level_rho(D[l + 1].A, &M->L[l + 1].rho));
+    last = &D[l + 1];
+  }
   if (M->coarse_direct && (last->active > 1 || last->n_global > direct_max)) M->coarse_direct = 0;
   t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) {
@@ -239,7 +288,7 @@ ng_status ng_amg_dist_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     M->t_rho += ng_wtime() - t;
     if (l == M->nlevels - 1) break;
     t = ng_wtime();
-    NG_CHECK(ng_amg_dist_prolong(D[l].A, &D[l], 4.0 / (3.0 * L->rho), 1));
+    NG_CHECK(ng_amg_dist_prolong(D[l].A, &D[l], D[l].gather ? 0.0 : 4.0 / (3.0 * L->rho), 1));
     ng_status st = restriction_values(&D[l]);
     NG_CHECK(ng_comm_agree(ctx, st));
     M->t_prolong += ng_wtime() - t;
