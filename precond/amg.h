@@ -139,6 +139,11 @@ ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, voi
 /* dinv = omega / a_ii of a GPU-built level, on the device */
 ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 void ng_amg_gpu_free(ng_amg *M);
+/* The distributed setup's local products T = C (A B) of host CSRs on the
+ * device (T allocated at the first call, values only when *state exists:
+ * the device keeps the patterns). NG_ERR_UNSUPPORTED: do it on the host. */
+ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T, void **state);
+void ng_amg_gpu_triple_free(void *state);
 #endif
 
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the

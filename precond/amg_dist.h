@@ -60,6 +60,8 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
  * D->cstarts (*Ac made at setup, values updated when refresh). */
 ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh, ng_matrix *Ac);
 void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G);
+/* 1 when the level's local products ran on the GPU. */
+int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
 
 /* amg_dist_setup.c: the hierarchy (ng_amg_build / ng_amg_refresh call these
  * when the context has several ranks), its release and report. */

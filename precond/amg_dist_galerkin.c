@@ -7,7 +7,8 @@
  * coarse row it touches. Rows of T owned elsewhere go to their owners (one
  * all-to-all); each owner adds its contributions in a fixed order (its own
  * first, then by source rank) into slots found once at setup, so an update
- * repeats the setup's sums exactly. */
+ * repeats the setup's sums exactly. On a GPU context the two local products
+ * run on the device (amg_setup_cuda.cu's SpGEMM). */
 #include "amg_dist.h"
 
 struct ng_amg_dgalerkin {
@@ -27,7 +28,10 @@ struct ng_amg_dgalerkin {
   int64_t n_contrib;
   double *ac_val;
   int64_t ac_nnz;
+  void *gpu;                     /* GPU context: the two local products' device state */
 };
+
+int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G) { return G && G->gpu; }
 
 void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
 {
@@ -50,6 +54,9 @@ void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
   ng_free(G->own_rows);
   ng_free(G->slot);
   ng_free(G->ac_val);
+#ifdef NG_HAVE_CUDA
+  ng_amg_gpu_triple_free(G->gpu);
+#endif
   ng_free(G);
 }
 
@@ -58,8 +65,11 @@ static int cmp_i64(const void *a, const void *b)
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
 }
-static int32_t compact(const ng_amg_dgalerkin *G, int64_t g)
+/* Compact number of global coarse column g (present in cmap): own coarse
+ * rows through own_pos, the others by binary search. */
+static int32_t compact(const ng_amg_dgalerkin *G, const int32_t *own_pos, int64_t c0, int64_t nown, int64_t g)
 {
+  if (g >= c0 && g < c0 + nown) return own_pos[g - c0];
   int32_t lo = 0, hi = G->m - 1;
   while (lo < hi) {
     int32_t mid = lo + (hi - lo) / 2;
@@ -101,17 +111,56 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
   NG_CHECK(NG_MALLOC(G->halo_val, hn));
   NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
   NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
-  NG_CHECK(NG_MALLOC(G->cmap, own + hn));
-  memcpy(G->cmap, D->p_gcol, (size_t)own * sizeof(int64_t));
-  memcpy(G->cmap + own, G->halo_gcol, (size_t)hn * sizeof(int64_t));
-  qsort(G->cmap, (size_t)(own + hn), sizeof(int64_t), cmp_i64);
-  int64_t m = 0;
-  for (int64_t k = 0; k < own + hn; k++)
-    if (m == 0 || G->cmap[k] != G->cmap[m - 1]) G->cmap[m++] = G->cmap[k];
-  if (m > INT32_MAX) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG: %lld coarse columns on one rank", (long long)m);
-  G->m = (int32_t)m;
+  /* the coarse columns met: own coarse rows marked, the others (P's halo
+   * columns and the fetched rows' foreign columns: boundary-sized) sorted */
+  ng_matrix P = D->P;
+  int64_t c0 = P->col_begin, nown = P->n_col_local, nx = 0;
+  int32_t *own_pos = NULL;
+  int64_t *ext = NULL;
+  ng_status st = NG_CALLOC(own_pos, nown);
+  if (!st) st = NG_MALLOC(ext, (size_t)P->n_halo + hn);
+  if (st) {
+    ng_free(own_pos);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  for (int64_t p = 0; p < P->local.nnz; p++) own_pos[P->local.col[p]] = 1;
+  for (int32_t h = 0; h < P->n_halo; h++) ext[nx++] = P->halo_gcol[h];
+  for (int64_t p = 0; p < hn; p++) {
+    int64_t g = G->halo_gcol[p];
+    if (g >= c0 && g < c0 + nown) own_pos[g - c0] = 1;
+    else ext[nx++] = g;
+  }
+  qsort(ext, (size_t)nx, sizeof(int64_t), cmp_i64);
+  int64_t m = 0, nu = 0;
+  for (int64_t k = 0; k < nx; k++)
+    if (nu == 0 || ext[k] != ext[nu - 1]) ext[nu++] = ext[k];
+  for (int64_t j = 0; j < nown; j++) m += own_pos[j];
+  m += nu;
+  st = m > INT32_MAX ? NG_ERROR(NG_ERR_UNSUPPORTED, "AMG: %lld coarse columns on one rank", (long long)m)
+                     : NG_MALLOC(G->cmap, m);
+  if (!st) { /* merge: foreign columns below c0, own ones, foreign above */
+    int64_t q = 0, k = 0;
+    while (k < nu && ext[k] < c0) G->cmap[q++] = ext[k++];
+    for (int64_t j = 0; j < nown; j++)
+      if (own_pos[j]) {
+        own_pos[j] = (int32_t)q;
+        G->cmap[q++] = c0 + j;
+      } else own_pos[j] = -1;
+    while (k < nu) G->cmap[q++] = ext[k++];
+    G->m = (int32_t)m;
+  }
+  ng_free(ext);
+  if (st) {
+    ng_free(own_pos);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
   /* Aext: own columns 0..n-1, halo columns n.. */
-  NG_CHECK(ng_csr_alloc(&G->Aext, n, n + nh, A->local.nnz + A->offrank.nnz));
+  st = ng_csr_alloc(&G->Aext, n, n + nh, A->local.nnz + A->offrank.nnz);
+  if (!st) st = ng_csr_alloc(&G->B, n + nh, G->m, own + hn);
+  if (st) {
+    ng_free(own_pos);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
   G->Aext.rowptr[0] = 0;
   for (int32_t i = 0; i < n; i++) {
     int64_t p = G->Aext.rowptr[i];
@@ -121,17 +170,18 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
   }
   aext_values(A, &G->Aext);
   /* B: P's own rows, then its halo rows */
-  NG_CHECK(ng_csr_alloc(&G->B, n + nh, G->m, own + hn));
   for (int32_t i = 0; i <= n; i++) G->B.rowptr[i] = D->p_rowptr[i];
   for (int32_t k = 1; k <= nh; k++) G->B.rowptr[n + k] = own + G->halo_rp[k];
+#pragma omp parallel for schedule(static) if (own > 20000)
   for (int64_t p = 0; p < own; p++) {
-    G->B.col[p] = compact(G, D->p_gcol[p]);
+    G->B.col[p] = compact(G, own_pos, c0, nown, D->p_gcol[p]);
     G->B.val[p] = D->p_val[p];
   }
   for (int64_t p = 0; p < hn; p++) {
-    G->B.col[own + p] = compact(G, G->halo_gcol[p]);
+    G->B.col[own + p] = compact(G, own_pos, c0, nown, G->halo_gcol[p]);
     G->B.val[own + p] = G->halo_val[p];
   }
+  ng_free(own_pos);
   return NG_SUCCESS;
 }
 
@@ -294,10 +344,15 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
   memcpy(G->B.val + own, G->halo_val, (size_t)G->halo_rp[nh] * sizeof(double));
   aext_values(A, &G->Aext);
   ng_csr V = own_view(G, n);
-  ng_status st = ng_spgemm_numeric(&G->Aext, &G->B, &G->AP);
-  if (!st) {
-    ng_csr_transpose_values(&V, G->pct_perm, &G->PcT);
-    st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
+  ng_csr_transpose_values(&V, G->pct_perm, &G->PcT);
+  ng_status st = NG_SUCCESS;
+#ifdef NG_HAVE_CUDA
+  if (G->gpu) st = ng_amg_gpu_triple(ctx, &G->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+  else
+#endif
+  {
+    st = ng_spgemm_numeric(&G->Aext, &G->B, &G->AP);
+    if (!st) st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
   }
   NG_CHECK(ng_comm_agree(ctx, st));
   for (int32_t q = 0, p = 0; q < G->n_send_rows; q++) {
@@ -326,10 +381,25 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
   st = local_operands(A, D, G);
   ng_csr V = {0, 0, 0, NULL, NULL, NULL};
   if (!st) V = own_view(G, A->n_local);
-  if (!st) st = ng_spgemm(&G->Aext, &G->B, &G->AP, 0);
   if (!st) st = NG_MALLOC(G->pct_perm, V.nnz);
   if (!st) st = ng_csr_transpose(&V, &G->PcT, G->pct_perm);
-  if (!st) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
+  int host = 1;
+#ifdef NG_HAVE_CUDA
+  /* on a GPU context the two local products run on the device; a product
+   * row too long for its hash table sends this level back to the host */
+  if (!st && ctx->on_gpu) {
+    st = ng_amg_gpu_triple(ctx, &G->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+    host = st == NG_ERR_UNSUPPORTED;
+    if (host) {
+      ng_error_clear();
+      ng_amg_gpu_triple_free(G->gpu);
+      G->gpu = NULL;
+      st = NG_SUCCESS;
+    }
+  }
+#endif
+  if (!st && host) st = ng_spgemm(&G->Aext, &G->B, &G->AP, 0);
+  if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
   NG_CHECK(ng_comm_agree(ctx, st));
   NG_CHECK(assemble(A, D, G, Ac));
   return NG_SUCCESS;

@@ -103,10 +103,14 @@ static int64_t row_pattern(ng_matrix A, const ng_amg_dlevel *D, int32_t i, int64
   for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++)
     if (D->agg_halo[O->col[k]] >= 0) out[c++] = D->agg_halo[O->col[k]];
   if (D->agg[i] >= 0) out[c++] = D->agg[i];
-  sort_i64(out, c);
+  /* few distinct aggregates per row: drop repeats by a linear scan, then sort */
   int64_t u = 0;
-  for (int64_t k = 0; k < c; k++)
-    if (u == 0 || out[k] != out[u - 1]) out[u++] = out[k];
+  for (int64_t k = 0; k < c; k++) {
+    int64_t q = 0;
+    while (q < u && out[q] != out[k]) q++;
+    if (q == u) out[u++] = out[k];
+  }
+  sort_i64(out, u);
   return u;
 }
 

@@ -368,6 +368,12 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
                        M->nlevels, P->ctx->size, rows / n0, nnz / z0, M->theta,
                        M->coarse_direct ? "direct (rank 0)" : "smoother", M->setup_seconds, M->t_aggregate, M->t_rho,
                        M->t_prolong, M->t_galerkin, M->t_finish);
+  int ngpu = 0;
+  for (int l = 0; l < M->nlevels; l++) ngpu += ng_amg_dgalerkin_on_gpu(D[l].G);
+  if (ngpu && k < len)
+    k += (size_t)snprintf(buf + k, len - k,
+                          "  local Galerkin products of %d level(s) on each rank's GPU; aggregation and P on the host\n",
+                          ngpu);
   for (int l = 0; l < M->nlevels && k < len; l++) {
     ng_amg_level *L = &M->L[l];
     int coarsest = l == M->nlevels - 1;
