@@ -262,6 +262,8 @@ typedef struct ng_precond_ops {
   /* Optional: d when M^-1 r = d .* r (context memory), so solvers can fuse
    * the application into their vector updates; NULL otherwise. */
   const double *(*diagonal)(ng_precond P);
+  /* Optional: this rank's seconds in the preconditioner's own exchanges. */
+  double (*comm_seconds)(ng_precond P);
 } ng_precond_ops;
 const ng_precond_ops *ng_precond_find(const char *name);
 /* Registered names, ", "-separated, into buf (for messages). */

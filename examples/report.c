@@ -1,6 +1,7 @@
 /* examples/report.c: solve and report, shared by the example programs.
  * Under MPI rank 0 also prints one row per rank (rows, nonzeros, halo,
- * neighbours, halo-exchange time, binding), gathered with MPI_Gather. */
+ * neighbours, halo-exchange time of the matrix and of the preconditioner's
+ * coarse levels, binding), gathered with MPI_Gather. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -16,12 +17,12 @@ typedef struct {
   int rank, neighbors;
   int32_t rows, halo;
   int64_t nnz;
-  double comm_seconds;
+  double comm_seconds, amg_seconds;
   char binding[200];
 } rank_row;
 
 /* One row per rank on rank 0 (the context spans MPI_COMM_WORLD). */
-static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
+static ng_status print_rank_rows(ng_context ctx, ng_matrix A, ng_solver S)
 {
   rank_row me;
   int rank, size;
@@ -31,6 +32,7 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
   me.rank = rank;
   if ((st = ng_matrix_get_comm_info(A, &me.rows, &me.halo, &me.neighbors, &me.comm_seconds))) return st;
   if ((st = ng_matrix_get_local_nnz(A, &me.nnz))) return st;
+  if ((st = ng_solver_get_precond_comm_seconds(S, &me.amg_seconds))) return st;
   if ((st = ng_context_report_binding(ctx, me.binding, sizeof(me.binding)))) return st;
   if (size == 1) {
     printf("binding            : %s\n", me.binding);
@@ -44,10 +46,11 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
     return NG_ERR_MPI;
   }
   if (rank == 0) {
-    printf("%5s %10s %12s %8s %5s %10s  %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s", "binding");
+    printf("%5s %10s %12s %8s %5s %10s %10s  %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s", "amg comm s",
+           "binding");
     for (int r = 0; r < size; r++)
-      printf("%5d %10d %12lld %8d %5d %10.4f  %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
-             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].binding);
+      printf("%5d %10d %12lld %8d %5d %10.4f %10.4f  %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
+             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].amg_seconds, all[r].binding);
   }
   free(all);
 #endif
@@ -126,7 +129,7 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
     printf("solve time         : %.3f s (%.3f ms/iteration)\n", solve, its ? 1e3 * solve / its : 0.0);
     fflush(stdout);
   }
-  if ((st = print_rank_rows(ctx, A))) { ng_solver_destroy(S); return st; }
+  if ((st = print_rank_rows(ctx, A, S))) { ng_solver_destroy(S); return st; }
   ng_solver_destroy(S);
   return solve_st;
 }

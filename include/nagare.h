@@ -212,6 +212,10 @@ ng_status ng_solver_get_residual(ng_solver S, double *relative_residual);
 ng_status ng_solver_get_history(ng_solver S, const double **history, int *length);
 /* Seconds spent in set_operator (setup) and in the last solve. */
 ng_status ng_solver_get_times(ng_solver S, double *setup_seconds, double *solve_seconds);
+/* This rank's seconds in the preconditioner's own exchanges between ranks
+ * since its setup (the distributed AMG's coarse levels, P and R; the
+ * finest level's halo counts in ng_matrix_get_comm_info); 0 without one. */
+ng_status ng_solver_get_precond_comm_seconds(ng_solver S, double *seconds);
 ng_status ng_solver_destroy(ng_solver S);
 
 #ifdef __cplusplus

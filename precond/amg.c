@@ -210,7 +210,10 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
   return NG_SUCCESS;
 }
 
+static double amg_comm_seconds(ng_precond P) { return ng_amg_dist_comm_seconds(P->data); }
+
 const ng_precond_ops ng_precond_amg = {
+  .comm_seconds = amg_comm_seconds,
   .name = "amg",
   .setup = amg_setup,
   .update = amg_update,
