@@ -70,8 +70,10 @@ fail:
   return st;
 }
 
-/* out[i] = max(in[i], in[j] for j in N(i)) over the own rows; then the halo. */
-static ng_status max_round(ng_matrix A, const ng_graph *S, const uint64_t *in, uint64_t *out)
+/* out[i] = max(in[i], in[j] for j in N(i)) over the own rows; then the
+ * halo's when exchange (every rank exchanges the same number of times per
+ * round, whether its rounds are full or sparse). */
+static ng_status max_round(ng_matrix A, const ng_graph *S, const uint64_t *in, uint64_t *out, int exchange)
 {
   int32_t n = S->n;
 #pragma omp parallel for schedule(static) if (n > 20000)
@@ -81,36 +83,86 @@ static ng_status max_round(ng_matrix A, const ng_graph *S, const uint64_t *in, u
       if (in[S->col[k]] > m) m = in[S->col[k]];
     out[i] = m;
   }
-  NG_CHECK(ng_halo_exchange_host(A->halo, out, out + n, sizeof(uint64_t)));
+  if (exchange) NG_CHECK(ng_halo_exchange_host(A->halo, out, out + n, sizeof(uint64_t)));
+  return NG_SUCCESS;
+}
+
+/* One round restricted to the undecided own rows U (late rounds, when few
+ * are left): M1 where an undecided row will read it, and on the boundary
+ * rows that other ranks read (need[] == stamp), M2 on U only. */
+static ng_status sparse_round(ng_matrix A, const ng_graph *S, const int32_t *U, int32_t nu, int32_t *need,
+                              int32_t stamp, const uint64_t *T, uint64_t *M1, uint64_t *M2)
+{
+  int32_t n = S->n;
+  const struct ng_halo_plan *h = A->halo;
+  for (int32_t u = 0; u < nu; u++) {
+    int32_t i = U[u];
+    need[i] = stamp;
+    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
+      if (S->col[k] < n) need[S->col[k]] = stamp;
+  }
+  for (int32_t k = 0; h && k < h->n_send; k++) need[h->send_idx_host[k]] = stamp;
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t j = 0; j < n; j++) {
+    if (need[j] != stamp) continue;
+    uint64_t m = T[j];
+    for (int64_t k = S->rowptr[j]; k < S->rowptr[j + 1]; k++)
+      if (T[S->col[k]] > m) m = T[S->col[k]];
+    M1[j] = m;
+  }
+  NG_CHECK(ng_halo_exchange_host(A->halo, M1, M1 + n, sizeof(uint64_t)));
+  for (int32_t u = 0; u < nu; u++) {
+    int32_t i = U[u];
+    uint64_t m = M1[i];
+    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
+      if (M1[S->col[k]] > m) m = M1[S->col[k]];
+    M2[i] = m;
+  }
   return NG_SUCCESS;
 }
 
 /* The distance-2 maximal independent set: T (own rows + halo) ends with
- * every vertex IN or OUT. */
+ * every vertex IN or OUT. Once few rows are undecided, rounds visit only
+ * their neighbourhoods (as amg_aggregate.c does); the result is the same. */
 static ng_status dist_mis2(ng_matrix A, const ng_graph *S, uint64_t *T, uint64_t *M1, uint64_t *M2)
 {
-  int32_t n = S->n;
+  int32_t n = S->n, *U = NULL, *need = NULL, nu = -1; /* nu < 0: full rounds */
+  ng_status st = NG_MALLOC(U, n);
+  if (!st) st = NG_CALLOC(need, n);
+  NG_CHECK_GOTO(st, ng_comm_agree(A->ctx, st), out);
   for (int32_t i = 0; i < n; i++)
     T[i] = ng_amg_mis_key(S->rowptr[i + 1] > S->rowptr[i] ? UNDECIDED : OUT, (uint32_t)(A->row_begin + i));
-  NG_CHECK(ng_halo_exchange_host(A->halo, T, T + n, sizeof(uint64_t)));
+  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->halo, T, T + n, sizeof(uint64_t)), out);
   for (int64_t round = 0;; round++) {
-    NG_CHECK(max_round(A, S, T, M1));
-    NG_CHECK(max_round(A, S, M1, M2));
+    if (nu >= 0) NG_CHECK_GOTO(st, sparse_round(A, S, U, nu, need, (int32_t)round + 1, T, M1, M2), out);
+    else {
+      NG_CHECK_GOTO(st, max_round(A, S, T, M1, 1), out);
+      NG_CHECK_GOTO(st, max_round(A, S, M1, M2, 0), out);
+    }
     double undecided = 0;
-    for (int32_t i = 0; i < n; i++) {
+    int32_t left = 0;
+    for (int32_t q = 0, cnt = nu >= 0 ? nu : n; q < cnt; q++) {
+      int32_t i = nu >= 0 ? U[q] : q;
       if (key_state(T[i]) != UNDECIDED) continue;
       uint32_t me = (uint32_t)(A->row_begin + i);
       if (key_index(M2[i]) == me) T[i] = ng_amg_mis_key(IN, me);
       else if (key_state(M2[i]) == IN) T[i] = ng_amg_mis_key(OUT, me);
-      else undecided++;
+      else U[left++] = i; /* in index order */
     }
-    NG_CHECK(ng_halo_exchange_host(A->halo, T, T + n, sizeof(uint64_t)));
-    NG_CHECK(ng_comm_allreduce_sum(A->ctx, &undecided, 1));
+    undecided = left;
+    if (nu >= 0 || left < n / 16) nu = left; /* few left: sparse rounds from now on */
+    NG_CHECK_GOTO(st, ng_halo_exchange_host(A->halo, T, T + n, sizeof(uint64_t)), out);
+    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(A->ctx, &undecided, 1), out);
     if (undecided == 0) break;
-    if (round > A->n_global) /* the global maximum joins every round */
-      return NG_ERROR(NG_ERR_INTERNAL, "distributed MIS(2) did not finish after %lld rounds", (long long)round);
+    if (round > A->n_global) { /* the global maximum joins every round */
+      st = NG_ERROR(NG_ERR_INTERNAL, "distributed MIS(2) did not finish after %lld rounds", (long long)round);
+      goto out;
+    }
   }
-  return NG_SUCCESS;
+out:
+  ng_free(U);
+  ng_free(need);
+  return st;
 }
 
 /* First neighbour of i (global order) with v[e] >= 0, or -1. */
