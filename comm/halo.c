@@ -94,8 +94,7 @@ static ng_status plan_finish(ng_matrix A, struct ng_halo_plan *h, const int64_t 
     else { a++; b++; }
     h->n_neighbors++;
   }
-  h->transport = &ng_transport_host;
-  NG_CHECK(h->transport->setup(h, A->halo_values));
+  NG_CHECK(ng_transport_select_and_setup(h, A->halo_values));
   return NG_SUCCESS;
 }
 

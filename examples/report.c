@@ -1,6 +1,7 @@
 /* examples/report.c: solve and report, shared by the example programs.
  * Under MPI rank 0 also prints one row per rank (rows, nonzeros, halo,
- * neighbours, halo-exchange time, binding), gathered with MPI_Gather. */
+ * neighbours, halo-exchange time, transport of each neighbour, binding),
+ * gathered with MPI_Gather. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -17,6 +18,7 @@ typedef struct {
   int32_t rows, halo;
   int64_t nnz;
   double comm_seconds;
+  char transport[64];
   char binding[200];
 } rank_row;
 
@@ -32,6 +34,7 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
   if ((st = ng_matrix_get_comm_info(A, &me.rows, &me.halo, &me.neighbors, &me.comm_seconds))) return st;
   if ((st = ng_matrix_get_local_nnz(A, &me.nnz))) return st;
   if ((st = ng_context_report_binding(ctx, me.binding, sizeof(me.binding)))) return st;
+  if ((st = ng_matrix_get_transport(A, me.transport, sizeof(me.transport)))) return st;
   if (size == 1) {
     printf("binding            : %s\n", me.binding);
     return NG_SUCCESS;
@@ -44,10 +47,11 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
     return NG_ERR_MPI;
   }
   if (rank == 0) {
-    printf("%5s %10s %12s %8s %5s %10s  %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s", "binding");
+    printf("%5s %10s %12s %8s %5s %10s  %-16s %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s", "transport",
+           "binding");
     for (int r = 0; r < size; r++)
-      printf("%5d %10d %12lld %8d %5d %10.4f  %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
-             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].binding);
+      printf("%5d %10d %12lld %8d %5d %10.4f  %-16s %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
+             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].transport, all[r].binding);
   }
   free(all);
 #endif
@@ -63,8 +67,11 @@ ng_status ng_example_register_options(ng_options opts)
 ng_status ng_example_apply_binding(ng_context ctx, ng_options opts)
 {
   int bind = 0;
+  const char *transport = "";
   ng_status st = ng_options_get_bool(opts, "bind_memory", &bind);
   if (st == NG_SUCCESS && bind) st = ng_context_bind_memory(ctx);
+  if (st == NG_SUCCESS) st = ng_options_get_string(opts, "comm_transport", &transport);
+  if (st == NG_SUCCESS && transport && *transport) st = ng_context_set_transport(ctx, transport);
   return st;
 }
 
