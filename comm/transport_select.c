@@ -10,7 +10,8 @@
  *   forced:   that transport for every neighbour, or an error naming the
  *             pair that cannot use it.
  * Both ranks of a pair swap their verdicts (point to point) and take the
- * more modest one, so a pair never disagrees. The plan then runs one part
+ * more modest one, so a pair never disagrees; when auto's GPU transports
+ * cannot be set up on some rank, the whole plan falls back to host. The plan then runs one part
  * per kind present (comm/transport_part.h) in a fixed order on every rank;
  * callers see one ops table. */
 #include "transport_part.h"
@@ -219,7 +220,7 @@ static void sel_destroy(struct ng_halo_plan *h)
   h->tdata = NULL;
 }
 
-static ng_status select_with_mode(struct ng_halo_plan *h, double *recv_buf, int mode)
+static ng_status select_once(struct ng_halo_plan *h, double *recv_buf, int mode)
 {
   ng_context ctx = h->ctx;
   select_state *s = NULL;
@@ -254,8 +255,21 @@ static ng_status select_with_mode(struct ng_halo_plan *h, double *recv_buf, int 
   return NG_SUCCESS;
 fail:
   sel_destroy(h);
-  h->transport = NULL;
   return st;
+}
+
+/* auto never fails where host would work: when a GPU part cannot be set up
+ * (every rank knows, the failure is agreed), the plan goes through host and
+ * the per-rank report says so. */
+static ng_status select_with_mode(struct ng_halo_plan *h, double *recv_buf, int mode)
+{
+  ng_status st = select_once(h, recv_buf, mode);
+  if (st != NG_SUCCESS && mode == NG_TRANSPORT_AUTO) {
+    st = select_once(h, recv_buf, NG_TRANSPORT_HOST);
+    if (st == NG_SUCCESS) ng_error_clear();
+  }
+  NG_CHECK(st);
+  return NG_SUCCESS;
 }
 
 static ng_status sel_pack(struct ng_halo_plan *h, const double *x)
