@@ -100,8 +100,7 @@ static ng_status plan_finish(ng_matrix A, struct ng_halo_plan *h, const int64_t 
 
 ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf)
 {
-  h->transport = &ng_transport_host;
-  NG_CHECK(h->transport->setup(h, recv_buf));
+  NG_CHECK(ng_transport_select_and_setup(h, recv_buf));
   return NG_SUCCESS;
 }
 

@@ -39,8 +39,10 @@ ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf
  * (h's receive layout), a contribution to that entry's owner; the owner
  * receives h->n_send values in h's send layout and adds them to its own
  * rows, neighbour by neighbour in rank order (deterministic). The reverse
- * plan uses the same transports as every forward plan. NULL h: nothing. */
-ng_status ng_halo_reverse_create(struct ng_halo_plan *h, struct ng_halo_plan **rev);
+ * plan uses the same transports as every forward plan. Collective: every
+ * rank calls create (h NULL where this rank has no forward plan); *rev is
+ * NULL where the reverse plan has no neighbours. */
+ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct ng_halo_plan **rev);
 /* contrib: h->n_recv values in context memory (kept until end). */
 ng_status ng_halo_reverse_begin(struct ng_halo_plan *rev, const double *contrib);
 /* y[row] += every contribution received for row (context memory). */

@@ -22,10 +22,10 @@ static ng_status dup_i32(int32_t **dst, const int32_t *src, int n)
   return NG_SUCCESS;
 }
 
+/* The swapped lists and buffers (local: no communication). */
 static ng_status reverse_fill(struct ng_halo_plan *h, struct ng_halo_plan *r)
 {
   ng_context ctx = h->ctx;
-  r->ctx = ctx;
   r->n_send_nb = h->n_recv_nb;
   r->n_recv_nb = h->n_send_nb;
   r->n_send = h->n_recv;
@@ -42,20 +42,31 @@ static ng_status reverse_fill(struct ng_halo_plan *h, struct ng_halo_plan *r)
   NG_CHECK(ctx->vops->upload_raw(ctx, r->send_idx, r->send_idx_host, bytes));
   NG_CHECK(ctx->vops->alloc(ctx, &r->send_buf, r->n_send));
   NG_CHECK(ctx->vops->alloc(ctx, &r->recv_values, r->n_recv));
-  NG_CHECK(ng_halo_plan_attach_transport(r, r->recv_values));
   return NG_SUCCESS;
 }
 
-ng_status ng_halo_reverse_create(struct ng_halo_plan *h, struct ng_halo_plan **rev)
+/* Collective (the transports' setup is): a rank without a forward plan
+ * takes part with an empty one, dropped afterwards. */
+ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct ng_halo_plan **rev)
 {
   *rev = NULL;
-  if (!h) return NG_SUCCESS;
   struct ng_halo_plan *r = NULL;
   ng_status st = NG_CALLOC(r, 1);
-  if (!st) st = reverse_fill(h, r);
-  if (st) {
+  if (!st) {
+    r->ctx = ctx;
+    if (h) st = reverse_fill(h, r);
+    else { /* no neighbours: empty lists, as the forward plans have */
+      st = NG_CALLOC(r->send_offset, 1);
+      if (!st) st = NG_CALLOC(r->recv_offset, 1);
+      if (!st) st = NG_MALLOC(r->send_rank, 0);
+      if (!st) st = NG_MALLOC(r->recv_rank, 0);
+    }
+  }
+  st = ng_comm_agree(ctx, st);
+  if (!st) st = ng_comm_agree(ctx, ng_halo_plan_attach_transport(r, r->recv_values));
+  if (st || r->n_neighbors == 0) {
     ng_halo_reverse_destroy(r);
-    return ng_error_trace(st, __FILE__, __LINE__);
+    return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
   }
   *rev = r;
   return NG_SUCCESS;
@@ -94,7 +105,7 @@ void ng_halo_reverse_destroy(struct ng_halo_plan *rev)
   ng_halo_plan_destroy(rev);
 }
 #else
-ng_status ng_halo_reverse_create(struct ng_halo_plan *h, struct ng_halo_plan **rev)
+ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct ng_halo_plan **rev)
 {
   *rev = NULL;
   return h ? NG_ERROR(NG_ERR_UNSUPPORTED, "reverse halo exchange needs MPI") : NG_SUCCESS;

@@ -224,6 +224,8 @@ struct ng_context_s {
   char describe[256];
   int gpu_device;       /* CUDA device in use, -1 on the host (comm/hwloc_bind.c) */
   int memory_bound;     /* 1 once memory was bound to the NUMA node(s) near it */
+  int comm_transport;   /* halo transport asked for: ng_transport_kind of comm/transport.h (auto by default;
+                         * NG_COMM_TRANSPORT, ng_context_set_transport) */
 };
 
 struct ng_matrix_s {

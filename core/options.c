@@ -36,6 +36,9 @@ static const opt_def known[] = {
   {"monitor", OPT_FLAG, "0", NULL, 0, "print the iteration and residual norm (rank 0)"},
   {"jacobi_omega", OPT_REAL, "1.0", NULL, 1, "Jacobi damping: z = omega D^-1 r"},
   {"device", OPT_STRING, "auto", "auto|cpu|gpu", 0, "where to compute: auto, cpu, gpu"},
+  {"comm_transport", OPT_STRING, "", NULL, 0,
+   "halo transport between ranks: auto (ipc on one node, cuda_mpi across nodes when MPI is CUDA-aware, else host), "
+   "host, ipc, cuda_mpi; empty: NG_COMM_TRANSPORT, else auto"},
   {"problem", OPT_STRING, "fem27:32", NULL, 0, "generated problem, e.g. fem27:64, lap27:50, mps:40"},
   {"o", OPT_STRING, "", NULL, 0, "output file"},
   {"rhs", OPT_STRING, "", NULL, 0, "right-hand side file (Matrix Market array)"},

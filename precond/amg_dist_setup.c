@@ -107,8 +107,15 @@ static ng_status make_restriction(ng_context ctx, ng_amg *M, ng_amg_dlevel *D)
     NG_CHECK(ng_csr_transpose(&P->offrank, &D->Ro, D->ro_perm));
     NG_CHECK(ng_amg_make_spmv(ctx, M, &D->Ro, &D->Ro_ops, &D->Ro_data));
   }
-  NG_CHECK(ng_halo_reverse_create(P->halo, &D->rev));
-  if (D->rev) NG_CHECK(ctx->vops->alloc(ctx, &D->contrib, P->n_halo));
+  return NG_SUCCESS;
+}
+
+/* The reverse exchange over P's halo plan (collective). */
+static ng_status make_reverse(ng_context ctx, ng_amg_dlevel *D)
+{
+  NG_CHECK(ng_halo_reverse_create(ctx, D->P->halo, &D->rev));
+  ng_status st = D->rev ? ctx->vops->alloc(ctx, &D->contrib, D->P->n_halo) : NG_SUCCESS;
+  NG_CHECK(ng_comm_agree(ctx, st));
   return NG_SUCCESS;
 }
 
@@ -142,6 +149,7 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   NG_CHECK(ng_amg_dist_prolong(A, D, 4.0 / (3.0 * L->rho), 0));
   ng_status st = make_restriction(ctx, M, D);
   NG_CHECK(ng_comm_agree(ctx, st));
+  NG_CHECK(make_reverse(ctx, D));
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
@@ -183,6 +191,7 @@ static ng_status gather_transfer(ng_precond Pc, ng_amg *M, int l)
   NG_CHECK(ng_amg_dist_prolong(A, D, 0.0, 0));
   st = make_restriction(ctx, M, D);
   NG_CHECK(ng_comm_agree(ctx, st));
+  NG_CHECK(make_reverse(ctx, D));
   NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
   M->L[l].Pops = &dist_P_ops;
   M->L[l].Pdata = D;
