@@ -1,0 +1,1 @@
+# petsc/petsc.mk (filled below)
