@@ -2,9 +2,13 @@
  * PETSc PC type. Setup copies this rank's rows of the Pmat once (MatGetRow:
  * global columns, any AIJ type, host or device storage) into a CSR with
  * global indices and hands it to ng_matrix_create_distributed on the Mat's
- * communicator; a later setup with SAME_NONZERO_PATTERN copies only the
- * values (same rows, same order) and calls ng_matrix_update_values +
- * ng_precond_update, which keeps the AMG aggregates. PCApply copies x into a
+ * communicator; a later setup with SAME_NONZERO_PATTERN passes only the
+ * values (same rows, same order) to ng_matrix_update_values and calls
+ * ng_precond_update, which keeps the AMG aggregates. The values come
+ * straight from the AIJ arrays: a SeqAIJ's value array is handed over as it
+ * is (nagare's copy is the only one), an MPIAIJ's diagonal and off-diagonal
+ * blocks are merged row by row into one staging array; other types go
+ * through MatGetRow. PCApply copies x into a
  * nagare vector, applies one preconditioner application (one V-cycle for
  * amg) and copies the result out. */
 #include "nagare_petsc.h"
@@ -28,6 +32,7 @@ typedef struct {
   double *val;         /* staging copy of the values, in rowptr order */
   PetscInt setups, updates;
   double setup_seconds, update_seconds;
+  PetscBool verify;    /* -pc_nagare_verify_copy: check the fast copy against MatGetRow */
 } PC_Nagare;
 
 /* A failed nagare call becomes a PETSc error with nagare's message. */
@@ -84,8 +89,14 @@ static PetscErrorCode PCNagareCollectOptions(PC pc, PC_Nagare *ng)
 
 static PetscErrorCode PCSetFromOptions_Nagare(PC pc, PetscOptionItems *PetscOptionsObject)
 {
+  PC_Nagare *ng = (PC_Nagare *)pc->data;
+
   PetscFunctionBegin;
-  PetscCall(PCNagareCollectOptions(pc, (PC_Nagare *)pc->data));
+  PetscOptionsHeadBegin(PetscOptionsObject, "nagare preconditioner (every -nagare_NAME is nagare's -NAME option)");
+  PetscCall(PetscOptionsBool("-pc_nagare_verify_copy", "check each value update's copy against MatGetRow", NULL,
+                             ng->verify, &ng->verify, NULL));
+  PetscOptionsHeadEnd();
+  PetscCall(PCNagareCollectOptions(pc, ng));
   PetscFunctionReturn(0);
 }
 
@@ -104,9 +115,10 @@ static PetscErrorCode PCNagareFree(PC_Nagare *ng)
   PetscFunctionReturn(0);
 }
 
-/* Values of rows rstart..rend-1 in rowptr order; checks the pattern's row
- * lengths when rowptr is already known (pattern != NULL: fills it). */
-static PetscErrorCode PCNagareCopyValues(Mat M, PC_Nagare *ng, int64_t *gcol)
+/* Values of rows rstart..rend-1 into val in rowptr order through MatGetRow
+ * (any Mat type), checking the row lengths; gcol (may be NULL) gets the
+ * global columns. */
+static PetscErrorCode PCNagareCopyValues(Mat M, PC_Nagare *ng, double *val, int64_t *gcol)
 {
   PetscFunctionBegin;
   for (PetscInt i = ng->rstart; i < ng->rend; i++) {
@@ -121,11 +133,100 @@ static PetscErrorCode PCNagareCopyValues(Mat M, PC_Nagare *ng, int64_t *gcol)
               "nagare PC: row %" PetscInt_FMT " changed length under SAME_NONZERO_PATTERN", i);
     }
     for (PetscInt k = 0; k < ncols; k++) {
-      ng->val[p + k] = vals[k];
+      val[p + k] = vals[k];
       if (gcol) gcol[p + k] = cols[k];
     }
     PetscCall(MatRestoreRow(M, i, &ncols, &cols, &vals));
   }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCNagareRowLengthError(PetscInt row)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "nagare PC: row %" PetscInt_FMT " changed length under SAME_NONZERO_PATTERN", row);
+}
+
+/* MPIAIJ: merges the diagonal block (columns cstart + j) and the off-diagonal
+ * block (columns garray[j], ascending) of each row in global column order,
+ * which is MatGetRow's order, into ng->val. */
+static PetscErrorCode PCNagareMergeMPIAIJ(Mat M, PC_Nagare *ng)
+{
+  Mat Ad, Ao;
+  const PetscInt *garray, *id, *jd, *io, *jo;
+  const PetscScalar *ad, *ao;
+  PetscInt nd, no, cstart, cend;
+  PetscBool dd, od;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRangeColumn(M, &cstart, &cend));
+  PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, &garray));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &id, &jd, &dd));
+  PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &io, &jo, &od));
+  PetscCheck(dd && od && nd == ng->rend - ng->rstart && no == nd, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "nagare PC: MatGetRowIJ failed on the MPIAIJ blocks");
+  PetscCall(MatSeqAIJGetArrayRead(Ad, &ad));
+  PetscCall(MatSeqAIJGetArrayRead(Ao, &ao));
+  PetscInt bad = -1;
+  for (PetscInt i = 0; i < nd && bad < 0; i++) {
+    int64_t p = ng->rowptr[i];
+    PetscInt k = io[i];
+    for (; k < io[i + 1] && garray[jo[k]] < cstart; k++) ng->val[p++] = ao[k];
+    for (PetscInt j = id[i]; j < id[i + 1]; j++) ng->val[p++] = ad[j];
+    for (; k < io[i + 1]; k++) ng->val[p++] = ao[k];
+    if (p != ng->rowptr[i + 1]) bad = ng->rstart + i;
+  }
+  PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ao));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &ad));
+  PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &io, &jo, &od));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &id, &jd, &dd));
+  if (bad >= 0) PetscCall(PCNagareRowLengthError(bad));
+  PetscFunctionReturn(0);
+}
+
+/* New values of the same pattern into nagare: a SeqAIJ's array as it is, an
+ * MPIAIJ merged into ng->val, anything else through MatGetRow. */
+static PetscErrorCode PCNagareUpdateValues(Mat M, PC_Nagare *ng)
+{
+  PetscBool seq, mpi;
+  const double *vals = ng->val;
+  const PetscScalar *a = NULL;
+  ng_status st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)M, MATSEQAIJ, &seq));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)M, MATMPIAIJ, &mpi));
+  if (seq) {
+    const PetscInt *ia, *ja;
+    PetscInt n, bad = -1;
+    PetscBool done;
+    PetscCall(MatGetRowIJ(M, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    PetscCheck(done && n == ng->rend - ng->rstart, PETSC_COMM_SELF, PETSC_ERR_PLIB, "nagare PC: MatGetRowIJ failed");
+    for (PetscInt i = 0; i < n && bad < 0; i++)
+      if (ia[i + 1] - ia[0] != ng->rowptr[i + 1]) bad = i;
+    PetscCall(MatRestoreRowIJ(M, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    if (bad >= 0) PetscCall(PCNagareRowLengthError(bad));
+    PetscCall(MatSeqAIJGetArrayRead(M, &a));
+    vals = a;
+  } else if (mpi) {
+    PetscCall(PCNagareMergeMPIAIJ(M, ng));
+  } else {
+    PetscCall(PCNagareCopyValues(M, ng, ng->val, NULL));
+  }
+  if (ng->verify && (seq || mpi)) {
+    double *ref;
+    int64_t nnz = ng->rowptr[ng->rend - ng->rstart], bad = -1;
+    PetscCall(PetscMalloc1(nnz + 1, &ref));
+    PetscCall(PCNagareCopyValues(M, ng, ref, NULL));
+    for (int64_t p = 0; p < nnz && bad < 0; p++)
+      if (ref[p] != vals[p]) bad = p;
+    PetscCall(PetscFree(ref));
+    PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "nagare PC: the %s copy differs from MatGetRow at entry %lld",
+               seq ? "SeqAIJ" : "MPIAIJ", (long long)bad);
+    PetscCall(PetscInfo(NULL, "nagare PC: %s value copy verified (%lld entries)\n", seq ? "SeqAIJ" : "MPIAIJ", (long long)nnz));
+  }
+  st = ng_matrix_update_values(ng->A, vals);
+  if (a) PetscCall(MatSeqAIJRestoreArrayRead(M, &a));
+  NGCALL(st);
   PetscFunctionReturn(0);
 }
 
@@ -150,8 +251,7 @@ static PetscErrorCode PCSetUp_Nagare(PC pc)
   }
   if (ng->A && pc->flag == SAME_NONZERO_PATTERN && rstart == ng->rstart && rend == ng->rend) {
     /* values changed, pattern kept: copy values, update the hierarchy */
-    PetscCall(PCNagareCopyValues(M, ng, NULL));
-    NGCALL(ng_matrix_update_values(ng->A, ng->val));
+    PetscCall(PCNagareUpdateValues(M, ng));
     NGCALL(ng_precond_update(ng->P, ng->A));
     PetscCall(PetscTime(&t1));
     ng->updates++;
@@ -175,7 +275,7 @@ static PetscErrorCode PCSetUp_Nagare(PC pc)
     ng_status st;
     PetscCall(PetscMalloc1(nnz + 1, &ng->val));
     PetscCall(PetscMalloc1(nnz + 1, &gcol));
-    PetscCall(PCNagareCopyValues(M, ng, gcol));
+    PetscCall(PCNagareCopyValues(M, ng, ng->val, gcol));
     st = ng_matrix_create_distributed(ng->ctx, (int64_t)N, rstart, rend, ng->rowptr, gcol, ng->val, &ng->A);
     PetscCall(PetscFree(gcol));
     NGCALL(st);
