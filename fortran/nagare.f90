@@ -843,10 +843,11 @@ contains
     integer(c_int32_t), allocatable :: cl(:)
     integer :: b
     b = base_of(base)
-    rp = rowptr - b
-    cl = col - b
-    if (size(rp) == 0) rp = [0_c_int64_t]
-    if (size(cl) == 0) cl = [0_c_int32_t]
+    allocate (rp(max(size(rowptr), 1)), cl(max(size(col), 1)))
+    rp = 0
+    cl = 0
+    if (size(rowptr) > 0) rp(1:size(rowptr)) = rowptr - b
+    if (size(col) > 0) cl(1:size(col)) = col - b
     call check(c_ng_matrix_create_csr(ctx%ptr, int(nrows, c_int32_t), int(ncols, c_int32_t), rp, cl, &
                                       val, a%ptr), 'ng_matrix_create_csr', stat)
   end subroutine
@@ -877,13 +878,11 @@ contains
     real(c_double) :: dummy(1)
     integer :: b
     b = base_of(base)
-    if (size(rowptr) == 0) then ! a rank without rows
-      rp = [0_c_int64_t]
-    else
-      rp = rowptr - rowptr(1) ! rowptr(1) is base by definition
-    end if
-    gc = gcol - b
-    if (size(gc) == 0) gc = [0_c_int64_t]
+    allocate (rp(max(size(rowptr), 1)), gc(max(size(gcol), 1)))
+    rp = 0
+    gc = 0
+    if (size(rowptr) > 0) rp(1:size(rowptr)) = rowptr - rowptr(1) ! rowptr(1) is base by definition
+    if (size(gcol) > 0) gc(1:size(gcol)) = gcol - b
     dummy = 0
     if (size(val) == 0) then
       call check(c_ng_matrix_create_distributed(ctx%ptr, n_global, first_row - b, last_row - b + 1, rp, gc, &
