@@ -267,10 +267,10 @@ int main(int argc, char **argv)
   }
   if (f.rank == 0) {
     double upd_mean = steps > 1 ? t_upd / (steps - 1) : 0;
-    printf("totals: %d steps in %.3f s: assemble %.3f s, setup (step 0) %.4f s, updates %.3f s (%.4f s/step, "
+    printf("totals: %d steps in %.3f s: assemble %.3f s, setup (step 0) %.4f s, %s %.3f s (%.4f s/step, "
            "%.0f%% of the setup), solves %.3f s (%.4f s/step)\n",
-           steps, wtime() - t_start, t_asm, setup0, t_upd, upd_mean, setup0 > 0 ? 100 * upd_mean / setup0 : 0.0,
-           t_solve, t_solve / steps);
+           steps, wtime() - t_start, t_asm, setup0, reuse ? "updates" : "fresh setups (-reuse 0)", t_upd, upd_mean,
+           setup0 > 0 ? 100 * upd_mean / setup0 : 0.0, t_solve, t_solve / steps);
     printf("iterations: total %ld, mean %.1f, min %d, max %d; worst true residual %.3e\n", its_total,
            (double)its_total / steps, its_min, its_max, worst);
     printf("%s\n", failed ? "FAILED: some steps did not converge" : "all steps converged");
