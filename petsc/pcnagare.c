@@ -87,7 +87,12 @@ static PetscErrorCode PCNagareCollectOptions(PC pc, PC_Nagare *ng)
   PetscFunctionReturn(0);
 }
 
+/* PETSc 3.23 made PetscOptionItems a pointer type (Debian 12 has 3.18). */
+#if PETSC_VERSION_GE(3, 23, 0)
+static PetscErrorCode PCSetFromOptions_Nagare(PC pc, PetscOptionItems PetscOptionsObject)
+#else
 static PetscErrorCode PCSetFromOptions_Nagare(PC pc, PetscOptionItems *PetscOptionsObject)
+#endif
 {
   PC_Nagare *ng = (PC_Nagare *)pc->data;
 
