@@ -43,7 +43,13 @@ static const opt_def known[] = {
   {"o", OPT_STRING, "", NULL, 0, "output file"},
   {"rhs", OPT_STRING, "", NULL, 0, "right-hand side file (Matrix Market array)"},
   {"amg_theta", OPT_REAL, "0.025", NULL, 1, "AMG strength of connection: |a_ij| >= theta sqrt(|a_ii a_jj|) (lap27 needs < 1/26)"},
-  {"amg_smoother", OPT_STRING, "jacobi", NULL, 0, "AMG smoother"},
+  {"amg_smoother", OPT_STRING, "jacobi", NULL, 0,
+   "AMG smoother: jacobi (damped), mcgs (multicolor Gauss-Seidel, colors forward before and backward after the coarse "
+   "correction), mmcgs (modified MCGS: colors of the strong couplings only, deterministic), chebyshev (polynomial in "
+   "D^-1 A); under MPI mcgs and mmcgs color each rank's block and read the off-rank values once per sweep"},
+  {"amg_mmcgs_theta", OPT_REAL, "0.1", NULL, 1, "AMG mmcgs: couplings |a_ij| > theta |a_ii| are strong (colored apart); weaker ones inside a color read the values from before the color's update"},
+  {"amg_cheby_degree", OPT_INT, "2", NULL, 1, "AMG chebyshev: polynomial degree of one sweep (SpMVs per sweep; the first sweep from zero saves one)"},
+  {"amg_cheby_ratio", OPT_REAL, "10", NULL, 1, "AMG chebyshev: the polynomial is smallest over [lmax / ratio, lmax], lmax = 1.1 rho(D^-1 A)"},
   {"amg_omega", OPT_REAL, "0", NULL, 1, "AMG smoother damping (0: from the spectrum)"},
   {"amg_presweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps before the coarse correction"},
   {"amg_postsweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps after the coarse correction"},

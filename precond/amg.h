@@ -80,6 +80,7 @@ typedef struct {
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
   double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
+  void *sdata;                   /* the smoother's state of this level (smoother.h) */
   int gpu;                       /* aggregates, P, R, next A built on the GPU (amg_setup_cuda.cu) */
   int host_stale;                /* A's host values are the setup's: the update refreshed only the
                                     device copy (a GPU level fed by a GPU level, nothing on the host
@@ -90,6 +91,10 @@ typedef struct {
   int nlevels, max_levels;
   int32_t coarse_size;
   ng_amg_level *L;               /* max_levels entries */
+  const struct ng_smoother_ops *smoother; /* -amg_smoother (smoother.h) */
+  double mmcgs_theta;            /* -amg_mmcgs_theta: strong couplings that the mmcgs colors separate */
+  int cheby_degree;              /* -amg_cheby_degree */
+  double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;

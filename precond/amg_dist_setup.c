@@ -7,6 +7,7 @@
  * level operators, P and R are wrapped as ng_spmv_ops tables so that
  * amg_cycle.c runs them like the one-rank tables. */
 #include "amg_dist.h"
+#include "smoother.h"
 #include <math.h>
 
 #define RHO_ITERS 12      /* as amg_setup.c */
@@ -232,6 +233,11 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, int l, int refresh)
       NG_CHECK(ctx->vops->alloc(ctx, &L->x, L->n));
       NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->n));
     }
+  }
+  /* the smoother on this rank's block; off-rank couplings through A's halo */
+  if (!(l == M->nlevels - 1 && M->coarse_direct)) {
+    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, &A->local, A, &L->sdata));
+    else NG_CHECK(M->smoother->update(ctx, M, l, &A->local, L->sdata));
   }
   return NG_SUCCESS;
 }

@@ -4,6 +4,7 @@
  * smoother's omega / diagonal and the work vectors). refresh() recomputes the
  * values for a matrix with the same pattern, keeping aggregates and patterns. */
 #include "amg_dist.h"
+#include "smoother.h"
 #include <math.h>
 
 #define RHO_ITERS 12
@@ -166,6 +167,11 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
       NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->n));
     }
   }
+  /* the smoother's own state: made once, its values refreshed by an update */
+  if (!(last && M->coarse_direct)) {
+    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, NULL, &L->sdata));
+    else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
+  }
   return NG_SUCCESS;
 }
 
@@ -295,6 +301,8 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
   ng_amg_dist_free(ctx, M);
   for (int l = 0; l < M->max_levels; l++) {
     ng_amg_level *L = &M->L[l];
+    if (L->sdata) M->smoother->destroy(ctx, L->sdata);
+    L->sdata = NULL;
     if (L->Aops) L->Aops->destroy(L->Adata);
     if (L->Pops) L->Pops->destroy(L->Pdata);
     if (L->Rops) L->Rops->destroy(L->Rdata);

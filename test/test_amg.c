@@ -394,7 +394,7 @@ START_TEST(bad_input)
   ng_matrix A;
   ng_options o;
   ng_precond P = NULL;
-  const char *bad[] = {"-amg_sweeps 4,x", "-amg_sweeps 2,,", "-amg_smoother mcgs", "-amg_format nosuch",
+  const char *bad[] = {"-amg_sweeps 4,x", "-amg_sweeps 2,,", "-amg_smoother nosuch", "-amg_format nosuch",
                        "-amg_max_levels 0"};
   NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:6", &A, NULL));
   for (int k = 0; k < 5; k++) {
