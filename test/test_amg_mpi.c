@@ -11,7 +11,13 @@
  *    aniso27, bcsstk13.mtx and 494_bus.mtx are within 2 of one rank's;
  *  - ng_precond_update after new values gives the V-cycle of the one-rank
  *    hierarchy updated with the same values, and an update with unchanged
- *    values the very same V-cycle, bit for bit. */
+ *    values the very same V-cycle, bit for bit;
+ *  - every smoother (jacobi, mcgs, mmcgs, chebyshev) converges on lap27,
+ *    fem27 (PCG) and aniso27 (PBiCGSTAB): Jacobi and Chebyshev within 2
+ *    iterations of one rank (the same method), the processor-block hybrid
+ *    Gauss-Seidel ones within 1.5x + 3; on a random uneven partition (one
+ *    rank empty) each gives a symmetric V-cycle (x'My = y'Mx over all ranks)
+ *    that an update with unchanged values repeats bit for bit. */
 #include "testutil.h"
 #include "../core/internal.h"
 #include "../precond/amg_dist.h"
@@ -327,6 +333,81 @@ START_TEST(update_across_ranks)
 }
 END_TEST
 
+START_TEST(every_smoother_across_ranks)
+{
+  const char *sm[] = {"jacobi", "mcgs", "mmcgs", "chebyshev"};
+  struct { const char *spec, *solver; } c[] = {{"lap27:16", "pcg"}, {"fem27:14", "pcg"}, {"aniso27:14", "pbicgstab"}};
+  for (int k = 0; k < 3; k++)
+    for (int s = 0; s < 4; s++) {
+      char opts[160];
+      ng_context self;
+      MPI_Comm cm = MPI_COMM_SELF;
+      double rec1, recN;
+      snprintf(opts, sizeof(opts), "-solver %s -precond amg -tol 1e-8 -amg_smoother %s", c[k].solver, sm[s]);
+      NG_ASSERT_OK(ng_context_create_comm("cpu", &cm, &self));
+      int its1 = solve_count(self, c[k].spec, NULL, opts, &rec1);
+      ng_context_destroy(self);
+      int itsN = solve_count(world, c[k].spec, NULL, opts, &recN);
+      if (rank == 0)
+        printf("%-11s %-10s 1 rank %2d its | %d ranks %2d its (recomputed residual %.2e)\n", c[k].spec, sm[s], its1,
+               size, itsN, recN);
+      int hybrid = s == 1 || s == 2;
+      ck_assert_msg(itsN <= (hybrid ? its1 * 3 / 2 + 3 : its1 + 2), "%s %s: %d iterations on %d ranks, %d on one",
+                    c[k].spec, sm[s], itsN, size, its1);
+      ck_assert_msg(recN <= 2e-8, "%s %s: recomputed residual %g", c[k].spec, sm[s], recN);
+    }
+  /* random uneven rows: symmetry and the same-value update, per smoother */
+  ng_csr W;
+  double *b;
+  int64_t starts[65];
+  NG_ASSERT_OK(ng_generate_csr("fem27:10", &W, &b));
+  random_starts(W.nrows, starts);
+  ng_matrix A;
+  create_rows(&W, starts, &A);
+  int32_t n = A->n_local;
+  int64_t p0 = W.rowptr[starts[rank]];
+  double *x = malloc((size_t)n * 8 + 8), *y = malloc((size_t)n * 8 + 8), *mx = malloc((size_t)n * 8 + 8);
+  double *my = malloc((size_t)n * 8 + 8), *z = malloc((size_t)n * 8 + 8);
+  for (int s = 0; s < 4; s++) {
+    char extra[96];
+    snprintf(extra, sizeof(extra), "-amg_smoother %s -amg_coarse_solver smoother -amg_coarse_sweeps 6", sm[s]);
+    ng_options o = amg_options(extra);
+    ng_precond P;
+    NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
+    vcycle(P, A, mx); /* r = 1 + sin(g) */
+    for (int32_t i = 0; i < n; i++) x[i] = 1.0 + sin((double)(starts[rank] + i));
+    for (int32_t i = 0; i < n; i++) y[i] = cos(0.37 * (double)(starts[rank] + i));
+    ng_vector yv, zv;
+    NG_ASSERT_OK(ng_vector_create(A, &yv));
+    NG_ASSERT_OK(ng_vector_create(A, &zv));
+    NG_ASSERT_OK(ng_vector_set_values(yv, y));
+    NG_ASSERT_OK(ng_precond_apply(P, yv, zv));
+    NG_ASSERT_OK(ng_vector_get_values(zv, my));
+    double d[3] = {0, 0, 0};
+    for (int32_t i = 0; i < n; i++) {
+      d[0] += x[i] * my[i];
+      d[1] += y[i] * mx[i];
+      d[2] += fabs(x[i] * my[i]);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, d, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("%s on %d ranks: x'My %.15g, y'Mx %.15g\n", sm[s], size, d[0], d[1]);
+    ck_assert_msg(fabs(d[0] - d[1]) <= 1e-12 * d[2], "%s: x'My %.17g, y'Mx %.17g", sm[s], d[0], d[1]);
+    NG_ASSERT_OK(ng_matrix_update_values(A, W.val + p0));
+    NG_ASSERT_OK(ng_precond_update(P, A));
+    vcycle(P, A, z);
+    for (int32_t i = 0; i < n; i++) ck_assert_msg(z[i] == mx[i], "%s: same-value update changed z[%d]", sm[s], (int)i);
+    ng_vector_destroy(yv);
+    ng_vector_destroy(zv);
+    ng_precond_destroy(P);
+    ng_options_destroy(o);
+  }
+  free(x); free(y); free(mx); free(my); free(z);
+  ng_matrix_destroy(A);
+  ng_csr_free(&W);
+  free(b);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   unsigned seed;
@@ -355,6 +436,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, transfer_and_galerkin_equal_serial);
   tcase_add_test(tc, iterations_match_one_rank);
   tcase_add_test(tc, update_across_ranks);
+  tcase_add_test(tc, every_smoother_across_ranks);
   suite_add_tcase(s, tc);
   int rc = ng_test_run(s);
   int worst = rc;
