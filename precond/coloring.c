@@ -35,8 +35,59 @@ static int cmp_i32(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* 1 when every row is sorted and the pattern is symmetric (binary search of i in row j for every a_ij). */
+static int sorted_symmetric(const ng_csr *A)
+{
+  int32_t n = A->nrows;
+  int ok = A->ncols == n;
+#pragma omp parallel for schedule(static) reduction(&& : ok) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    for (int64_t k = A->rowptr[i]; ok && k < A->rowptr[i + 1]; k++) {
+      int32_t j = A->col[k];
+      if (k > A->rowptr[i] && A->col[k - 1] >= j) ok = 0;
+      else if (j >= 0 && j < n && j != i) {
+        int64_t lo = A->rowptr[j], hi = A->rowptr[j + 1];
+        while (lo < hi) {
+          int64_t mid = lo + (hi - lo) / 2;
+          if (A->col[mid] < i) lo = mid + 1;
+          else hi = mid;
+        }
+        ok = lo < A->rowptr[j + 1] && A->col[lo] == i;
+      }
+    }
+  }
+  return ok;
+}
+
 ng_status ng_coloring_graph(const ng_csr *A, double theta, ng_graph *G)
 {
+  if (theta <= 0 && sorted_symmetric(A)) { /* the usual case: the pattern without its diagonal, in parallel */
+    int32_t n = A->nrows;
+    memset(G, 0, sizeof(*G));
+    NG_CHECK(NG_MALLOC(G->rowptr, (size_t)n + 1));
+    G->n = n;
+    G->rowptr[0] = 0;
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (int32_t i = 0; i < n; i++) {
+      int64_t c = 0;
+      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) c += A->col[k] != i;
+      G->rowptr[i + 1] = c;
+    }
+    for (int32_t i = 0; i < n; i++) G->rowptr[i + 1] += G->rowptr[i];
+    ng_status st = NG_MALLOC(G->col, G->rowptr[n] ? G->rowptr[n] : 1);
+    if (st) {
+      ng_graph_free(G);
+      return ng_error_trace(st, __FILE__, __LINE__);
+    }
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (int32_t i = 0; i < n; i++) {
+      int64_t p = G->rowptr[i];
+      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+        if (A->col[k] != i) G->col[p++] = A->col[k];
+    }
+    return NG_SUCCESS;
+  }
+  /* general: the symmetric closure, rows sorted and deduplicated */
   int32_t n = A->nrows;
   double *d = NULL;
   int64_t *cnt = NULL, *pos = NULL;

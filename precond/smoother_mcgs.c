@@ -67,16 +67,35 @@ static ng_status build_layout(const ng_csr *A, const int32_t *color, int ncolors
   NG_CHECK(NG_CALLOC(y->off, (size_t)ncolors + 1));
   NG_CHECK(NG_MALLOC(y->rows, n));
   NG_CHECK(NG_MALLOC(y->diag_src, n));
+  /* row lengths (off-diagonal) and couplings inside a color, in parallel; then per color */
+  int32_t *len = NULL;
+  char *inside = NULL;
+  NG_CHECK(NG_MALLOC(len, n ? n : 1));
+  ng_status st = NG_MALLOC(inside, n ? n : 1);
+  if (st) {
+    ng_free(len);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int32_t m = 0;
+    char in = 0;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+      if (A->col[k] != i) {
+        m++;
+        in |= color[A->col[k]] == color[i];
+      }
+    len[i] = m;
+    inside[i] = in;
+  }
   for (int32_t i = 0; i < n; i++) {
     int c = color[i];
-    int32_t len = 0;
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
-      len += A->col[k] != i;
-      if (A->col[k] != i && color[A->col[k]] == c) y->intra[c] = 1;
-    }
     y->start[c + 1]++;
-    if (len > y->width[c]) y->width[c] = len;
+    if (len[i] > y->width[c]) y->width[c] = len[i];
+    if (inside[i]) y->intra[c] = 1;
   }
+  ng_free(len);
+  ng_free(inside);
   for (int c = 0; c < ncolors; c++) {
     int32_t m = y->start[c + 1];
     y->start[c + 1] += y->start[c];
