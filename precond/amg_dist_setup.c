@@ -397,7 +397,7 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
   for (int l = 0; l < M->nlevels && k < len; l++) {
     ng_amg_level *L = &M->L[l];
     int coarsest = l == M->nlevels - 1;
-    char sweeps[48];
+    char sweeps[96];
     if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
     else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
     else if (D[l].gather) snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f, gathered to rank 0 below", L->pre,
