@@ -181,8 +181,10 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
   ng_context ctx = A->ctx;
   int32_t n = S->n;
   /* root[e] = global index of e when e is IN (own rows and halo), else -1 */
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t e = 0; e < n + A->n_halo; e++) root[e] = key_state(T[e]) == IN ? gid(A, e) : -1;
   /* step[i]: the root i belongs to after one step (itself or an IN neighbour) */
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     int32_t e = root[i] >= 0 ? i : first_with(S, i, root);
     step[i] = e >= 0 ? root[e] : -1;
@@ -199,11 +201,13 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
     if (step[i] < 0 && S->rowptr[i + 1] > S->rowptr[i] && first_with(S, i, step) < 0) cid[i] = nroots + nleft++;
   NG_CHECK(ng_comm_starts(ctx, nroots + nleft, D->cstarts));
   *n_coarse = D->cstarts[ctx->size];
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++)
     if (cid[i] >= 0) cid[i] += D->cstarts[ctx->rank];
   NG_CHECK(ng_halo_exchange_host(A->halo, cid, cid + n, sizeof(int64_t)));
   /* coarse row after one step (the root's), then after two */
   int64_t *stepc = root; /* root[] is no longer needed: reuse it */
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     stepc[i] = -1;
     if (step[i] < 0) continue;
@@ -213,6 +217,7 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
     stepc[i] = cid[e];
   }
   NG_CHECK(ng_halo_exchange_host(A->halo, stepc, stepc + n, sizeof(int64_t)));
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     if (stepc[i] >= 0) D->agg[i] = stepc[i];
     else if (cid[i] >= 0) D->agg[i] = cid[i]; /* left over: its own */

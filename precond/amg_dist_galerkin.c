@@ -161,12 +161,13 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
     ng_free(own_pos);
     return ng_error_trace(st, __FILE__, __LINE__);
   }
-  G->Aext.rowptr[0] = 0;
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i <= n; i++) G->Aext.rowptr[i] = A->local.rowptr[i] + A->offrank.rowptr[i];
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     int64_t p = G->Aext.rowptr[i];
     for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++) G->Aext.col[p++] = A->local.col[k];
     for (int64_t k = A->offrank.rowptr[i]; k < A->offrank.rowptr[i + 1]; k++) G->Aext.col[p++] = n + A->offrank.col[k];
-    G->Aext.rowptr[i + 1] = p;
   }
   aext_values(A, &G->Aext);
   /* B: P's own rows, then its halo rows */
@@ -226,7 +227,8 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   int64_t c0 = D->cstarts[rank], nrows_c = D->cstarts[rank + 1] - c0, nc = D->cstarts[size];
   int64_t *rows_s = NULL, *rows_r = NULL, *meta_s = NULL, *meta_r = NULL, *col_s = NULL, *col_r = NULL;
   int64_t *rp = NULL, *gc = NULL, nrecv = 0, nrrows = 0, *mcnt_s = NULL, *mcnt_r = NULL;
-  contrib *C = NULL;
+  contrib *C = NULL, *S = NULL;
+  int64_t *start = NULL;
   ng_status st;
   NG_CHECK(NG_CALLOC(G->scnt, size));
   NG_CHECK(NG_CALLOC(G->rcnt, size));
@@ -302,20 +304,36 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
       C[k] = (contrib){(int32_t)row, col_r[p], k};
     }
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  qsort(C, (size_t)G->n_contrib, sizeof(contrib), cmp_contrib);
+  /* by row (a stable counting sort), then within each row by column: a
+   * row's contributions are a few runs already sorted by column */
+  st = NG_CALLOC(start, (size_t)nrows_c + 2);
+  if (!st) st = NG_MALLOC(S, G->n_contrib);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  for (int64_t q = 0; q < G->n_contrib; q++) start[C[q].row + 2]++;
+  for (int64_t i = 0; i < nrows_c; i++) start[i + 2] += start[i + 1];
+  for (int64_t q = 0; q < G->n_contrib; q++) S[start[C[q].row + 1]++] = C[q];
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t i = 0; i < nrows_c; i++) { /* insertion sort of row i by (column, order) */
+    for (int64_t a = start[i] + 1; a < start[i + 1]; a++) {
+      contrib x = S[a];
+      int64_t b = a;
+      for (; b > start[i] && cmp_contrib(&S[b - 1], &x) > 0; b--) S[b] = S[b - 1];
+      S[b] = x;
+    }
+  }
   G->ac_nnz = 0;
   for (int64_t q = 0; q < G->n_contrib; q++) {
-    if (q == 0 || C[q].row != C[q - 1].row || C[q].col != C[q - 1].col) {
+    if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
       G->ac_nnz++;
-      rp[C[q].row + 1]++;
+      rp[S[q].row + 1]++;
     }
-    G->slot[C[q].k] = G->ac_nnz - 1;
+    G->slot[S[q].k] = G->ac_nnz - 1;
   }
   for (int64_t i = 0; i < nrows_c; i++) rp[i + 1] += rp[i];
   st = NG_MALLOC(gc, G->ac_nnz);
   if (!st) st = NG_MALLOC(G->ac_val, G->ac_nnz);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int64_t q = 0; q < G->n_contrib; q++) gc[G->slot[C[q].k]] = C[q].col;
+  for (int64_t q = 0; q < G->n_contrib; q++) gc[G->slot[S[q].k]] = S[q].col;
   contrib_values(G, nrecv, G->ac_val);
   NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac), out);
 out:
@@ -330,6 +348,8 @@ out:
   ng_free(rp);
   ng_free(gc);
   ng_free(C);
+  ng_free(S);
+  ng_free(start);
   return st;
 }
 

@@ -7,6 +7,18 @@
  * values of its halo columns; its columns are global coarse rows. */
 #include "amg_dist.h"
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static int thread_id(void)
+{
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
 
 static int owner_of(const int64_t *starts, int size, int64_t g)
 {
@@ -161,17 +173,26 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
       int64_t len = A->local.rowptr[i + 1] - A->local.rowptr[i] + A->offrank.rowptr[i + 1] - A->offrank.rowptr[i] + 1;
       if (len > maxrow) maxrow = len;
     }
-    st = NG_MALLOC(buf, maxrow);
-    if (!st) st = NG_MALLOC(D->p_rowptr, (size_t)n + 1);
-    if (!st) {
-      D->p_rowptr[0] = 0;
-      for (int32_t i = 0; i < n; i++) D->p_rowptr[i + 1] = D->p_rowptr[i] + row_pattern(A, D, i, buf);
+    int nt = 1;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+#endif
+    st = NG_MALLOC(buf, maxrow * (int64_t)nt);
+    if (!st) st = NG_CALLOC(D->p_rowptr, (size_t)n + 1);
+    if (!st) { /* a buffer per thread: a row's list holds duplicates before they merge */
+#pragma omp parallel for schedule(static) num_threads(nt) if (n > 20000)
+      for (int32_t i = 0; i < n; i++) D->p_rowptr[i + 1] = row_pattern(A, D, i, buf + maxrow * thread_id());
+      for (int32_t i = 0; i < n; i++) D->p_rowptr[i + 1] += D->p_rowptr[i];
       st = NG_MALLOC(D->p_gcol, D->p_rowptr[n]);
     }
     if (!st) st = NG_MALLOC(D->p_val, D->p_rowptr[n]);
-    if (!st) /* through buf: a row's list holds duplicates before they merge */
-      for (int32_t i = 0; i < n; i++)
-        memcpy(D->p_gcol + D->p_rowptr[i], buf, (size_t)row_pattern(A, D, i, buf) * sizeof(int64_t));
+    if (!st) {
+#pragma omp parallel for schedule(static) num_threads(nt) if (n > 20000)
+      for (int32_t i = 0; i < n; i++) {
+        int64_t *b = buf + maxrow * thread_id();
+        memcpy(D->p_gcol + D->p_rowptr[i], b, (size_t)row_pattern(A, D, i, b) * sizeof(int64_t));
+      }
+    }
     ng_free(buf);
     NG_CHECK(ng_comm_agree(ctx, st));
   }

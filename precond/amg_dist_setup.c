@@ -45,12 +45,22 @@ static const ng_spmv_ops dist_P_ops = {.name = "dist-P", .apply = dist_P_apply, 
 static const ng_spmv_ops dist_R_ops = {.name = "dist-R", .apply = dist_R_apply, .bytes = dist_bytes, .destroy = dist_none};
 
 /* ---- setup ------------------------------------------------------------------ */
+/* Every rank checks its diagonal first (the estimate is collective: a rank
+ * leaving it alone would strand the others), naming the global row. */
 static ng_status level_rho(ng_matrix A, double *rho)
 {
   ng_context ctx = A->ctx;
-  double *v = NULL;
-  ng_status st = ctx->vops->alloc(ctx, &v, A->n_local);
-  if (!st) st = ng_amg_spectral_radius_ctx(A, RHO_ITERS, v, 0, rho);
+  double *v = NULL, *d = NULL;
+  ng_status st = NG_MALLOC(d, A->n_local);
+  if (!st) st = ng_csr_diagonal(&A->local, d, 0);
+  for (int32_t i = 0; !st && i < A->n_local; i++)
+    if (d[i] == 0.0)
+      st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + i));
+  ng_free(d);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  st = ctx->vops->alloc(ctx, &v, A->n_local);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  st = ng_amg_spectral_radius_ctx(A, RHO_ITERS, v, 0, rho);
   ctx->vops->free(ctx, v);
   return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }
@@ -372,6 +382,7 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
   double rows = 0, nnz = 0, n0 = (double)D[0].n_global, z0 = (double)D[0].nnz_global;
   size_t k;
   for (int l = 0; l < M->nlevels; l++) {
+    if (l > 0 && D[l - 1].gather) continue; /* the same rows gathered: not a coarser level */
     rows += (double)D[l].n_global;
     nnz += (double)D[l].nnz_global;
   }
@@ -392,9 +403,11 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
   for (int l = 0; l < M->nlevels && k < len; l++) {
     ng_amg_level *L = &M->L[l];
     int coarsest = l == M->nlevels - 1;
-    char sweeps[48];
+    char sweeps[96];
     if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
     else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
+    else if (D[l].gather) snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f, gathered to rank 0 below", L->pre,
+                                   L->post, L->omega);
     else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
     k += (size_t)snprintf(buf + k, len - k,
                           "  level %d: %lld rows, %lld nnz (%.1f per row), %d active ranks, halo %lld (max %lld per "

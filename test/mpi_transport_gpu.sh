@@ -28,8 +28,8 @@ for np in 2 4; do
     [ -n "$itsh" ] && [ "$itsh" = "$itsi" ] || { echo "FAIL: iteration counts differ"; exit 1; }
     [ "$resh" = "$resi" ] || { echo "FAIL: residuals differ"; exit 1; }
     echo "$outh" | grep -q " host:" || { echo "FAIL: host run does not report host"; exit 1; }
-    nip=$(echo "$outi" | awk '$1 ~ /^[0-9]+$/ && NF >= 7 && $5 > 0 && $7 ~ /^ipc:/' | wc -l)
-    nnb=$(echo "$outi" | awk '$1 ~ /^[0-9]+$/ && NF >= 7 && $5 > 0' | wc -l)
+    nip=$(echo "$outi" | awk '$1 ~ /^[0-9]+$/ && NF >= 8 && $5 > 0 && $8 ~ /^ipc:/' | wc -l)
+    nnb=$(echo "$outi" | awk '$1 ~ /^[0-9]+$/ && NF >= 8 && $5 > 0' | wc -l)
     [ "$nip" -eq "$nnb" ] && [ "$nnb" -gt 0 ] || { echo "FAIL: $nip of $nnb ranks with neighbours report ipc"; exit 1; }
   done
 done
