@@ -5,8 +5,11 @@ libnagare_la_SOURCES += spmv/csr_cuda.cu
 endif
 # SpMV formats (issue 5): DIA full/half, ELL, ELLR, SELL-C-sigma, auto.
 libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/autotune.c
+# CoD-SELL (issue 13): host converters and reference, the GPU converter and SpMV.
+libnagare_la_SOURCES += spmv/codsell_core.h spmv/codsell.c
 if NG_CUDA
 libnagare_la_SOURCES += spmv/dia_cuda.cu spmv/ell_cuda.cu spmv/sell_cuda.cu spmv/autotune_cuda.cu
+libnagare_la_SOURCES += spmv/codsell_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_formats
