@@ -92,6 +92,35 @@ static int match_rounds(int64_t m, int R, const int *wf, int32_t *mate, int32_t 
   return rounds;
 }
 
+/* The parallel matching of a level: CS_PASSES passes of matching rounds.
+ * level 0: items are positions; else groups of gs. wf, mate2, best, ids: m. */
+static void match_parallel(const cs_rows *Rw, int level, int64_t m, int gs, const int32_t *mem, const int32_t *pat,
+                           const int32_t *plen, int *wf, int32_t *mate, int32_t *mate2, int32_t *best, int32_t *ids)
+{
+  int R = level == 0 ? CS_R_PAIR : CS_R_MERGE;
+  int64_t cnt = m;
+  for (int64_t u = 0; u < m; u++) mate[u] = -1;
+  for (int pass = 0; pass < CS_PASSES && cnt > 1; pass++) {
+    const int32_t *id = pass ? ids : NULL;
+    NG_OMP_FOR
+    for (int64_t e = 0; e < cnt; e++) {
+      if (level == 0) cs_weight_pair(Rw, id, cnt, e, wf);
+      else cs_weight_merge(Rw, id, cnt, e, gs, mem, pat, plen, wf);
+    }
+    if (!pass) {
+      match_rounds(cnt, R, wf, mate, best);
+    } else {
+      match_rounds(cnt, R, wf, mate2, best);
+      NG_OMP_FOR
+      for (int64_t e = 0; e < cnt; e++) cs_adopt(e, ids, mate2, mate);
+    }
+    int64_t c = 0;
+    for (int64_t u = 0; u < m; u++)
+      if (mate[u] < 0) ids[c++] = (int32_t)u;
+    cnt = c;
+  }
+}
+
 /* Algorithm 5 over items 0..m-1: each unmatched item, in order, takes the
  * heaviest unmatched of its next R (first maximum); weights computed when
  * asked (level 0: Algorithm 4 on rows; level >= 1: pattern intersection). */
@@ -109,9 +138,10 @@ static void match_greedy(const cs_rows *Rw, int level, int64_t m, int R, int gs,
       int w;
       if (level == 0) {
         const int32_t *b = cs_row(Rw, v, &lb);
-        w = la >= 2 && lb >= 2 ? cs_longest(a, la, b, lb, &pa, &pb) : 0;
+        w = la >= 2 && lb >= 2 ? cs_gain(cs_longest(a, la, b, lb, &pa, &pb), 1, la, lb) : 0;
       } else {
-        w = cs_intersect(cs_pattern(Rw, mem, pat, u, gs), plen[u], cs_pattern(Rw, mem, pat, v, gs), plen[v], NULL);
+        w = cs_gain(cs_intersect(cs_pattern(Rw, mem, pat, u, gs), plen[u], cs_pattern(Rw, mem, pat, v, gs), plen[v], NULL),
+                    gs, cs_group_len(Rw, mem, u, gs), cs_group_len(Rw, mem, v, gs));
       }
       if (w > bw) {
         bw = w;
@@ -125,39 +155,56 @@ static void match_greedy(const cs_rows *Rw, int level, int64_t m, int R, int gs,
   }
 }
 
-/* Lays out the unmatched items of a level (size gs each) just before *end. */
-static void place_leftovers(const cs_rows *Rw, int64_t m, int gs, const int32_t *mem, const int32_t *mate,
-                            int64_t *end, int32_t *perm, int32_t *fbase)
+/* Appends the positions of a level's unmatched items (gs each; every item
+ * when all) to left[*nleft..], items and members in order. */
+static void collect(int64_t m, int gs, const int32_t *mem, const int32_t *mate, int all, int32_t *left,
+                    int64_t *nleft)
 {
-  int64_t cnt = 0;
-  for (int64_t u = 0; u < m; u++) cnt += mate[u] < 0;
-  int64_t at = *end - cnt * gs;
-  *end = at;
-  for (int64_t u = 0; u < m; u++) {
-    if (mate[u] >= 0) continue;
-    for (int r = 0; r < gs; r++, at++) {
-      int32_t t = mem ? mem[u * gs + r] : (int32_t)u;
-      perm[at] = Rw->pos[t];
-      fbase[at] = Rw->base[t];
-    }
+  for (int64_t u = 0; u < m; u++)
+    if (all || mate[u] < 0)
+      for (int r = 0; r < gs; r++) left[(*nleft)++] = mem ? mem[u * gs + r] : (int32_t)u;
+}
+
+/* Final layout: the nfull positions of the full groups first, in order, then
+ * the rest longest row first (ties: collection order), so that the slices
+ * the leftovers share are as even as SELL's. */
+static ng_status layout(const cs_rows *Rw, const int32_t *left, int64_t nfull, int32_t *perm, int32_t *fbase)
+{
+  int64_t n = Rw->n, l;
+  cs_key *key = NULL;
+  NG_CHECK(NG_MALLOC(key, n - nfull + 1));
+  for (int64_t j = nfull; j < n; j++) {
+    cs_row(Rw, left[j], &l);
+    key[j - nfull].len = l;
+    key[j - nfull].row = (int32_t)j;
   }
+  qsort(key, (size_t)(n - nfull), sizeof(cs_key), cs_key_cmp);
+  for (int64_t j = 0; j < n; j++) {
+    int32_t t = left[j < nfull ? j : key[j - nfull].row];
+    perm[j] = Rw->pos[t];
+    fbase[j] = Rw->base[t];
+  }
+  ng_free(key);
+  return NG_SUCCESS;
 }
 
 /* Steps (i)-(iii): the final row order and bases. */
 static ng_status codsell_group(const ng_csr *A, const int32_t *scol, int C, int sigma, int parallel, int32_t *perm,
                                int32_t *fbase)
 {
-  int64_t n = A->nrows, end = n;
+  int64_t n = A->nrows, nleft = 0, nrest = 0;
   int L = 0;
   while ((1 << L) < C) L++;
   cs_key *key = NULL;
-  int32_t *pos = NULL, *base = NULL, *mate = NULL, *best = NULL, *mem = NULL, *mem2 = NULL, *plen = NULL,
+  int32_t *left = NULL, *rest = NULL, *pos = NULL, *base = NULL, *mate = NULL, *best = NULL, *mate2 = NULL, *ids = NULL, *mem = NULL, *mem2 = NULL, *plen = NULL,
           *plen2 = NULL, *pat = NULL, *pat2 = NULL;
   int *wf = NULL;
   ng_status st = NG_SUCCESS;
   NG_CHECK_GOTO(st, NG_MALLOC(key, n + 1), done);
   NG_CHECK_GOTO(st, NG_MALLOC(pos, n + 1), done);
   NG_CHECK_GOTO(st, NG_MALLOC(base, n + 1), done);
+  NG_CHECK_GOTO(st, NG_MALLOC(left, n + 1), done);
+  NG_CHECK_GOTO(st, NG_MALLOC(rest, n + 1), done);
   for (int64_t i = 0; i < n; i++) {
     key[i].len = A->rowptr[i + 1] - A->rowptr[i];
     key[i].row = (int32_t)i;
@@ -177,21 +224,21 @@ static ng_status codsell_group(const ng_csr *A, const int32_t *scol, int C, int 
   if (L == 0) { /* C = 1: every row is its own slice */
     for (int64_t t = 0; t < n; t++) {
       cs_single_base(&Rw, t);
-      perm[t] = pos[t];
-      fbase[t] = base[t];
+      left[t] = (int32_t)t;
     }
+    st = layout(&Rw, left, n, perm, fbase);
     goto done;
   }
   NG_CHECK_GOTO(st, NG_MALLOC(mate, n + 1), done);
   NG_CHECK_GOTO(st, NG_MALLOC(best, n + 1), done);
+  NG_CHECK_GOTO(st, NG_MALLOC(mate2, n + 1), done);
+  NG_CHECK_GOTO(st, NG_MALLOC(ids, n + 1), done);
   NG_CHECK_GOTO(st, NG_MALLOC(pat, A->nnz + 1), done);
   NG_CHECK_GOTO(st, NG_MALLOC(pat2, A->nnz + 1), done);
   if (parallel) NG_CHECK_GOTO(st, NG_MALLOC(wf, n * CS_R_MERGE + 1), done);
   /* (ii) pairs */
   if (parallel) {
-    NG_OMP_FOR
-    for (int64_t t = 0; t < n; t++) cs_weight_pair(&Rw, t, wf);
-    match_rounds(n, CS_R_PAIR, wf, mate, best);
+    match_parallel(&Rw, 0, n, 1, NULL, NULL, NULL, wf, mate, mate2, best, ids);
   } else {
     match_greedy(&Rw, 0, n, CS_R_PAIR, 1, NULL, NULL, NULL, mate);
   }
@@ -206,14 +253,12 @@ static ng_status codsell_group(const ng_csr *A, const int32_t *scol, int C, int 
       else if (mate[t] > t) cs_make_pair(&Rw, t, mate[t], g++, mem, pat, plen);
     }
   }
-  place_leftovers(&Rw, n, 1, NULL, mate, &end, perm, fbase);
+  collect(n, 1, NULL, mate, 0, rest, &nrest);
   /* (iii) merges: level k groups of gs = 2^k rows */
   for (int k = 1; k < L; k++) {
     int gs = 1 << k;
     if (parallel) {
-      NG_OMP_FOR
-      for (int64_t g = 0; g < m; g++) cs_weight_merge(&Rw, g, m, gs, mem, pat, plen, wf);
-      match_rounds(m, CS_R_MERGE, wf, mate, best);
+      match_parallel(&Rw, k, m, gs, mem, pat, plen, wf, mate, mate2, best, ids);
     } else {
       match_greedy(&Rw, k, m, CS_R_MERGE, gs, mem, pat, plen, mate);
     }
@@ -226,7 +271,7 @@ static ng_status codsell_group(const ng_csr *A, const int32_t *scol, int C, int 
       for (int64_t g = 0; g < m; g++)
         if (mate[g] > g) cs_make_merge(&Rw, g, mate[g], g2++, gs, mem, pat, plen, mem2, pat2, plen2);
     }
-    place_leftovers(&Rw, m, gs, mem, mate, &end, perm, fbase);
+    collect(m, gs, mem, mate, 0, rest, &nrest);
     ng_free(mem);
     ng_free(plen);
     mem = mem2;
@@ -238,15 +283,23 @@ static ng_status codsell_group(const ng_csr *A, const int32_t *scol, int C, int 
     m = m2;
   }
   /* full groups of C rows first */
-  for (int64_t g = 0; g < m; g++) mate[g] = -1;
-  place_leftovers(&Rw, m, C, mem, mate, &end, perm, fbase);
-  if (end != 0) st = NG_ERROR(NG_ERR_INTERNAL, "codsell: %lld rows left without a place", (long long)end);
+  collect(m, C, mem, NULL, 1, left, &nleft);
+  if (nleft + nrest != n) {
+    st = NG_ERROR(NG_ERR_INTERNAL, "codsell: %lld rows placed of %lld", (long long)(nleft + nrest), (long long)n);
+    goto done;
+  }
+  memcpy(left + nleft, rest, (size_t)nrest * sizeof(int32_t));
+  st = layout(&Rw, left, nleft, perm, fbase);
 done:
   ng_free(key);
   ng_free(pos);
   ng_free(base);
+  ng_free(left);
+  ng_free(rest);
   ng_free(mate);
   ng_free(best);
+  ng_free(mate2);
+  ng_free(ids);
   ng_free(mem);
   ng_free(mem2);
   ng_free(plen);

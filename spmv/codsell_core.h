@@ -26,6 +26,10 @@
 
 #define CS_R_PAIR 4   /* Algorithm 5: candidates of a row when pairing */
 #define CS_R_MERGE 16 /* Algorithm 5: candidates of a group when merging */
+/* Passes of the parallel matching per level: the first over all items, each
+ * further one over the items still unmatched, compacted in order (an item
+ * whose neighbours all found partners meets the next free ones). */
+#define CS_PASSES 2
 
 /* Candidate bases of a row of length l: its first ceil(log2 l) columns (>= 1). */
 CS_HD int cs_nbase(int64_t l)
@@ -173,6 +177,13 @@ CS_HD void cs_pick(int64_t u, int64_t m, int R, const int *wf, const int32_t *ma
   best[u] = (int32_t)bv;
 }
 
+/* After a pass over the list ids (m entries) matched entries e and mate2[e]:
+ * record it on the items. */
+CS_HD void cs_adopt(int64_t e, const int32_t *ids, const int32_t *mate2, int32_t *mate)
+{
+  if (mate2[e] >= 0) mate[ids[e]] = ids[mate2[e]];
+}
+
 /* 1 when u got matched in this round. */
 CS_HD int cs_commit(int64_t u, const int32_t *best, int32_t *mate)
 {
@@ -201,17 +212,42 @@ CS_HD const int32_t *cs_row(const cs_rows *R, int64_t t, int64_t *len)
   return R->col + R->rp[i];
 }
 
-/* Level-0 weights of position t: the longest common pattern with t+1..t+R. */
-CS_HD void cs_weight_pair(const cs_rows *R, int64_t t, int *wf)
+/* Longest row of item u of a level (gs positions each; mem NULL: position u). */
+CS_HD int64_t cs_group_len(const cs_rows *R, const int32_t *mem, int64_t u, int gs)
+{
+  int64_t w = 0, l;
+  for (int r = 0; r < gs; r++) {
+    cs_row(R, mem ? mem[u * gs + r] : u, &l);
+    w = l > w ? l : w;
+  }
+  return w;
+}
+
+/* Weight of joining two items of gs rows each whose longest rows are la and
+ * lb and which share d pattern distances: the column bytes a shared
+ * dictionary saves over the 2 gs rows, less the padding bytes (value and
+ * column) the shorter item's rows get; 0 (no edge) when that is not positive.
+ * The seed's weight is d alone; the padding term keeps rows of very
+ * different lengths apart, which matters on irregular matrices. */
+CS_HD int cs_gain(int d, int gs, int64_t la, int64_t lb)
+{
+  int64_t g = 4 * (int64_t)d * (2 * gs - 1) - 12 * (int64_t)gs * (la > lb ? la - lb : lb - la);
+  return d > 0 && g > 0 ? (int)g : 0;
+}
+
+/* Level-0 weights of list entry e (position ids[e], or e when ids is NULL;
+ * m entries): the longest common pattern with entries e+1..e+R. */
+CS_HD void cs_weight_pair(const cs_rows *R, const int32_t *ids, int64_t m, int64_t e, int *wf)
 {
   int64_t la, lb;
-  const int32_t *a = cs_row(R, t, &la);
+  const int32_t *a = cs_row(R, ids ? ids[e] : e, &la);
   for (int d = 0; d < CS_R_PAIR; d++) {
     int pa, pb;
-    wf[t * CS_R_PAIR + d] = 0;
-    if (t + 1 + d >= R->n || la < 2) continue;
-    const int32_t *b = cs_row(R, t + 1 + d, &lb);
-    if (lb >= 2) wf[t * CS_R_PAIR + d] = cs_longest(a, la, b, lb, &pa, &pb);
+    int64_t f = e + 1 + d;
+    wf[e * CS_R_PAIR + d] = 0;
+    if (f >= m || la < 2) continue;
+    const int32_t *b = cs_row(R, ids ? ids[f] : f, &lb);
+    if (lb >= 2) wf[e * CS_R_PAIR + d] = cs_gain(cs_longest(a, la, b, lb, &pa, &pb), 1, la, lb);
   }
 }
 
@@ -222,13 +258,18 @@ CS_HD const int32_t *cs_pattern(const cs_rows *R, const int32_t *mem, const int3
   return pat + R->rp[R->pos[mem[g * gs]]];
 }
 
-CS_HD void cs_weight_merge(const cs_rows *R, int64_t g, int64_t m, int gs, const int32_t *mem, const int32_t *pat,
-                           const int32_t *plen, int *wf)
+/* Level-k weights of list entry e (group ids[e], or e): |P n Q| with e+1..e+R. */
+CS_HD void cs_weight_merge(const cs_rows *R, const int32_t *ids, int64_t m, int64_t e, int gs, const int32_t *mem,
+                           const int32_t *pat, const int32_t *plen, int *wf)
 {
+  int64_t g = ids ? ids[e] : e;
   const int32_t *P = cs_pattern(R, mem, pat, g, gs);
   for (int d = 0; d < CS_R_MERGE; d++) {
-    int64_t h = g + 1 + d;
-    wf[g * CS_R_MERGE + d] = h < m ? cs_intersect(P, plen[g], cs_pattern(R, mem, pat, h, gs), plen[h], (int32_t *)0) : 0;
+    int64_t f = e + 1 + d, h = f < m ? (ids ? ids[f] : f) : 0;
+    wf[e * CS_R_MERGE + d] =
+        f < m ? cs_gain(cs_intersect(P, plen[g], cs_pattern(R, mem, pat, h, gs), plen[h], (int32_t *)0), gs,
+                        cs_group_len(R, mem, g, gs), cs_group_len(R, mem, h, gs))
+              : 0;
   }
 }
 

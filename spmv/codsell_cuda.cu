@@ -66,16 +66,48 @@ __global__ void k_keys(int64_t n, const int64_t *rp, int sigma, unsigned long lo
   key[i] = sigma > 1 ? (w << 32) | (uint64_t)(0xFFFFFFFFu - (uint32_t)(rp[i + 1] - rp[i])) : 0;
   row[i] = (int32_t)i;
 }
-__global__ void k_weight_pair(cs_rows R, int *wf)
+__global__ void k_weights(cs_rows R, int level, const int32_t *ids, int64_t m, int gs, const int32_t *mem,
+                          const int32_t *pat, const int32_t *plen, int *wf)
 {
-  int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (t < R.n) cs_weight_pair(&R, t, wf);
+  int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (e >= m) return;
+  if (level == 0) cs_weight_pair(&R, ids, m, e, wf);
+  else cs_weight_merge(&R, ids, m, e, gs, mem, pat, plen, wf);
 }
-__global__ void k_weight_merge(cs_rows R, int64_t m, int gs, const int32_t *mem, const int32_t *pat,
-                               const int32_t *plen, int *wf)
+__global__ void k_adopt(int64_t m, const int32_t *ids, const int32_t *mate2, int32_t *mate)
 {
-  int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (g < m) cs_weight_merge(&R, g, m, gs, mem, pat, plen, wf);
+  int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (e < m) cs_adopt(e, ids, mate2, mate);
+}
+/* ids[idx[u]] = u for the unmatched items */
+__global__ void k_compact(int64_t m, const int32_t *mate, const int32_t *idx, int32_t *ids)
+{
+  int64_t u = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (u < m && mate[u] < 0) ids[idx[u]] = (int32_t)u;
+}
+/* Positions of the unmatched items (all when mate is NULL) to out[idx[u]*gs + r]. */
+__global__ void k_collect(int64_t m, int gs, const int32_t *mem, const int32_t *mate, const int32_t *idx,
+                          int32_t *out)
+{
+  int64_t u = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (u >= m || (mate && mate[u] >= 0)) return;
+  int64_t j = mate ? idx[u] : u;
+  for (int r = 0; r < gs; r++) out[j * gs + r] = mem ? mem[u * gs + r] : (int32_t)u;
+}
+__global__ void k_len_keys(cs_rows R, int64_t m, const int32_t *left, unsigned *key)
+{
+  int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  int64_t l;
+  if (j >= m) return;
+  cs_row(&R, left[j], &l);
+  key[j] = 0xFFFFFFFFu - (unsigned)l;
+}
+__global__ void k_final(cs_rows R, const int32_t *left, int32_t *perm, int32_t *fbase)
+{
+  int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (j >= R.n) return;
+  perm[j] = R.pos[left[j]];
+  fbase[j] = R.base[left[j]];
 }
 __global__ void k_fill_i32(int64_t m, int32_t v, int32_t *a)
 {
@@ -112,19 +144,6 @@ __global__ void k_make_merges(cs_rows R, int64_t m, int gs, const int32_t *mate,
 {
   int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (g < m && mate[g] > g) cs_make_merge(&R, g, mate[g], gidx[g], gs, mem, pat, plen, mem2, pat2, plen2);
-}
-/* Unmatched items (all when mate is NULL) to positions at + lidx[u]*gs + r. */
-__global__ void k_place(cs_rows R, int64_t m, int gs, const int32_t *mem, const int32_t *mate, const int32_t *lidx,
-                        int64_t at, int32_t *perm, int32_t *fbase)
-{
-  int64_t u = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (u >= m || (mate && mate[u] >= 0)) return;
-  int64_t j = mate ? lidx[u] : u;
-  for (int r = 0; r < gs; r++) {
-    int32_t t = mem ? mem[u * gs + r] : (int32_t)u;
-    perm[at + j * gs + r] = R.pos[t];
-    fbase[at + j * gs + r] = R.base[t];
-  }
 }
 __global__ void k_single_bases(cs_rows R)
 {
@@ -279,11 +298,45 @@ ng_status match_rounds(cudaStream_t s, int64_t m, int R, const int *wf, int32_t 
   return NG_SUCCESS;
 }
 
-/* Places the unmatched items of a level (all when all is set) before *end. */
-ng_status place(cudaStream_t s, scratch &W, cs_rows R, int64_t m, int gs, const int32_t *mem, const int32_t *mate,
-                int all, int64_t *end, int32_t *perm, int32_t *fbase)
+/* CS_PASSES passes of matching rounds over a level's m items (codsell.c's
+ * match_parallel). */
+ng_status match_parallel(cudaStream_t s, scratch &W, cs_rows R, int level, int64_t m, int gs, const int32_t *mem,
+                         const int32_t *pat, const int32_t *plen, int *wf, int32_t *mate, int *changed)
 {
-  int32_t *flag, *idx;
+  int Rr = level == 0 ? CS_R_PAIR : CS_R_MERGE;
+  int32_t *mate2, *best, *ids, *flag, *idx;
+  int64_t cnt = m;
+  NG_CHECK(W.get(&mate2, m, "codsell mates"));
+  NG_CHECK(W.get(&best, m, "codsell best partners"));
+  NG_CHECK(W.get(&ids, m, "codsell free items"));
+  NG_CHECK(W.get(&flag, m + 1, "codsell flags"));
+  NG_CHECK(W.get(&idx, m + 1, "codsell indices"));
+  k_fill_i32<<<blocks(m), TPB, 0, s>>>(m, -1, mate);
+  for (int pass = 0; pass < CS_PASSES && cnt > 1; pass++) {
+    const int32_t *id = pass ? ids : NULL;
+    k_weights<<<blocks(cnt), TPB, 0, s>>>(R, level, id, cnt, gs, mem, pat, plen, wf);
+    NG_CHECK(match_rounds(s, cnt, Rr, wf, pass ? mate2 : mate, best, changed));
+    if (pass) k_adopt<<<blocks(cnt), TPB, 0, s>>>(cnt, ids, mate2, mate);
+    NG_CUDA_CHECK(cudaMemsetAsync(flag, 0, (size_t)(m + 1) * sizeof(int32_t), s));
+    k_flags<<<blocks(m), TPB, 0, s>>>(m, mate, 0, flag);
+    NG_CHECK(scan_count(s, flag, idx, m, &cnt));
+    k_compact<<<blocks(m), TPB, 0, s>>>(m, mate, idx, ids);
+    NG_CUDA_LAUNCH_CHECK();
+  }
+  W.release(mate2);
+  W.release(best);
+  W.release(ids);
+  W.release(flag);
+  W.release(idx);
+  return NG_SUCCESS;
+}
+
+/* Appends the positions of a level's unmatched items (all items when all)
+ * to out + *count (codsell.c's collect). */
+ng_status collect(cudaStream_t s, scratch &W, int64_t m, int gs, const int32_t *mem, const int32_t *mate, int all,
+                  int32_t *out, int64_t *count)
+{
+  int32_t *flag = NULL, *idx = NULL;
   int64_t cnt = m;
   if (m == 0) return NG_SUCCESS;
   if (!all) {
@@ -293,13 +346,32 @@ ng_status place(cudaStream_t s, scratch &W, cs_rows R, int64_t m, int gs, const 
     k_flags<<<blocks(m), TPB, 0, s>>>(m, mate, 0, flag);
     NG_CHECK(scan_count(s, flag, idx, m, &cnt));
   }
-  *end -= cnt * gs;
-  k_place<<<blocks(m), TPB, 0, s>>>(R, m, gs, mem, all ? NULL : mate, all ? NULL : idx, *end, perm, fbase);
+  k_collect<<<blocks(m), TPB, 0, s>>>(m, gs, mem, all ? NULL : mate, idx, out + *count);
   NG_CUDA_LAUNCH_CHECK();
-  if (!all) {
-    W.release(flag);
-    W.release(idx);
+  *count += cnt * gs;
+  W.release(flag);
+  W.release(idx);
+  return NG_SUCCESS;
+}
+
+/* Full groups first, then the rest longest row first (stable). */
+ng_status layout(cudaStream_t s, scratch &W, cs_rows R, int32_t *left, int64_t nfull, int32_t *perm, int32_t *fbase)
+{
+  int64_t nr = R.n - nfull;
+  if (nr > 1) {
+    unsigned *key;
+    NG_CHECK(W.get(&key, nr, "codsell sort keys"));
+    k_len_keys<<<blocks(nr), TPB, 0, s>>>(R, nr, left + nfull, key);
+    NG_CUDA_LAUNCH_CHECK();
+    try {
+      thrust::stable_sort_by_key(thrust::cuda::par.on(s), key, key + nr, left + nfull);
+    } catch (std::exception &e) {
+      return NG_ERROR(NG_ERR_CUDA, "codsell: device sort failed: %s", e.what());
+    }
+    W.release(key);
   }
+  if (R.n) k_final<<<blocks(R.n), TPB, 0, s>>>(R, left, perm, fbase);
+  NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;
 }
 
@@ -340,7 +412,7 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
   }
   /* (i) length sort */
   unsigned long long *key;
-  int32_t *pos, *base, *mate, *best, *pat, *pat2, *perm, *fbase;
+  int32_t *pos, *base, *mate, *pat, *pat2, *perm, *fbase;
   int *wf;
   NG_CHECK(W.get(&key, n, "codsell sort keys"));
   NG_CHECK(W.get(&pos, n, "codsell positions"));
@@ -359,19 +431,20 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
   }
   W.release(key);
   cs_rows R = {n, nnz, C, rp, scol, pos, base};
-  int64_t end = n;
+  int32_t *left, *rest;
+  int64_t nleft = 0, nrest = 0;
+  NG_CHECK(W.get(&left, n, "codsell layout"));
+  NG_CHECK(W.get(&rest, n, "codsell layout"));
   if (L == 0) {
     if (n) k_single_bases<<<blocks(n), TPB, 0, s>>>(R);
-    NG_CHECK(place(s, W, R, n, 1, NULL, NULL, 1, &end, perm, fbase));
+    NG_CHECK(collect(s, W, n, 1, NULL, NULL, 1, left, &nleft));
   } else if (n) {
     NG_CHECK(W.get(&mate, n, "codsell mates"));
-    NG_CHECK(W.get(&best, n, "codsell best partners"));
     NG_CHECK(W.get(&pat, nnz, "codsell patterns"));
     NG_CHECK(W.get(&pat2, nnz, "codsell patterns"));
     NG_CHECK(W.get(&wf, n * CS_R_MERGE, "codsell weights"));
     /* (ii) pairs */
-    k_weight_pair<<<blocks(n), TPB, 0, s>>>(R, wf);
-    NG_CHECK(match_rounds(s, n, CS_R_PAIR, wf, mate, best, flags));
+    NG_CHECK(match_parallel(s, W, R, 0, n, 1, NULL, NULL, NULL, wf, mate, flags));
     int32_t *flag, *gidx, *mem, *plen;
     int64_t m;
     NG_CHECK(W.get(&flag, n + 1, "codsell flags"));
@@ -383,7 +456,7 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
     NG_CHECK(W.get(&plen, m, "codsell pattern lengths"));
     k_make_pairs<<<blocks(n), TPB, 0, s>>>(R, mate, gidx, mem, pat, plen);
     NG_CUDA_LAUNCH_CHECK();
-    NG_CHECK(place(s, W, R, n, 1, NULL, mate, 0, &end, perm, fbase));
+    NG_CHECK(collect(s, W, n, 1, NULL, mate, 0, rest, &nrest));
     W.release(flag);
     W.release(gidx);
     /* (iii) merges */
@@ -392,8 +465,7 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
       int32_t *mem2 = NULL, *plen2 = NULL;
       int64_t m2 = 0;
       if (m) {
-        k_weight_merge<<<blocks(m), TPB, 0, s>>>(R, m, gs, mem, pat, plen, wf);
-        NG_CHECK(match_rounds(s, m, CS_R_MERGE, wf, mate, best, flags));
+        NG_CHECK(match_parallel(s, W, R, k, m, gs, mem, pat, plen, wf, mate, flags));
         NG_CHECK(W.get(&flag, m + 1, "codsell flags"));
         NG_CHECK(W.get(&gidx, m + 1, "codsell group indices"));
         NG_CUDA_CHECK(cudaMemsetAsync(flag, 0, (size_t)(m + 1) * sizeof(int32_t), s));
@@ -403,7 +475,7 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
         NG_CHECK(W.get(&plen2, m2, "codsell pattern lengths"));
         k_make_merges<<<blocks(m), TPB, 0, s>>>(R, m, gs, mate, gidx, mem, pat, plen, mem2, pat2, plen2);
         NG_CUDA_LAUNCH_CHECK();
-        NG_CHECK(place(s, W, R, m, gs, mem, mate, 0, &end, perm, fbase));
+        NG_CHECK(collect(s, W, m, gs, mem, mate, 0, rest, &nrest));
         W.release(flag);
         W.release(gidx);
       }
@@ -416,9 +488,13 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
       pat2 = tp;
       m = m2;
     }
-    NG_CHECK(place(s, W, R, m, C, mem, NULL, 1, &end, perm, fbase));
+    NG_CHECK(collect(s, W, m, C, mem, NULL, 1, left, &nleft));
   }
-  if (end != 0) return NG_ERROR(NG_ERR_INTERNAL, "codsell (GPU): %lld rows left without a place", (long long)end);
+  if (nleft + nrest != n)
+    return NG_ERROR(NG_ERR_INTERNAL, "codsell (GPU): %lld rows placed of %lld", (long long)(nleft + nrest), (long long)n);
+  if (nrest)
+    NG_CUDA_CHECK(cudaMemcpyAsync(left + nleft, rest, (size_t)nrest * sizeof(int32_t), cudaMemcpyDeviceToDevice, s));
+  NG_CHECK(layout(s, W, R, left, nleft, perm, fbase));
   /* slices */
   int64_t *vlen, *clen, *dlen;
   NG_CHECK(W.get(&vlen, ns + 1, "codsell slice sizes"));

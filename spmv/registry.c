@@ -81,12 +81,12 @@ ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o)
   NG_CHECK(env_int("NG_DIA_MAX_DIAGS", 64, &o->dia_max_diags));
   NG_CHECK(env_double("NG_DIA_MAX_FILL", 2.0, &o->dia_max_fill));
   NG_CHECK(env_double("NG_ELL_MAX_RATIO", 3.0, &o->ell_max_ratio));
-  int codsell = !strcmp(fmt, "codsell"); /* its own defaults: C = 32, sigma = 256 */
+  int codsell = !strcmp(fmt, "codsell"); /* its own defaults: C = 32, sigma = all rows (seed 003) */
   NG_CHECK(env_int("NG_SELL_C", 32, &o->sell_c));
   NG_CHECK(env_int("NG_SELL_SIGMA", 256, &o->sell_sigma));
   if (codsell) {
     o->sell_c = 32;
-    o->sell_sigma = 256;
+    o->sell_sigma = 1 << 30;
   }
   o->unroll = 1;
   o->ldg = 1;

@@ -24,3 +24,10 @@ test_test_formats_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_formats_gpu_LDADD = $(NG_TEST_LDADD)
 TESTS += test/test_formats_gpu
 endif
+if NG_CHECK
+check_PROGRAMS += test/test_codsell
+test_test_codsell_SOURCES = test/test_codsell.c
+test_test_codsell_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_codsell_LDADD = $(NG_TEST_LDADD)
+TESTS += test/test_codsell
+endif

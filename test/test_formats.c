@@ -117,6 +117,22 @@ static size_t sell_expected(const ng_csr *A, int C, int sigma)
   return (size_t)total * 12 + (size_t)(ns + 1) * 8 + (size_t)n * 4;
 }
 
+/* CoD-SELL: the host converter's structure for the same options (the GPU
+ * converter must give the same one), counted from its arrays. */
+static size_t codsell_expected(const char *spec, const ng_csr *A)
+{
+  ng_spmv_opts o;
+  ng_codsell S;
+  NG_ASSERT_OK(ng_spmv_opts_parse("codsell", spec[7] == ':' ? spec + 8 : NULL, &o));
+  NG_ASSERT_OK(ng_codsell_build(A, &o, !o.codsell_seq, &S));
+  size_t b = (size_t)S.n * 4 + 3 * ((size_t)S.nslices + 1) * 8;
+  for (int32_t s = 0; s < S.nslices; s++)
+    b += (size_t)(S.vptr[s + 1] - S.vptr[s]) * 8 + (size_t)(S.cptr[s + 1] - S.cptr[s]) * 4 +
+         (size_t)(S.dptr[s + 1] - S.dptr[s]) * 4;
+  ng_codsell_free(&S);
+  return b;
+}
+
 static size_t expected_bytes(const char *spec, const ng_csr *A)
 {
   int64_t n = A->nrows, w = 0;
@@ -129,13 +145,15 @@ static size_t expected_bytes(const char *spec, const ng_csr *A)
   if (!strcmp(spec, "sell:4:1")) return sell_expected(A, 4, 1);
   if (!strcmp(spec, "sell:7:3")) return sell_expected(A, 7, 3);
   if (!strcmp(spec, "sell:32:1024")) return sell_expected(A, 32, 1024);
+  if (!strncmp(spec, "codsell", 7)) return codsell_expected(spec, A);
   return 0;
 }
 
 /* ---- the per-matrix driver ---------------------------------------------------- */
 static const char *const specs[] = {"dia", "dia:nounroll", "dia:noldg", "dia:noldg:nounroll", "dia_half",
                                     "dia_half:nounroll:noldg", "ell", "ellr", "sell", "sell:4:1", "sell:7:3",
-                                    "sell:32:1024", NULL};
+                                    "sell:32:1024", "codsell:force", "codsell:seq:force", "codsell:8:16:force",
+                                    "codsell:2:1:force", "codsell:1:force", NULL};
 
 /* Checks every spec on A. must_fit: names (prefix of a spec) that must not
  * refuse; must_refuse: names that must refuse with NG_ERR_DOES_NOT_FIT.
@@ -188,11 +206,13 @@ static void generated(const char *spec, const char *must_fit, const char *must_r
 
 START_TEST(generated_problems)
 {
-  generated("lap7:9", " dia dia_half ell ellr sell ", "");
-  generated("lap27:7", " dia dia_half ell ellr sell ", "");
-  generated("fem27:8", " dia dia_half ell ellr sell ", "");
-  generated("fem27:5x6x7", " dia dia_half ell ellr sell ", "");
-  generated("mps:6", " sell ", " dia dia_half ");
+  generated("lap7:9", " dia dia_half ell ellr sell codsell ", "");
+  generated("lap27:7", " dia dia_half ell ellr sell codsell ", "");
+  generated("fem27:8", " dia dia_half ell ellr sell codsell ", "");
+  generated("fem27:5x6x7", " dia dia_half ell ellr sell codsell ", "");
+  generated("mps:6", " sell codsell ", " dia dia_half ");
+  generated("elast27:4", " ell ellr sell codsell ", "");
+  generated("elast27:3x4x5", " ell ellr sell codsell ", "");
 }
 END_TEST
 
@@ -202,7 +222,7 @@ START_TEST(real_matrices)
   for (int k = 0; k < 4; k++) {
     ng_csr A;
     NG_ASSERT_OK(ng_mmio_read_csr(ng_test_data(names[k]), &A));
-    check_all(&A, names[k], " sell ", "");
+    check_all(&A, names[k], " sell codsell ", "");
     ng_csr_free(&A);
   }
 }
@@ -237,34 +257,34 @@ START_TEST(special_shapes)
   /* 1x1 */
   len[0] = 1;
   build(&A, 1, 1, len, diag_only);
-  ck_assert_int_eq(check_all(&A, "1x1", " dia dia_half ell ellr sell ", ""), 12);
+  ck_assert_int_eq(check_all(&A, "1x1", " dia dia_half ell ellr sell codsell ", ""), 17);
   ng_csr_free(&A);
   /* 0x0 */
   NG_ASSERT_OK(ng_csr_alloc(&A, 0, 0, 0));
   A.rowptr[0] = 0;
-  check_all(&A, "0x0", " dia dia_half ell ellr sell ", "");
+  check_all(&A, "0x0", " dia dia_half ell ellr sell codsell ", "");
   ng_csr_free(&A);
   /* empty rows: diagonal with every third row empty (dia fill 1.5 fits) */
   for (int i = 0; i < 300; i++) len[i] = i % 3 ? 1 : 0;
   build(&A, 300, 300, len, diag_only);
-  check_all(&A, "empty rows", " dia dia_half ell ellr sell ", "");
+  check_all(&A, "empty rows", " dia dia_half ell ellr sell codsell ", "");
   ng_csr_free(&A);
   /* all rows empty */
   for (int i = 0; i < 50; i++) len[i] = 0;
   build(&A, 50, 50, len, diag_only);
-  check_all(&A, "all rows empty", " dia dia_half ell ellr sell ", "");
+  check_all(&A, "all rows empty", " dia dia_half ell ellr sell codsell ", "");
   ng_csr_free(&A);
   /* very uneven: row 0 has every column, the rest 1..3 entries */
   g_n = 400;
   len[0] = 400;
   for (int i = 1; i < 400; i++) len[i] = 1 + i % 3;
   build(&A, 400, 400, len, dense_first);
-  check_all(&A, "uneven", " sell ", " dia dia_half ell ellr ");
+  check_all(&A, "uneven", " sell codsell ", " dia dia_half ell ellr ");
   ng_csr_free(&A);
   /* nonsymmetric tridiagonal (values differ across the diagonal): dia fits, dia_half refuses */
   for (int i = 0; i < 100; i++) len[i] = (i == 0 || i == 99) ? 2 : 3;
   build(&A, 100, 100, len, tri_col);
-  check_all(&A, "nonsymmetric tridiagonal", " dia ell ellr sell ", " dia_half ");
+  check_all(&A, "nonsymmetric tridiagonal", " dia ell ellr sell codsell ", " dia_half ");
   ng_csr_free(&A);
 }
 END_TEST
