@@ -8,8 +8,7 @@
  * SpMV: one thread per position; with C = 32 a warp is a slice, so each
  * dictionary entry is one address for the whole warp (a broadcast) and the
  * column and value loads are contiguous runs, as in SELL. */
-#include "cuda_internal.h"
-#include "formats.h"
+#include "convert_cuda.h"
 #include "codsell_core.h"
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
@@ -56,15 +55,6 @@ __global__ void k_sort_rows(int64_t n, const int64_t *rp, int32_t *scol, int *du
       atomicMin(duprow, (int)i);
       return;
     }
-}
-/* (window, longest first) keys; a stable sort keeps rows ascending on ties. */
-__global__ void k_keys(int64_t n, const int64_t *rp, int sigma, unsigned long long *key, int32_t *row)
-{
-  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  uint64_t w = sigma > 1 ? (uint64_t)(i / sigma) : 0;
-  key[i] = sigma > 1 ? (w << 32) | (uint64_t)(0xFFFFFFFFu - (uint32_t)(rp[i + 1] - rp[i])) : 0;
-  row[i] = (int32_t)i;
 }
 __global__ void k_weights(cs_rows R, int level, const int32_t *ids, int64_t m, int gs, const int32_t *mem,
                           const int32_t *pat, const int32_t *plen, int *wf)
@@ -376,10 +366,14 @@ ng_status layout(cudaStream_t s, scratch &W, cs_rows R, int32_t *left, int64_t n
 }
 
 /* The converter: A on the device (rp 64-bit, col, val). */
-ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz, const int64_t *rp,
-                          const int32_t *acol, const double *aval, const ng_spmv_opts *o, codsell_cuda *S)
+ng_status codsell_convert(ng_context ctx, const ng_dcsr *A, const ng_spmv_opts *o, codsell_cuda *S)
 {
   cudaStream_t s = ctx->cuda->stream;
+  int64_t n = A->n, nnz = A->nnz;
+  int32_t ncols = (int32_t)A->ncols;
+  const int64_t *rp = A->rp;
+  const int32_t *acol = A->col;
+  const double *aval = A->val;
   scratch W;
   int C = o->sell_c, sigma = o->sell_sigma, L = 0;
   if (C < 1 || C > 1024 || (C & (C - 1)))
@@ -411,25 +405,14 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
     scol = sc;
   }
   /* (i) length sort */
-  unsigned long long *key;
   int32_t *pos, *base, *mate, *pat, *pat2, *perm, *fbase;
   int *wf;
-  NG_CHECK(W.get(&key, n, "codsell sort keys"));
   NG_CHECK(W.get(&pos, n, "codsell positions"));
   NG_CHECK(W.get(&base, n, "codsell bases"));
   NG_CHECK(W.get(&fbase, n, "codsell final bases"));
   NG_CHECK(ng_cuda_malloc((void **)&S->perm, (size_t)(n > 0 ? n : 1) * sizeof(int32_t), "codsell permutation"));
   perm = S->perm;
-  if (n) {
-    k_keys<<<blocks(n), TPB, 0, s>>>(n, rp, sigma, key, pos);
-    NG_CUDA_LAUNCH_CHECK();
-    if (sigma > 1) try {
-        thrust::stable_sort_by_key(thrust::cuda::par.on(s), key, key + n, pos);
-      } catch (std::exception &e) {
-        return NG_ERROR(NG_ERR_CUDA, "codsell: device sort failed: %s", e.what());
-      }
-  }
-  W.release(key);
+  NG_CHECK(ng_length_sort_cuda(ctx, A, sigma, pos));
   cs_rows R = {n, nnz, C, rp, scol, pos, base};
   int32_t *left, *rest;
   int64_t nleft = 0, nrest = 0;
@@ -542,44 +525,17 @@ ng_status codsell_convert(ng_context ctx, int64_t n, int32_t ncols, int64_t nnz,
   return NG_SUCCESS;
 }
 
-/* A's arrays on the device, rp widened to 64 bits. */
-struct dev_csr {
-  int64_t *rp = NULL;
-  int32_t *col = NULL;
-  double *val = NULL;
-  ~dev_csr()
-  {
-    cudaFree(rp);
-    cudaFree(col);
-    cudaFree(val);
-  }
-  ng_status upload(ng_context ctx, const ng_csr *A)
-  {
-    cudaStream_t s = ctx->cuda->stream;
-    NG_CHECK(NG_CUDA_MALLOC(rp, (size_t)A->nrows + 1));
-    NG_CHECK(NG_CUDA_MALLOC(col, A->nnz > 0 ? A->nnz : 1));
-    NG_CHECK(NG_CUDA_MALLOC(val, A->nnz > 0 ? A->nnz : 1));
-    NG_CUDA_CHECK(cudaMemcpyAsync(rp, A->rowptr, ((size_t)A->nrows + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, s));
-    if (A->nnz) {
-      NG_CUDA_CHECK(cudaMemcpyAsync(col, A->col, (size_t)A->nnz * sizeof(int32_t), cudaMemcpyHostToDevice, s));
-      NG_CUDA_CHECK(cudaMemcpyAsync(val, A->val, (size_t)A->nnz * sizeof(double), cudaMemcpyHostToDevice, s));
-    }
-    NG_CUDA_CHECK(cudaStreamSynchronize(s));
-    return NG_SUCCESS;
-  }
-};
-
 ng_status codsell_cuda_create_opt(ng_context ctx, const ng_csr *A, const char *opt, void **data)
 {
   ng_spmv_opts o;
   codsell_cuda *S = NULL;
-  dev_csr d;
+  ng_dcsr d;
   ng_status st;
   NG_CHECK(ng_spmv_opts_parse("codsell", opt, &o));
   NG_CHECK(NG_CALLOC(S, 1));
   S->ctx = ctx;
-  NG_CHECK_GOTO(st, d.upload(ctx, A), fail);
-  NG_CHECK_GOTO(st, codsell_convert(ctx, A->nrows, A->ncols, A->nnz, d.rp, d.col, d.val, &o, S), fail);
+  NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+  NG_CHECK_GOTO(st, codsell_convert(ctx, &d, &o, S), fail);
   *data = S;
   return NG_SUCCESS;
 fail:
@@ -610,8 +566,8 @@ ng_status codsell_cuda_update(void *data, const ng_csr *A)
   codsell_cuda *S = (codsell_cuda *)data;
   if (A->nrows != S->n)
     return NG_ERROR(NG_ERR_ARGUMENT, "codsell update: %d rows given, the matrix has %d", (int)A->nrows, (int)S->n);
-  dev_csr d;
-  NG_CHECK(d.upload(S->ctx, A));
+  ng_dcsr d;
+  NG_CHECK(ng_dcsr_upload(S->ctx, A, &d));
   int64_t nt = (int64_t)S->nslices * S->C;
   cudaStream_t s = S->ctx->cuda->stream;
   if (nt) k_fill<<<blocks(nt), TPB, 0, s>>>(nt, S->n, S->C, d.rp, d.col, d.val, S->perm, S->vptr, S->cptr, S->dptr,
@@ -659,13 +615,13 @@ extern "C" const ng_spmv_ops ng_spmv_codsell_cuda = make_ops();
 extern "C" ng_status ng_codsell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_codsell *H)
 {
   codsell_cuda *S = NULL;
-  dev_csr d;
+  ng_dcsr d;
   ng_status st;
   memset(H, 0, sizeof(*H));
   NG_CHECK(NG_CALLOC(S, 1));
   S->ctx = ctx;
-  NG_CHECK_GOTO(st, d.upload(ctx, A), done);
-  NG_CHECK_GOTO(st, codsell_convert(ctx, A->nrows, A->ncols, A->nnz, d.rp, d.col, d.val, o, S), done);
+  NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), done);
+  NG_CHECK_GOTO(st, codsell_convert(ctx, &d, o, S), done);
   H->n = S->n;
   H->ncols = S->ncols;
   H->C = S->C;

@@ -9,7 +9,7 @@ libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/au
 libnagare_la_SOURCES += spmv/codsell_core.h spmv/codsell.c
 if NG_CUDA
 libnagare_la_SOURCES += spmv/dia_cuda.cu spmv/ell_cuda.cu spmv/sell_cuda.cu spmv/autotune_cuda.cu
-libnagare_la_SOURCES += spmv/codsell_cuda.cu
+libnagare_la_SOURCES += spmv/convert_cuda.h spmv/convert_cuda.cu spmv/codsell_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_formats
