@@ -525,7 +525,7 @@ ng_status codsell_convert(ng_context ctx, const ng_dcsr *A, const ng_spmv_opts *
   return NG_SUCCESS;
 }
 
-ng_status codsell_cuda_create_opt(ng_context ctx, const ng_csr *A, const char *opt, void **data)
+ng_status codsell_cuda_create_from(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, void **data)
 {
   ng_spmv_opts o;
   codsell_cuda *S = NULL;
@@ -534,13 +534,21 @@ ng_status codsell_cuda_create_opt(ng_context ctx, const ng_csr *A, const char *o
   NG_CHECK(ng_spmv_opts_parse("codsell", opt, &o));
   NG_CHECK(NG_CALLOC(S, 1));
   S->ctx = ctx;
-  NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
-  NG_CHECK_GOTO(st, codsell_convert(ctx, &d, &o, S), fail);
+  if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+  NG_CHECK_GOTO(st, codsell_convert(ctx, given ? given : &d, &o, S), fail);
   *data = S;
   return NG_SUCCESS;
 fail:
   codsell_cuda_free(S);
   return st;
+}
+ng_status codsell_cuda_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d)
+{
+  return codsell_cuda_create_from(c, A, NULL, opt, d);
+}
+ng_status codsell_cuda_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return codsell_cuda_create_from(c, A, (const ng_dcsr *)g, opt, d);
 }
 ng_status codsell_cuda_create(ng_context c, const ng_csr *A, void **d) { return codsell_cuda_create_opt(c, A, "", d); }
 
@@ -596,6 +604,7 @@ ng_spmv_ops make_ops()
   t.bytes = codsell_cuda_bytes;
   t.destroy = codsell_cuda_destroy;
   t.create_opt = codsell_cuda_create_opt;
+  t.create_dev = codsell_cuda_create_dev;
   return t;
 }
 

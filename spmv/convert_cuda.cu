@@ -7,6 +7,7 @@
  * test/test_formats_gpu.c compares them with the host converters byte for
  * byte through the *_build_cuda_host entries at the end. */
 #include "convert_cuda.h"
+#include <new>
 #include <thrust/count.h>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
@@ -471,6 +472,21 @@ ng_status ng_dia_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_dia *D, do
   }
   return NG_SUCCESS;
 }
+
+extern "C" ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr)
+{
+  ng_dcsr *d = new (std::nothrow) ng_dcsr;
+  *dcsr = NULL;
+  if (!d) return NG_ERROR(NG_ERR_MEMORY, "no memory for a device CSR handle");
+  ng_status st = ng_dcsr_upload(ctx, A, d);
+  if (st != NG_SUCCESS) {
+    delete d;
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *dcsr = d;
+  return NG_SUCCESS;
+}
+extern "C" void ng_dcsr_destroy(void *dcsr) { delete (ng_dcsr *)dcsr; }
 
 /* ---- results in host containers (tests, bench) ---------------------------------------- */
 template <typename T> static ng_status back(ng_context ctx, T **h, T *d, int64_t count)

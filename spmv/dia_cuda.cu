@@ -119,7 +119,7 @@ void dia_cuda_free(dia_cuda *D)
   ng_free(D);
 }
 
-ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int half, void **data)
+ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, int half, void **data)
 {
   ng_spmv_opts o;
   dia_cuda *D = NULL;
@@ -129,8 +129,8 @@ ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int 
   D->ctx = ctx;
   {
     ng_dcsr d;
-    NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
-    NG_CHECK_GOTO(st, ng_dia_convert_cuda(ctx, &d, half, &o, &D->h, &D->d_val), fail);
+    if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+    NG_CHECK_GOTO(st, ng_dia_convert_cuda(ctx, given ? given : &d, half, &o, &D->h, &D->d_val), fail);
   }
   for (int d = 0; d < D->h.nd; d++) D->offs.off[d] = D->h.off[d];
   *data = D;
@@ -166,17 +166,26 @@ void dia_cuda_destroy(void *data) { dia_cuda_free((dia_cuda *)data); }
 
 ng_status dia_full_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d)
 {
-  return dia_cuda_create(c, A, opt, 0, d);
+  return dia_cuda_create(c, A, NULL, opt, 0, d);
 }
 ng_status dia_half_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d)
 {
-  return dia_cuda_create(c, A, opt, 1, d);
+  return dia_cuda_create(c, A, NULL, opt, 1, d);
 }
-ng_status dia_full_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, "", 0, d); }
-ng_status dia_half_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, "", 1, d); }
+ng_status dia_full_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return dia_cuda_create(c, A, (const ng_dcsr *)g, opt, 0, d);
+}
+ng_status dia_half_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return dia_cuda_create(c, A, (const ng_dcsr *)g, opt, 1, d);
+}
+ng_status dia_full_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, NULL, "", 0, d); }
+ng_status dia_half_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, NULL, "", 1, d); }
 
 ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_csr *, void **),
-                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **))
+                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **),
+                     ng_status (*create_dev)(ng_context, const ng_csr *, const void *, const char *, void **))
 {
   ng_spmv_ops t = {};
   t.name = name;
@@ -187,10 +196,11 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
   t.bytes = dia_cuda_bytes;
   t.destroy = dia_cuda_destroy;
   t.create_opt = create_opt;
+  t.create_dev = create_dev;
   return t;
 }
 
 } // namespace
 
-extern "C" const ng_spmv_ops ng_spmv_dia_cuda = make_ops("dia", dia_full_create, dia_full_create_opt);
-extern "C" const ng_spmv_ops ng_spmv_dia_half_cuda = make_ops("dia_half", dia_half_create, dia_half_create_opt);
+extern "C" const ng_spmv_ops ng_spmv_dia_cuda = make_ops("dia", dia_full_create, dia_full_create_opt, dia_full_create_dev);
+extern "C" const ng_spmv_ops ng_spmv_dia_half_cuda = make_ops("dia_half", dia_half_create, dia_half_create_opt, dia_half_create_dev);

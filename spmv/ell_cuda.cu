@@ -41,7 +41,7 @@ void ell_cuda_free(ell_cuda *E)
   ng_free(E);
 }
 
-ng_status ell_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int ellr, void **data)
+ng_status ell_cuda_create(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, int ellr, void **data)
 {
   ng_spmv_opts o;
   ell_cuda *E = NULL;
@@ -51,8 +51,8 @@ ng_status ell_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int 
   E->ctx = ctx;
   {
     ng_dcsr d;
-    NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
-    NG_CHECK_GOTO(st, ng_ell_convert_cuda(ctx, &d, ellr, &o, &E->h, &E->d_col, &E->d_val, &E->d_rl), fail);
+    if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+    NG_CHECK_GOTO(st, ng_ell_convert_cuda(ctx, given ? given : &d, ellr, &o, &E->h, &E->d_col, &E->d_val, &E->d_rl), fail);
   }
   *data = E;
   return NG_SUCCESS;
@@ -87,13 +87,22 @@ ng_status ell_cuda_update(void *data, const ng_csr *A)
 
 size_t ell_cuda_bytes(const void *data) { return ng_ell_bytes(&((const ell_cuda *)data)->h); }
 void ell_cuda_destroy(void *data) { ell_cuda_free((ell_cuda *)data); }
-ng_status ell_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, opt, 0, d); }
-ng_status ellr_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, opt, 1, d); }
-ng_status ell_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, "", 0, d); }
-ng_status ellr_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, "", 1, d); }
+ng_status ell_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, NULL, opt, 0, d); }
+ng_status ellr_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, NULL, opt, 1, d); }
+ng_status ell_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return ell_cuda_create(c, A, (const ng_dcsr *)g, opt, 0, d);
+}
+ng_status ellr_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return ell_cuda_create(c, A, (const ng_dcsr *)g, opt, 1, d);
+}
+ng_status ell_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, NULL, "", 0, d); }
+ng_status ellr_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, NULL, "", 1, d); }
 
 ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_csr *, void **),
-                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **))
+                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **),
+                     ng_status (*create_dev)(ng_context, const ng_csr *, const void *, const char *, void **))
 {
   ng_spmv_ops t = {};
   t.name = name;
@@ -104,10 +113,11 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
   t.bytes = ell_cuda_bytes;
   t.destroy = ell_cuda_destroy;
   t.create_opt = create_opt;
+  t.create_dev = create_dev;
   return t;
 }
 
 } // namespace
 
-extern "C" const ng_spmv_ops ng_spmv_ell_cuda = make_ops("ell", ell_create, ell_create_opt);
-extern "C" const ng_spmv_ops ng_spmv_ellr_cuda = make_ops("ellr", ellr_create, ellr_create_opt);
+extern "C" const ng_spmv_ops ng_spmv_ell_cuda = make_ops("ell", ell_create, ell_create_opt, ell_create_dev);
+extern "C" const ng_spmv_ops ng_spmv_ellr_cuda = make_ops("ellr", ellr_create, ellr_create_opt, ellr_create_dev);

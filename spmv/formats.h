@@ -121,7 +121,13 @@ ng_status ng_codsell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_s
 ng_status ng_sell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_sell *S);
 ng_status ng_ell_build_cuda_host(ng_context ctx, const ng_csr *A, int ellr, const ng_spmv_opts *o, ng_ell *E);
 ng_status ng_dia_build_cuda_host(ng_context ctx, const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia *D);
+/* A copy of A on the device for the tables' create_dev (spmv/convert_cuda.cu). */
+ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr);
+void ng_dcsr_destroy(void *dcsr);
 #endif
+/* ng_spmv_create from a device copy of A (dcsr may be NULL: as ng_spmv_create). */
+ng_status ng_spmv_create_dev(ng_context ctx, const char *spec, const ng_csr *A, const void *dcsr,
+                             const ng_spmv_ops **ops, void **data);
 
 /* ---- spec entry and automatic choice (spmv/registry.c, spmv/autotune.c) ---- */
 /* Parses "name[:options]", finds the table for ctx's memory and creates it. */

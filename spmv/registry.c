@@ -127,6 +127,13 @@ ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o)
 
 ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, const ng_spmv_ops **ops, void **data)
 {
+  NG_CHECK(ng_spmv_create_dev(ctx, spec, A, NULL, ops, data));
+  return NG_SUCCESS;
+}
+
+ng_status ng_spmv_create_dev(ng_context ctx, const char *spec, const ng_csr *A, const void *dcsr,
+                             const ng_spmv_ops **ops, void **data)
+{
   char name[32];
   const char *colon = strchr(spec, ':'), *opt = colon ? colon + 1 : "";
   size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -141,7 +148,8 @@ ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, cons
     return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s' on the %s (known: %s)", spec,
                     ctx->on_gpu ? "GPU" : "host", known);
   }
-  if (t->create_opt) NG_CHECK(t->create_opt(ctx, A, opt, data));
+  if (dcsr && t->create_dev) NG_CHECK(t->create_dev(ctx, A, dcsr, opt, data));
+  else if (t->create_opt) NG_CHECK(t->create_opt(ctx, A, opt, data));
   else if (*opt) return NG_ERROR(NG_ERR_ARGUMENT, "SpMV format '%s' takes no options (given '%s')", name, opt);
   else NG_CHECK(t->create(ctx, A, data));
   *ops = t;

@@ -49,7 +49,7 @@ void sell_cuda_free(sell_cuda *S)
   ng_free(S);
 }
 
-ng_status sell_cuda_create_opt(ng_context ctx, const ng_csr *A, const char *opt, void **data)
+ng_status sell_cuda_create_from(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, void **data)
 {
   ng_spmv_opts o;
   sell_cuda *S = NULL;
@@ -59,14 +59,22 @@ ng_status sell_cuda_create_opt(ng_context ctx, const ng_csr *A, const char *opt,
   S->ctx = ctx;
   {
     ng_dcsr d;
-    NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
-    NG_CHECK_GOTO(st, ng_sell_convert_cuda(ctx, &d, &o, &S->h, &S->d_sptr, &S->d_col, &S->d_val, &S->d_perm), fail);
+    if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+    NG_CHECK_GOTO(st, ng_sell_convert_cuda(ctx, given ? given : &d, &o, &S->h, &S->d_sptr, &S->d_col, &S->d_val, &S->d_perm), fail);
   }
   *data = S;
   return NG_SUCCESS;
 fail:
   sell_cuda_free(S);
   return st;
+}
+ng_status sell_cuda_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d)
+{
+  return sell_cuda_create_from(c, A, NULL, opt, d);
+}
+ng_status sell_cuda_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return sell_cuda_create_from(c, A, (const ng_dcsr *)g, opt, d);
 }
 ng_status sell_cuda_create(ng_context c, const ng_csr *A, void **d) { return sell_cuda_create_opt(c, A, "", d); }
 
@@ -109,6 +117,7 @@ ng_spmv_ops make_ops()
   t.bytes = sell_cuda_bytes;
   t.destroy = sell_cuda_destroy;
   t.create_opt = sell_cuda_create_opt;
+  t.create_dev = sell_cuda_create_dev;
   return t;
 }
 
