@@ -11,18 +11,34 @@
  * Usage: formats [-reps N] [-device cpu|gpu] [MATRIX[=fmt,fmt,...]] ...
  * With no MATRIX, runs fem27:64/128/256 (seed 000's table: NODES per side),
  * lap27:256 and mps:43; give .mtx paths for real matrices. -copy also times
- * a plain 2 GB device copy, the bandwidth roof. */
+ * a plain 2 GB device copy, the bandwidth roof.
+ *
+ * CoD-SELL (issue 13): when a matrix's list holds "codsell", one more line
+ * first compares its converters and footprints (seed 003, tables 4.x/5.2):
+ *   {"bench":"codsell","matrix":..,"C":32,"csr_bytes":..,"sell_bytes":..,
+ *    "seq_bytes":..,"par_bytes":..,"par_over_seq":..,"over_csr":..,
+ *    "over_sell":..,"seq_s":..,"par_host_s":..,"gpu_s":..,"upload_s":..,
+ *    "gpu_speedup":..}
+ * seq_s: Algorithm 5 on one host thread; par_host_s: the matching-round
+ * converter with OpenMP; gpu_s: the same converter on the GPU from the CSR
+ * already on the device (upload_s: that upload; device context only);
+ * gpu_speedup = seq_s / gpu_s. Bytes
+ * are the parallel converter's unless named; over_* = par_bytes / that
+ * format's bytes (csr: 12 nnz + 4 (n+1), sell: SELL-32-256). */
 #include "internal.h"
 #include "../spmv/formats.h"
 #ifdef NG_HAVE_CUDA
 #include <cuda_runtime.h>
 #endif
 #include <dirent.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static const char *seed000 =
     "csr,dia,dia:noldg,dia:nounroll,dia:nounroll:noldg,dia_half,dia_half:noldg,dia_half:nounroll,"
-    "dia_half:nounroll:noldg,ell,ellr,sell,sell:32:1,auto";
-static const char *general = "csr,dia,dia_half,ell,ellr,sell,sell:32:1,auto";
+    "dia_half:nounroll:noldg,ell,ellr,sell,sell:32:1,codsell,codsell:16,auto";
+static const char *general = "csr,dia,dia_half,ell,ellr,sell,sell:32:1,codsell,codsell:16,auto";
 
 static int reps = 30;
 
@@ -76,6 +92,55 @@ static ng_status bench_one(ng_context ctx, const char *mname, const ng_csr *A, c
   return NG_SUCCESS;
 }
 
+/* Converters and footprints of CoD-SELL on A (see the file comment). */
+static ng_status bench_codsell(ng_context ctx, const char *mname, const ng_csr *A)
+{
+  ng_spmv_opts o, so;
+  ng_codsell S, P;
+  ng_sell L;
+  NG_CHECK(ng_spmv_opts_parse("codsell", "force", &o));
+  NG_CHECK(ng_spmv_opts_parse("sell", NULL, &so));
+  double t0 = ng_wtime();
+#ifdef _OPENMP
+  int nt = omp_get_max_threads();
+  omp_set_num_threads(1); /* Algorithm 5 is sequential; its steps shared with the parallel one use OpenMP */
+#endif
+  NG_CHECK(ng_codsell_build(A, &o, 0, &S));
+#ifdef _OPENMP
+  omp_set_num_threads(nt);
+#endif
+  double t1 = ng_wtime();
+  NG_CHECK(ng_codsell_build(A, &o, 1, &P));
+  double t2 = ng_wtime(), tg = -1.0, tu = -1.0;
+  NG_CHECK(ng_sell_build(A, &so, &L));
+#ifdef NG_HAVE_CUDA
+  if (ctx->on_gpu) { /* the converter from the CSR on the device; the upload timed apart */
+    const ng_spmv_ops *ops;
+    void *data, *dcsr;
+    double g0 = ng_wtime();
+    NG_CHECK(ng_dcsr_create(ctx, A, &dcsr));
+    double g1 = ng_wtime();
+    ng_status st = ng_spmv_create_dev(ctx, "codsell:force", A, dcsr, &ops, &data);
+    tg = ng_wtime() - g1;
+    tu = g1 - g0;
+    ng_dcsr_destroy(dcsr);
+    NG_CHECK(st);
+    ops->destroy(data);
+  }
+#endif
+  double csr = 12.0 * A->nnz + 4.0 * (A->nrows + 1), sb = (double)ng_codsell_bytes(&S), pb = (double)ng_codsell_bytes(&P);
+  printf("{\"bench\":\"codsell\",\"matrix\":\"%s\",\"n\":%d,\"nnz\":%lld,\"C\":%d,\"csr_bytes\":%.0f,\"sell_bytes\":%zu,"
+         "\"seq_bytes\":%.0f,\"par_bytes\":%.0f,\"par_over_seq\":%.4f,\"over_csr\":%.4f,\"over_sell\":%.4f,"
+         "\"seq_s\":%.4f,\"par_host_s\":%.4f,\"gpu_s\":%.4f,\"upload_s\":%.4f,\"gpu_speedup\":%.1f}\n",
+         mname, (int)A->nrows, (long long)A->nnz, o.sell_c, csr, ng_sell_bytes(&L), sb, pb, pb / sb, pb / csr,
+         pb / (double)ng_sell_bytes(&L), t1 - t0, t2 - t1, tg, tu, tg > 0 ? (t1 - t0) / tg : 0.0);
+  fflush(stdout);
+  ng_codsell_free(&S);
+  ng_codsell_free(&P);
+  ng_sell_free(&L);
+  return NG_SUCCESS;
+}
+
 static ng_status bench_matrix(ng_context ctx, const char *arg)
 {
   char mname[512], list[1024];
@@ -90,6 +155,7 @@ static ng_status bench_matrix(ng_context ctx, const char *arg)
   fprintf(stderr, "# %s: n %d nnz %lld, built in %.1f s\n", mname, (int)A.nrows, (long long)A.nnz, ng_wtime() - t0);
   const char *base = strrchr(mname, '/') ? strrchr(mname, '/') + 1 : mname;
   ng_status st = NG_SUCCESS;
+  if (strstr(list, "codsell")) st = bench_codsell(ctx, base, &A);
   for (char *save = NULL, *f = strtok_r(list, ",", &save); f && st == NG_SUCCESS; f = strtok_r(NULL, ",", &save))
     st = bench_one(ctx, base, &A, f);
   ng_csr_free(&A);

@@ -1,7 +1,7 @@
 /* core/generate.c: ng_generate_csr, the entry of the problem generators.
  * Parses "NAME:N" (N^3 grid nodes) or "NAME:NXxNYxNZ" (nodes per dimension)
  * and dispatches to generate_stencil.c (lap7, lap27, aniso27),
- * generate_fem27.c (fem27) or generate_mps.c ("mps:N", N = particles along
+ * generate_fem27.c (fem27), generate_elast27.c (elast27: 3 rows per node) or generate_mps.c ("mps:N", N = particles along
  * the width of the dam-break column; one number only). Sizes are plain
  * decimal digits; zero, signs, blanks, trailing text or a row count above
  * INT32_MAX are NG_ERR_ARGUMENT naming the spec and the cause. */
@@ -17,8 +17,9 @@ static const struct {
     {"lap27", ng_gen_lap27},
     {"aniso27", ng_gen_aniso27},
     {"fem27", ng_gen_fem27},
+    {"elast27", ng_gen_elast27},
 };
-#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, mps"
+#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, elast27, mps"
 
 /* One positive decimal size at *s, advancing *s past it. */
 static ng_status parse_size(const char *spec, const char **s, int64_t *v)

@@ -19,6 +19,10 @@ ng_status ng_gen_fem27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b
  * trilinear (Q1) basis; corner a = ax + 2 ay + 4 az with ax, ay, az in {0,1}. */
 void ng_gen_q1_stiffness(double kx, double ky, double kz, double h, double Ke[8][8]);
 
+/* Q1 linear elasticity, 3 unknowns per node, clamped face x = 0; needs
+ * nx, ny, nz >= 2 and 3 nx ny nz <= INT32_MAX (generate_elast27.c). */
+ng_status ng_gen_elast27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
+
 /* MPS pressure Poisson of a dam-break column n particles wide (generate_mps.c). */
 ng_status ng_gen_mps(int32_t n, ng_csr *A, double **b);
 /* Largest n that ng_gen_mps accepts (its particle count fits int32). */

@@ -198,6 +198,10 @@ typedef struct ng_spmv_ops {
    * to report for this instance ("auto:sell"). See spmv/formats.h. */
   ng_status (*create_opt)(ng_context ctx, const ng_csr *A, const char *opt, void **data);
   const char *(*describe)(const void *data);
+  /* Optional (GPU tables): create_opt() from a copy of A already on the
+   * device (dcsr from ng_dcsr_create, spmv/formats.h), so that converting to
+   * several formats uploads A once. */
+  ng_status (*create_dev)(ng_context ctx, const ng_csr *A, const void *dcsr, const char *opt, void **data);
 } ng_spmv_ops;
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);

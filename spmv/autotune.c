@@ -58,6 +58,7 @@ ng_status ng_spmv_select(ng_context ctx, const ng_csr *A, const ng_spmv_ops **op
   const ng_spmv_ops *best = NULL;
   void *best_data = NULL;
   double best_ms = 0.0, *x = NULL, *y = NULL;
+  void *dcsr = NULL;
   ng_status st = NG_SUCCESS;
   char buf[64];
   if (report && len) report[0] = 0;
@@ -65,12 +66,15 @@ ng_status ng_spmv_select(ng_context ctx, const ng_csr *A, const ng_spmv_ops **op
   NG_CHECK_GOTO(st, ctx->vops->alloc(ctx, &y, A->nrows), done);
   NG_CHECK_GOTO(st, ctx->vops->fill(ctx, A->ncols, 1.0, x), done);
   NG_CHECK_GOTO(st, ctx->vops->fill(ctx, A->nrows, 0.0, y), done);
+#ifdef NG_HAVE_CUDA
+  if (ctx->on_gpu) NG_CHECK_GOTO(st, ng_dcsr_create(ctx, A, &dcsr), done); /* one upload for every GPU converter */
+#endif
   for (const char *const *name = ng_spmv_names(ctx->on_gpu); *name; name++) {
     const ng_spmv_ops *t = ng_spmv_find(*name, ctx->on_gpu);
     void *d = NULL;
     double ms;
     if (!strcmp(*name, "auto")) continue;
-    st = t->create(ctx, A, &d);
+    st = dcsr && t->create_dev ? t->create_dev(ctx, A, dcsr, "", &d) : t->create(ctx, A, &d);
     if (st == NG_ERR_DOES_NOT_FIT || st == NG_ERR_DEVICE_MEMORY || st == NG_ERR_MEMORY) {
       report_add(report, len, *name, st == NG_ERR_DOES_NOT_FIT ? "does-not-fit" : "out-of-memory");
       st = NG_SUCCESS;
@@ -101,6 +105,9 @@ ng_status ng_spmv_select(ng_context ctx, const ng_csr *A, const ng_spmv_ops **op
   *ops = best;
   *data = best_data;
 done:
+#ifdef NG_HAVE_CUDA
+  if (dcsr) ng_dcsr_destroy(dcsr);
+#endif
   if (x) ctx->vops->free(ctx, x);
   if (y) ctx->vops->free(ctx, y);
   if (st != NG_SUCCESS) ng_error_trace(st, __FILE__, __LINE__);

@@ -1,7 +1,9 @@
 /* spmv/dia_cuda.cu: CUDA tables "dia" and "dia_half" (seed 000). The host
  * converter of dia.c builds the diagonals; they are uploaded as one nd x n
  * array, the offsets travel as a kernel parameter (uniform across a warp,
- * served by the constant cache). One thread per row. Variants of seed 000's
+ * served by the constant cache). One thread per row. Conversion and value
+ * refills run on the GPU (spmv/convert_cuda.cu); only the offsets stay on
+ * the host. Variants of seed 000's
  * table: the diagonal loop unrolled at compile time for 7/27 diagonals (full)
  * and 4/14 (half) or a plain loop ("nounroll"), and x read through the
  * read-only cache with __ldg or with plain loads ("noldg"; the pointers are
@@ -13,8 +15,7 @@
  * same lines are read again by the blocks of rows i+k a few MB of traffic
  * later, so they come from L2: the matrix crosses DRAM about once, at half
  * the bytes of full storage. */
-#include "cuda_internal.h"
-#include "formats.h"
+#include "convert_cuda.h"
 
 namespace {
 
@@ -24,7 +25,7 @@ struct dia_offs {
 
 struct dia_cuda {
   ng_context ctx;
-  ng_dia h;       /* host copy: pattern for update_values, values refilled there */
+  ng_dia h;       /* metadata and offsets (h.val is NULL: the values live on the device) */
   double *d_val;  /* nd * n, device */
   dia_offs offs;
 };
@@ -118,14 +119,7 @@ void dia_cuda_free(dia_cuda *D)
   ng_free(D);
 }
 
-ng_status dia_cuda_upload(dia_cuda *D)
-{
-  size_t bytes = (size_t)D->h.nd * D->h.n * sizeof(double);
-  if (bytes) NG_CHECK(D->ctx->vops->upload_raw(D->ctx, D->d_val, D->h.val, bytes));
-  return NG_SUCCESS;
-}
-
-ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int half, void **data)
+ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, int half, void **data)
 {
   ng_spmv_opts o;
   dia_cuda *D = NULL;
@@ -133,10 +127,12 @@ ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int 
   NG_CHECK(ng_spmv_opts_parse(half ? "dia_half" : "dia", opt, &o));
   NG_CHECK(NG_CALLOC(D, 1));
   D->ctx = ctx;
-  NG_CHECK_GOTO(st, ng_dia_build(A, half, &o, &D->h), fail);
+  {
+    ng_dcsr d;
+    if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+    NG_CHECK_GOTO(st, ng_dia_convert_cuda(ctx, given ? given : &d, half, &o, &D->h, &D->d_val), fail);
+  }
   for (int d = 0; d < D->h.nd; d++) D->offs.off[d] = D->h.off[d];
-  NG_CHECK_GOTO(st, ctx->vops->alloc_raw(ctx, (void **)&D->d_val, (size_t)D->h.nd * D->h.n * sizeof(double), "DIA values"), fail);
-  NG_CHECK_GOTO(st, dia_cuda_upload(D), fail);
   *data = D;
   return NG_SUCCESS;
 fail:
@@ -159,8 +155,9 @@ ng_status dia_cuda_apply(void *data, double alpha, const double *x, double beta,
 ng_status dia_cuda_update(void *data, const ng_csr *A)
 {
   dia_cuda *D = (dia_cuda *)data;
-  NG_CHECK(ng_dia_fill(&D->h, A));
-  NG_CHECK(dia_cuda_upload(D));
+  ng_dcsr d;
+  NG_CHECK(ng_dcsr_upload(D->ctx, A, &d));
+  NG_CHECK(ng_dia_fill_cuda(D->ctx, &d, &D->h, D->d_val));
   return NG_SUCCESS;
 }
 
@@ -169,17 +166,26 @@ void dia_cuda_destroy(void *data) { dia_cuda_free((dia_cuda *)data); }
 
 ng_status dia_full_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d)
 {
-  return dia_cuda_create(c, A, opt, 0, d);
+  return dia_cuda_create(c, A, NULL, opt, 0, d);
 }
 ng_status dia_half_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d)
 {
-  return dia_cuda_create(c, A, opt, 1, d);
+  return dia_cuda_create(c, A, NULL, opt, 1, d);
 }
-ng_status dia_full_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, "", 0, d); }
-ng_status dia_half_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, "", 1, d); }
+ng_status dia_full_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return dia_cuda_create(c, A, (const ng_dcsr *)g, opt, 0, d);
+}
+ng_status dia_half_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return dia_cuda_create(c, A, (const ng_dcsr *)g, opt, 1, d);
+}
+ng_status dia_full_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, NULL, "", 0, d); }
+ng_status dia_half_create(ng_context c, const ng_csr *A, void **d) { return dia_cuda_create(c, A, NULL, "", 1, d); }
 
 ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_csr *, void **),
-                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **))
+                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **),
+                     ng_status (*create_dev)(ng_context, const ng_csr *, const void *, const char *, void **))
 {
   ng_spmv_ops t = {};
   t.name = name;
@@ -190,10 +196,11 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
   t.bytes = dia_cuda_bytes;
   t.destroy = dia_cuda_destroy;
   t.create_opt = create_opt;
+  t.create_dev = create_dev;
   return t;
 }
 
 } // namespace
 
-extern "C" const ng_spmv_ops ng_spmv_dia_cuda = make_ops("dia", dia_full_create, dia_full_create_opt);
-extern "C" const ng_spmv_ops ng_spmv_dia_half_cuda = make_ops("dia_half", dia_half_create, dia_half_create_opt);
+extern "C" const ng_spmv_ops ng_spmv_dia_cuda = make_ops("dia", dia_full_create, dia_full_create_opt, dia_full_create_dev);
+extern "C" const ng_spmv_ops ng_spmv_dia_half_cuda = make_ops("dia_half", dia_half_create, dia_half_create_opt, dia_half_create_dev);

@@ -1,16 +1,15 @@
 /* spmv/ell_cuda.cu: CUDA tables "ell" and "ellr" (seed 002). The host
- * converter of ell.c builds the column-major arrays, which are uploaded as
- * they are. One thread per row: ELL runs every row to the common width
+ * column-major arrays of ell.c are built and refilled on the GPU
+ * (spmv/convert_cuda.cu). One thread per row: ELL runs every row to the common width
  * (padding is a valid column with value 0, so there is no branch), ELLR
  * stops at the row's own length. x goes through the read-only cache. */
-#include "cuda_internal.h"
-#include "formats.h"
+#include "convert_cuda.h"
 
 namespace {
 
 struct ell_cuda {
   ng_context ctx;
-  ng_ell h;        /* host copy: pattern for update_values */
+  ng_ell h;        /* metadata (no arrays: they live on the device) */
   int32_t *d_col;  /* width * n */
   double *d_val;   /* width * n */
   int32_t *d_rl;   /* n, ellr only */
@@ -42,7 +41,7 @@ void ell_cuda_free(ell_cuda *E)
   ng_free(E);
 }
 
-ng_status ell_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int ellr, void **data)
+ng_status ell_cuda_create(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, int ellr, void **data)
 {
   ng_spmv_opts o;
   ell_cuda *E = NULL;
@@ -50,20 +49,10 @@ ng_status ell_cuda_create(ng_context ctx, const ng_csr *A, const char *opt, int 
   NG_CHECK(ng_spmv_opts_parse(ellr ? "ellr" : "ell", opt, &o));
   NG_CHECK(NG_CALLOC(E, 1));
   E->ctx = ctx;
-  NG_CHECK_GOTO(st, ng_ell_build(A, ellr, &o, &E->h), fail);
   {
-    size_t slots = (size_t)E->h.width * E->h.n;
-    NG_CHECK_GOTO(st, ctx->vops->alloc_raw(ctx, (void **)&E->d_col, slots * sizeof(int32_t), "ELL columns"), fail);
-    NG_CHECK_GOTO(st, ctx->vops->alloc_raw(ctx, (void **)&E->d_val, slots * sizeof(double), "ELL values"), fail);
-    if (slots) {
-      NG_CHECK_GOTO(st, ctx->vops->upload_raw(ctx, E->d_col, E->h.col, slots * sizeof(int32_t)), fail);
-      NG_CHECK_GOTO(st, ctx->vops->upload_raw(ctx, E->d_val, E->h.val, slots * sizeof(double)), fail);
-    }
-    if (ellr) {
-      size_t b = (size_t)E->h.n * sizeof(int32_t);
-      NG_CHECK_GOTO(st, ctx->vops->alloc_raw(ctx, (void **)&E->d_rl, b, "ELLR row lengths"), fail);
-      if (b) NG_CHECK_GOTO(st, ctx->vops->upload_raw(ctx, E->d_rl, E->h.rl, b), fail);
-    }
+    ng_dcsr d;
+    if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+    NG_CHECK_GOTO(st, ng_ell_convert_cuda(ctx, given ? given : &d, ellr, &o, &E->h, &E->d_col, &E->d_val, &E->d_rl), fail);
   }
   *data = E;
   return NG_SUCCESS;
@@ -90,21 +79,30 @@ ng_status ell_cuda_apply(void *data, double alpha, const double *x, double beta,
 ng_status ell_cuda_update(void *data, const ng_csr *A)
 {
   ell_cuda *E = (ell_cuda *)data;
-  NG_CHECK(ng_ell_fill(&E->h, A));
-  size_t slots = (size_t)E->h.width * E->h.n;
-  if (slots) NG_CHECK(E->ctx->vops->upload_raw(E->ctx, E->d_val, E->h.val, slots * sizeof(double)));
+  ng_dcsr d;
+  NG_CHECK(ng_dcsr_upload(E->ctx, A, &d));
+  NG_CHECK(ng_ell_fill_cuda(E->ctx, &d, &E->h, NULL, E->d_val, NULL));
   return NG_SUCCESS;
 }
 
 size_t ell_cuda_bytes(const void *data) { return ng_ell_bytes(&((const ell_cuda *)data)->h); }
 void ell_cuda_destroy(void *data) { ell_cuda_free((ell_cuda *)data); }
-ng_status ell_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, opt, 0, d); }
-ng_status ellr_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, opt, 1, d); }
-ng_status ell_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, "", 0, d); }
-ng_status ellr_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, "", 1, d); }
+ng_status ell_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, NULL, opt, 0, d); }
+ng_status ellr_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d) { return ell_cuda_create(c, A, NULL, opt, 1, d); }
+ng_status ell_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return ell_cuda_create(c, A, (const ng_dcsr *)g, opt, 0, d);
+}
+ng_status ellr_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return ell_cuda_create(c, A, (const ng_dcsr *)g, opt, 1, d);
+}
+ng_status ell_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, NULL, "", 0, d); }
+ng_status ellr_create(ng_context c, const ng_csr *A, void **d) { return ell_cuda_create(c, A, NULL, "", 1, d); }
 
 ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_csr *, void **),
-                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **))
+                     ng_status (*create_opt)(ng_context, const ng_csr *, const char *, void **),
+                     ng_status (*create_dev)(ng_context, const ng_csr *, const void *, const char *, void **))
 {
   ng_spmv_ops t = {};
   t.name = name;
@@ -115,10 +113,11 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
   t.bytes = ell_cuda_bytes;
   t.destroy = ell_cuda_destroy;
   t.create_opt = create_opt;
+  t.create_dev = create_dev;
   return t;
 }
 
 } // namespace
 
-extern "C" const ng_spmv_ops ng_spmv_ell_cuda = make_ops("ell", ell_create, ell_create_opt);
-extern "C" const ng_spmv_ops ng_spmv_ellr_cuda = make_ops("ellr", ellr_create, ellr_create_opt);
+extern "C" const ng_spmv_ops ng_spmv_ell_cuda = make_ops("ell", ell_create, ell_create_opt, ell_create_dev);
+extern "C" const ng_spmv_ops ng_spmv_ellr_cuda = make_ops("ellr", ellr_create, ellr_create_opt, ellr_create_dev);

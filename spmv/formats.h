@@ -27,6 +27,8 @@ typedef struct {
   int sell_c;           /* SELL slice height (default 32) */
   int sell_sigma;       /* SELL sorting window in rows (default 256; 1 = no sorting) */
   int unroll, ldg;      /* DIA kernel variants (default on, on) */
+  int codsell_seq;      /* codsell: 1 = sequential converter (Algorithm 5), 0 = parallel (default) */
+  int codsell_force;    /* codsell: keep it even when the dictionaries save less than their pointers cost */
 } ng_spmv_opts;
 ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o);
 
@@ -81,6 +83,51 @@ ng_status ng_sell_fill(ng_sell *S, const ng_csr *A);
 void ng_sell_spmv(const ng_sell *S, double alpha, const double *x, double beta, double *y);
 size_t ng_sell_bytes(const ng_sell *S); /* total*12 + (nslices+1)*8 + n*4 */
 void ng_sell_free(ng_sell *S);
+
+/* ---- CoD-SELL (spmv/codsell.c, spmv/codsell_core.h) ---------------------------
+ * SELL-C-sigma with dictionary-compressed column indices (seed 003). Final
+ * position t = s*C + r lies in slice s, lane r; perm[t] is its row. Slice s
+ * has width w_s = (vptr[s+1]-vptr[s])/C value slots per lane and a
+ * dictionary of d_s = dptr[s+1]-dptr[s] distances dict[dptr[s]..]. With
+ * d_s > 0: lane r's column slot 0 (col[cptr[s] + r]) is its base b, value
+ * slots 1..d_s hold A(row, b + dict[k]), and the remaining columns follow
+ * SELL-style in column slots 1.. and value slots d_s+1..; with d_s = 0 the
+ * slice is plain SELL. Column slot k of lane r is col[cptr[s] + k*C + r],
+ * value slot k is val[vptr[s] + k*C + r]. C is a power of two (1..1024). */
+typedef struct {
+  int32_t n, ncols, C, sigma, nslices;
+  int64_t *vptr, *cptr, *dptr; /* nslices + 1 each */
+  int32_t *col, *dict, *perm;
+  double *val;
+  ng_spmv_opts o;
+} ng_codsell;
+/* parallel: 0 = Algorithm 5 (greedy in order), 1 = matching rounds (OpenMP);
+ * both share every other step. Refuses (NG_ERR_DOES_NOT_FIT) a row with a
+ * repeated column, and, unless o->codsell_force, a matrix whose dictionaries
+ * save fewer bytes than the two extra pointer arrays cost. */
+ng_status ng_codsell_build(const ng_csr *A, const ng_spmv_opts *o, int parallel, ng_codsell *S);
+ng_status ng_codsell_fill(ng_codsell *S, const ng_csr *A);
+void ng_codsell_spmv(const ng_codsell *S, double alpha, const double *x, double beta, double *y);
+size_t ng_codsell_bytes(const ng_codsell *S); /* (val 8 + col 4) slots + dict 4 + 3 (nslices+1) 8 + n 4 */
+size_t ng_codsell_dict_saving(const ng_codsell *S); /* column bytes the dictionaries save over SELL */
+void ng_codsell_free(ng_codsell *S);
+
+#ifdef NG_HAVE_CUDA
+/* GPU converters (spmv/convert_cuda.cu, spmv/codsell_cuda.cu): the same
+ * structures built on the device from a CSR uploaded from A, downloaded into
+ * host containers, so tests can compare them with the host converters byte
+ * for byte. */
+ng_status ng_codsell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_codsell *S);
+ng_status ng_sell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_sell *S);
+ng_status ng_ell_build_cuda_host(ng_context ctx, const ng_csr *A, int ellr, const ng_spmv_opts *o, ng_ell *E);
+ng_status ng_dia_build_cuda_host(ng_context ctx, const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia *D);
+/* A copy of A on the device for the tables' create_dev (spmv/convert_cuda.cu). */
+ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr);
+void ng_dcsr_destroy(void *dcsr);
+#endif
+/* ng_spmv_create from a device copy of A (dcsr may be NULL: as ng_spmv_create). */
+ng_status ng_spmv_create_dev(ng_context ctx, const char *spec, const ng_csr *A, const void *dcsr,
+                             const ng_spmv_ops **ops, void **data);
 
 /* ---- spec entry and automatic choice (spmv/registry.c, spmv/autotune.c) ---- */
 /* Parses "name[:options]", finds the table for ctx's memory and creates it. */

@@ -6,19 +6,19 @@
 #include <errno.h>
 
 extern const ng_spmv_ops ng_spmv_csr_host, ng_spmv_dia_host, ng_spmv_dia_half_host, ng_spmv_ell_host,
-    ng_spmv_ellr_host, ng_spmv_sell_host, ng_spmv_auto_host;
+    ng_spmv_ellr_host, ng_spmv_sell_host, ng_spmv_codsell_host, ng_spmv_auto_host;
 #ifdef NG_HAVE_CUDA
 extern const ng_spmv_ops ng_spmv_csr_cuda, ng_spmv_dia_cuda, ng_spmv_dia_half_cuda, ng_spmv_ell_cuda,
-    ng_spmv_ellr_cuda, ng_spmv_sell_cuda, ng_spmv_auto_cuda;
+    ng_spmv_ellr_cuda, ng_spmv_sell_cuda, ng_spmv_codsell_cuda, ng_spmv_auto_cuda;
 #endif
 
 static const ng_spmv_ops *const host_formats[] = {&ng_spmv_csr_host, &ng_spmv_dia_host, &ng_spmv_dia_half_host,
                                                   &ng_spmv_ell_host, &ng_spmv_ellr_host, &ng_spmv_sell_host,
-                                                  &ng_spmv_auto_host, NULL};
+                                                  &ng_spmv_codsell_host, &ng_spmv_auto_host, NULL};
 #ifdef NG_HAVE_CUDA
 static const ng_spmv_ops *const cuda_formats[] = {&ng_spmv_csr_cuda, &ng_spmv_dia_cuda, &ng_spmv_dia_half_cuda,
                                                   &ng_spmv_ell_cuda, &ng_spmv_ellr_cuda, &ng_spmv_sell_cuda,
-                                                  &ng_spmv_auto_cuda, NULL};
+                                                  &ng_spmv_codsell_cuda, &ng_spmv_auto_cuda, NULL};
 #else
 static const ng_spmv_ops *const cuda_formats[] = {NULL};
 #endif
@@ -81,10 +81,17 @@ ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o)
   NG_CHECK(env_int("NG_DIA_MAX_DIAGS", 64, &o->dia_max_diags));
   NG_CHECK(env_double("NG_DIA_MAX_FILL", 2.0, &o->dia_max_fill));
   NG_CHECK(env_double("NG_ELL_MAX_RATIO", 3.0, &o->ell_max_ratio));
+  int codsell = !strcmp(fmt, "codsell"); /* its own defaults: C = 32, sigma = all rows (seed 003) */
   NG_CHECK(env_int("NG_SELL_C", 32, &o->sell_c));
   NG_CHECK(env_int("NG_SELL_SIGMA", 256, &o->sell_sigma));
+  if (codsell) {
+    o->sell_c = 32;
+    o->sell_sigma = 1 << 30;
+  }
   o->unroll = 1;
   o->ldg = 1;
+  o->codsell_seq = 0;
+  o->codsell_force = 0;
   if (!opt) return NG_SUCCESS;
   char buf[128];
   if (strlen(opt) >= sizeof(buf)) return NG_ERROR(NG_ERR_ARGUMENT, "%s: options '%s' too long", fmt, opt);
@@ -99,21 +106,33 @@ ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o)
     else if (!strncmp(t, "maxdiag=", 8) && token_number(t + 8, &v) && v >= 0) o->dia_max_diags = (int)v;
     else if (!strncmp(t, "maxfill=", 8) && token_number(t + 8, &v) && v > 0) o->dia_max_fill = v;
     else if (!strncmp(t, "maxratio=", 9) && token_number(t + 9, &v) && v > 0) o->ell_max_ratio = v;
-    else if (!strcmp(fmt, "sell") && token_number(t, &v) && v >= 1 && v == (int)v && npos < 2) {
+    else if (codsell && !strcmp(t, "seq")) o->codsell_seq = 1;
+    else if (codsell && !strcmp(t, "par")) o->codsell_seq = 0;
+    else if (codsell && !strcmp(t, "force")) o->codsell_force = 1;
+    else if ((!strcmp(fmt, "sell") || codsell) && token_number(t, &v) && v >= 1 && v == (int)v && npos < 2) {
       if (npos++ == 0) o->sell_c = (int)v; else o->sell_sigma = (int)v;
     } else
       return NG_ERROR(NG_ERR_ARGUMENT,
                       "format '%s': unknown option '%s' (known: noldg, nounroll, maxdiag=N, maxfill=F, "
-                      "maxratio=R, and for sell C[:sigma])",
+                      "maxratio=R, for sell and codsell C[:sigma], for codsell seq, par, force)",
                       fmt, t);
   }
   if (o->sell_c < 1 || o->sell_c > 1024)
     return NG_ERROR(NG_ERR_ARGUMENT, "format '%s': SELL slice height C = %d outside 1..1024", fmt, o->sell_c);
+  if (codsell && (o->sell_c & (o->sell_c - 1)))
+    return NG_ERROR(NG_ERR_ARGUMENT, "format '%s': slice height C = %d is not a power of two", fmt, o->sell_c);
   if (o->sell_sigma < 1) return NG_ERROR(NG_ERR_ARGUMENT, "format '%s': SELL sigma = %d must be >= 1", fmt, o->sell_sigma);
   return NG_SUCCESS;
 }
 
 ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, const ng_spmv_ops **ops, void **data)
+{
+  NG_CHECK(ng_spmv_create_dev(ctx, spec, A, NULL, ops, data));
+  return NG_SUCCESS;
+}
+
+ng_status ng_spmv_create_dev(ng_context ctx, const char *spec, const ng_csr *A, const void *dcsr,
+                             const ng_spmv_ops **ops, void **data)
 {
   char name[32];
   const char *colon = strchr(spec, ':'), *opt = colon ? colon + 1 : "";
@@ -129,7 +148,8 @@ ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, cons
     return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s' on the %s (known: %s)", spec,
                     ctx->on_gpu ? "GPU" : "host", known);
   }
-  if (t->create_opt) NG_CHECK(t->create_opt(ctx, A, opt, data));
+  if (dcsr && t->create_dev) NG_CHECK(t->create_dev(ctx, A, dcsr, opt, data));
+  else if (t->create_opt) NG_CHECK(t->create_opt(ctx, A, opt, data));
   else if (*opt) return NG_ERROR(NG_ERR_ARGUMENT, "SpMV format '%s' takes no options (given '%s')", name, opt);
   else NG_CHECK(t->create(ctx, A, data));
   *ops = t;

@@ -1,16 +1,15 @@
 /* spmv/sell_cuda.cu: CUDA table "sell" (SELL-C-sigma, seed 003). The host
- * converter of sell.c builds the slices; they are uploaded as they are. One
+ * slices of sell.c are built and refilled on the GPU (spmv/convert_cuda.cu). One
  * thread per sorted row position t (slice t/C, lane t%C): with C = 32 a warp
  * is a slice, its loads of each column k are one contiguous run, and the
  * result goes to the original row perm[t], so callers never see the sorting. */
-#include "cuda_internal.h"
-#include "formats.h"
+#include "convert_cuda.h"
 
 namespace {
 
 struct sell_cuda {
   ng_context ctx;
-  ng_sell h;       /* host copy: pattern for update_values */
+  ng_sell h;       /* metadata and slice offsets (no other arrays: they live on the device) */
   int64_t *d_sptr; /* nslices + 1 */
   int32_t *d_col, *d_perm;
   double *d_val;
@@ -50,15 +49,7 @@ void sell_cuda_free(sell_cuda *S)
   ng_free(S);
 }
 
-/* Allocates a device array and copies the host one into it. */
-ng_status put(ng_context c, void **dst, const void *src, size_t bytes, const char *what)
-{
-  NG_CHECK(c->vops->alloc_raw(c, dst, bytes, what));
-  if (bytes) NG_CHECK(c->vops->upload_raw(c, *dst, src, bytes));
-  return NG_SUCCESS;
-}
-
-ng_status sell_cuda_create_opt(ng_context ctx, const ng_csr *A, const char *opt, void **data)
+ng_status sell_cuda_create_from(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, void **data)
 {
   ng_spmv_opts o;
   sell_cuda *S = NULL;
@@ -66,19 +57,24 @@ ng_status sell_cuda_create_opt(ng_context ctx, const ng_csr *A, const char *opt,
   NG_CHECK(ng_spmv_opts_parse("sell", opt, &o));
   NG_CHECK(NG_CALLOC(S, 1));
   S->ctx = ctx;
-  NG_CHECK_GOTO(st, ng_sell_build(A, &o, &S->h), fail);
   {
-    size_t total = (size_t)S->h.sptr[S->h.nslices];
-    NG_CHECK_GOTO(st, put(ctx, (void **)&S->d_sptr, S->h.sptr, ((size_t)S->h.nslices + 1) * sizeof(int64_t), "SELL slice offsets"), fail);
-    NG_CHECK_GOTO(st, put(ctx, (void **)&S->d_col, S->h.col, total * sizeof(int32_t), "SELL columns"), fail);
-    NG_CHECK_GOTO(st, put(ctx, (void **)&S->d_val, S->h.val, total * sizeof(double), "SELL values"), fail);
-    NG_CHECK_GOTO(st, put(ctx, (void **)&S->d_perm, S->h.perm, (size_t)S->h.n * sizeof(int32_t), "SELL permutation"), fail);
+    ng_dcsr d;
+    if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
+    NG_CHECK_GOTO(st, ng_sell_convert_cuda(ctx, given ? given : &d, &o, &S->h, &S->d_sptr, &S->d_col, &S->d_val, &S->d_perm), fail);
   }
   *data = S;
   return NG_SUCCESS;
 fail:
   sell_cuda_free(S);
   return st;
+}
+ng_status sell_cuda_create_opt(ng_context c, const ng_csr *A, const char *opt, void **d)
+{
+  return sell_cuda_create_from(c, A, NULL, opt, d);
+}
+ng_status sell_cuda_create_dev(ng_context c, const ng_csr *A, const void *g, const char *opt, void **d)
+{
+  return sell_cuda_create_from(c, A, (const ng_dcsr *)g, opt, d);
 }
 ng_status sell_cuda_create(ng_context c, const ng_csr *A, void **d) { return sell_cuda_create_opt(c, A, "", d); }
 
@@ -101,9 +97,9 @@ ng_status sell_cuda_apply(void *data, double alpha, const double *x, double beta
 ng_status sell_cuda_update(void *data, const ng_csr *A)
 {
   sell_cuda *S = (sell_cuda *)data;
-  NG_CHECK(ng_sell_fill(&S->h, A));
-  size_t total = (size_t)S->h.sptr[S->h.nslices];
-  if (total) NG_CHECK(S->ctx->vops->upload_raw(S->ctx, S->d_val, S->h.val, total * sizeof(double)));
+  ng_dcsr d;
+  NG_CHECK(ng_dcsr_upload(S->ctx, A, &d));
+  NG_CHECK(ng_sell_fill_cuda(S->ctx, &d, &S->h, S->d_sptr, S->d_perm, NULL, S->d_val));
   return NG_SUCCESS;
 }
 
@@ -121,6 +117,7 @@ ng_spmv_ops make_ops()
   t.bytes = sell_cuda_bytes;
   t.destroy = sell_cuda_destroy;
   t.create_opt = sell_cuda_create_opt;
+  t.create_dev = sell_cuda_create_dev;
   return t;
 }
 

@@ -5,8 +5,11 @@ libnagare_la_SOURCES += spmv/csr_cuda.cu
 endif
 # SpMV formats (issue 5): DIA full/half, ELL, ELLR, SELL-C-sigma, auto.
 libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/autotune.c
+# CoD-SELL (issue 13): host converters and reference, the GPU converter and SpMV.
+libnagare_la_SOURCES += spmv/codsell_core.h spmv/codsell.c
 if NG_CUDA
 libnagare_la_SOURCES += spmv/dia_cuda.cu spmv/ell_cuda.cu spmv/sell_cuda.cu spmv/autotune_cuda.cu
+libnagare_la_SOURCES += spmv/convert_cuda.h spmv/convert_cuda.cu spmv/codsell_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_formats
@@ -20,4 +23,11 @@ EXTRA_test_test_formats_gpu_SOURCES = test/test_formats.c
 test_test_formats_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_formats_gpu_LDADD = $(NG_TEST_LDADD)
 TESTS += test/test_formats_gpu
+endif
+if NG_CHECK
+check_PROGRAMS += test/test_codsell
+test_test_codsell_SOURCES = test/test_codsell.c
+test_test_codsell_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_codsell_LDADD = $(NG_TEST_LDADD)
+TESTS += test/test_codsell
 endif

@@ -117,6 +117,22 @@ static size_t sell_expected(const ng_csr *A, int C, int sigma)
   return (size_t)total * 12 + (size_t)(ns + 1) * 8 + (size_t)n * 4;
 }
 
+/* CoD-SELL: the host converter's structure for the same options (the GPU
+ * converter must give the same one), counted from its arrays. */
+static size_t codsell_expected(const char *spec, const ng_csr *A)
+{
+  ng_spmv_opts o;
+  ng_codsell S;
+  NG_ASSERT_OK(ng_spmv_opts_parse("codsell", spec[7] == ':' ? spec + 8 : NULL, &o));
+  NG_ASSERT_OK(ng_codsell_build(A, &o, !o.codsell_seq, &S));
+  size_t b = (size_t)S.n * 4 + 3 * ((size_t)S.nslices + 1) * 8;
+  for (int32_t s = 0; s < S.nslices; s++)
+    b += (size_t)(S.vptr[s + 1] - S.vptr[s]) * 8 + (size_t)(S.cptr[s + 1] - S.cptr[s]) * 4 +
+         (size_t)(S.dptr[s + 1] - S.dptr[s]) * 4;
+  ng_codsell_free(&S);
+  return b;
+}
+
 static size_t expected_bytes(const char *spec, const ng_csr *A)
 {
   int64_t n = A->nrows, w = 0;
@@ -129,13 +145,15 @@ static size_t expected_bytes(const char *spec, const ng_csr *A)
   if (!strcmp(spec, "sell:4:1")) return sell_expected(A, 4, 1);
   if (!strcmp(spec, "sell:7:3")) return sell_expected(A, 7, 3);
   if (!strcmp(spec, "sell:32:1024")) return sell_expected(A, 32, 1024);
+  if (!strncmp(spec, "codsell", 7)) return codsell_expected(spec, A);
   return 0;
 }
 
 /* ---- the per-matrix driver ---------------------------------------------------- */
 static const char *const specs[] = {"dia", "dia:nounroll", "dia:noldg", "dia:noldg:nounroll", "dia_half",
                                     "dia_half:nounroll:noldg", "ell", "ellr", "sell", "sell:4:1", "sell:7:3",
-                                    "sell:32:1024", NULL};
+                                    "sell:32:1024", "codsell:force", "codsell:seq:force", "codsell:8:16:force",
+                                    "codsell:2:1:force", "codsell:1:force", NULL};
 
 /* Checks every spec on A. must_fit: names (prefix of a spec) that must not
  * refuse; must_refuse: names that must refuse with NG_ERR_DOES_NOT_FIT.
@@ -188,11 +206,13 @@ static void generated(const char *spec, const char *must_fit, const char *must_r
 
 START_TEST(generated_problems)
 {
-  generated("lap7:9", " dia dia_half ell ellr sell ", "");
-  generated("lap27:7", " dia dia_half ell ellr sell ", "");
-  generated("fem27:8", " dia dia_half ell ellr sell ", "");
-  generated("fem27:5x6x7", " dia dia_half ell ellr sell ", "");
-  generated("mps:6", " sell ", " dia dia_half ");
+  generated("lap7:9", " dia dia_half ell ellr sell codsell ", "");
+  generated("lap27:7", " dia dia_half ell ellr sell codsell ", "");
+  generated("fem27:8", " dia dia_half ell ellr sell codsell ", "");
+  generated("fem27:5x6x7", " dia dia_half ell ellr sell codsell ", "");
+  generated("mps:6", " sell codsell ", " dia dia_half ");
+  generated("elast27:4", " ell ellr sell codsell ", "");
+  generated("elast27:3x4x5", " ell ellr sell codsell ", "");
 }
 END_TEST
 
@@ -202,7 +222,7 @@ START_TEST(real_matrices)
   for (int k = 0; k < 4; k++) {
     ng_csr A;
     NG_ASSERT_OK(ng_mmio_read_csr(ng_test_data(names[k]), &A));
-    check_all(&A, names[k], " sell ", "");
+    check_all(&A, names[k], " sell codsell ", "");
     ng_csr_free(&A);
   }
 }
@@ -237,34 +257,34 @@ START_TEST(special_shapes)
   /* 1x1 */
   len[0] = 1;
   build(&A, 1, 1, len, diag_only);
-  ck_assert_int_eq(check_all(&A, "1x1", " dia dia_half ell ellr sell ", ""), 12);
+  ck_assert_int_eq(check_all(&A, "1x1", " dia dia_half ell ellr sell codsell ", ""), 17);
   ng_csr_free(&A);
   /* 0x0 */
   NG_ASSERT_OK(ng_csr_alloc(&A, 0, 0, 0));
   A.rowptr[0] = 0;
-  check_all(&A, "0x0", " dia dia_half ell ellr sell ", "");
+  check_all(&A, "0x0", " dia dia_half ell ellr sell codsell ", "");
   ng_csr_free(&A);
   /* empty rows: diagonal with every third row empty (dia fill 1.5 fits) */
   for (int i = 0; i < 300; i++) len[i] = i % 3 ? 1 : 0;
   build(&A, 300, 300, len, diag_only);
-  check_all(&A, "empty rows", " dia dia_half ell ellr sell ", "");
+  check_all(&A, "empty rows", " dia dia_half ell ellr sell codsell ", "");
   ng_csr_free(&A);
   /* all rows empty */
   for (int i = 0; i < 50; i++) len[i] = 0;
   build(&A, 50, 50, len, diag_only);
-  check_all(&A, "all rows empty", " dia dia_half ell ellr sell ", "");
+  check_all(&A, "all rows empty", " dia dia_half ell ellr sell codsell ", "");
   ng_csr_free(&A);
   /* very uneven: row 0 has every column, the rest 1..3 entries */
   g_n = 400;
   len[0] = 400;
   for (int i = 1; i < 400; i++) len[i] = 1 + i % 3;
   build(&A, 400, 400, len, dense_first);
-  check_all(&A, "uneven", " sell ", " dia dia_half ell ellr ");
+  check_all(&A, "uneven", " sell codsell ", " dia dia_half ell ellr ");
   ng_csr_free(&A);
   /* nonsymmetric tridiagonal (values differ across the diagonal): dia fits, dia_half refuses */
   for (int i = 0; i < 100; i++) len[i] = (i == 0 || i == 99) ? 2 : 3;
   build(&A, 100, 100, len, tri_col);
-  check_all(&A, "nonsymmetric tridiagonal", " dia ell ellr sell ", " dia_half ");
+  check_all(&A, "nonsymmetric tridiagonal", " dia ell ellr sell codsell ", " dia_half ");
   ng_csr_free(&A);
 }
 END_TEST
@@ -378,6 +398,117 @@ START_TEST(auto_choice)
 }
 END_TEST
 
+#if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
+/* ---- GPU converters against the host converters, byte for byte ---------------- */
+#define SAME(a, b, count, what)                                                                            \
+  ck_assert_msg((count) == 0 || !memcmp((a), (b), (size_t)(count) * sizeof(*(a))), "%s: %s differs from the host's", \
+                name, what)
+
+static void gpu_vs_host(const ng_csr *A, const char *name)
+{
+  ng_spmv_opts o;
+  for (int half = 0; half < 2; half++) {
+    ng_dia h, g;
+    NG_ASSERT_OK(ng_spmv_opts_parse("dia", NULL, &o));
+    ng_status sh = ng_dia_build(A, half, &o, &h), sg = ng_dia_build_cuda_host(ctx, A, half, &o, &g);
+    ck_assert_msg(sh == sg, "%s: dia(half %d) host %s, GPU %s: %s", name, half, ng_status_name(sh), ng_status_name(sg),
+                  ng_last_error());
+    if (sh != NG_SUCCESS) continue;
+    ck_assert(h.nd == g.nd && h.n == g.n);
+    SAME(h.off, g.off, h.nd, "dia offsets");
+    SAME(h.val, g.val, (int64_t)h.nd * h.n, "dia values");
+    ng_dia_free(&h);
+    ng_dia_free(&g);
+  }
+  for (int ellr = 0; ellr < 2; ellr++) {
+    ng_ell h, g;
+    NG_ASSERT_OK(ng_spmv_opts_parse("ell", NULL, &o));
+    ng_status sh = ng_ell_build(A, ellr, &o, &h), sg = ng_ell_build_cuda_host(ctx, A, ellr, &o, &g);
+    ck_assert_msg(sh == sg, "%s: ell(r %d) host %s, GPU %s", name, ellr, ng_status_name(sh), ng_status_name(sg));
+    if (sh != NG_SUCCESS) continue;
+    ck_assert(h.width == g.width && h.n == g.n);
+    SAME(h.col, g.col, (int64_t)h.width * h.n, "ell columns");
+    SAME(h.val, g.val, (int64_t)h.width * h.n, "ell values");
+    if (ellr) SAME(h.rl, g.rl, h.n, "ellr lengths");
+    ng_ell_free(&h);
+    ng_ell_free(&g);
+  }
+  const char *sells[] = {NULL, "4:1", "7:3", "32:1024"};
+  for (int k = 0; k < 4; k++) {
+    ng_sell h, g;
+    NG_ASSERT_OK(ng_spmv_opts_parse("sell", sells[k], &o));
+    NG_ASSERT_OK(ng_sell_build(A, &o, &h));
+    NG_ASSERT_OK(ng_sell_build_cuda_host(ctx, A, &o, &g));
+    ck_assert(h.nslices == g.nslices);
+    SAME(h.sptr, g.sptr, h.nslices + 1, "sell slice offsets");
+    SAME(h.perm, g.perm, h.n, "sell permutation");
+    SAME(h.col, g.col, h.sptr[h.nslices], "sell columns");
+    SAME(h.val, g.val, h.sptr[h.nslices], "sell values");
+    ng_sell_free(&h);
+    ng_sell_free(&g);
+  }
+  const char *cods[] = {"force", "8:64:force", "2:1:force", "1:force", "16:force"};
+  for (int k = 0; k < 5; k++) {
+    ng_codsell h, g;
+    NG_ASSERT_OK(ng_spmv_opts_parse("codsell", cods[k], &o));
+    NG_ASSERT_OK(ng_codsell_build(A, &o, 1, &h));
+    NG_ASSERT_OK(ng_codsell_build_cuda_host(ctx, A, &o, &g));
+    ck_assert(h.nslices == g.nslices);
+    SAME(h.perm, g.perm, h.n, "codsell permutation");
+    SAME(h.vptr, g.vptr, h.nslices + 1, "codsell value pointers");
+    SAME(h.cptr, g.cptr, h.nslices + 1, "codsell column pointers");
+    SAME(h.dptr, g.dptr, h.nslices + 1, "codsell dictionary pointers");
+    SAME(h.dict, g.dict, h.dptr[h.nslices], "codsell dictionaries");
+    SAME(h.col, g.col, h.cptr[h.nslices], "codsell columns");
+    SAME(h.val, g.val, h.vptr[h.nslices], "codsell values");
+    ng_codsell_free(&h);
+    ng_codsell_free(&g);
+  }
+}
+
+START_TEST(gpu_conversions_equal_host)
+{
+  const char *gens[] = {"lap7:9", "lap27:7", "fem27:5x6x7", "mps:6", "elast27:4", "fem27:40"};
+  for (int k = 0; k < 6; k++) {
+    ng_csr A;
+    double *b = NULL;
+    NG_ASSERT_OK(ng_generate_csr(gens[k], &A, &b));
+    gpu_vs_host(&A, gens[k]);
+    ng_csr_free(&A);
+    ng_free(b);
+  }
+  const char *names[] = {"bcsstk13.mtx", "494_bus.mtx", "jagmesh7.mtx", "west0479.mtx"};
+  for (int k = 0; k < 4; k++) {
+    ng_csr A;
+    NG_ASSERT_OK(ng_mmio_read_csr(ng_test_data(names[k]), &A));
+    gpu_vs_host(&A, names[k]);
+    ng_csr_free(&A);
+  }
+  /* shapes: 1x1, 0x0, empty rows, uneven */
+  ng_csr A;
+  int len[400];
+  len[0] = 1;
+  build(&A, 1, 1, len, diag_only);
+  gpu_vs_host(&A, "1x1");
+  ng_csr_free(&A);
+  NG_ASSERT_OK(ng_csr_alloc(&A, 0, 0, 0));
+  A.rowptr[0] = 0;
+  gpu_vs_host(&A, "0x0");
+  ng_csr_free(&A);
+  for (int i = 0; i < 300; i++) len[i] = i % 3 ? 1 : 0;
+  build(&A, 300, 300, len, diag_only);
+  gpu_vs_host(&A, "empty rows");
+  ng_csr_free(&A);
+  g_n = 400;
+  len[0] = 400;
+  for (int i = 1; i < 400; i++) len[i] = 1 + i % 3;
+  build(&A, 400, 400, len, dense_first);
+  gpu_vs_host(&A, "uneven");
+  ng_csr_free(&A);
+}
+END_TEST
+#endif
+
 int main(void)
 {
 #ifdef NG_FORMATS_ON_GPU
@@ -394,6 +525,9 @@ int main(void)
   tcase_add_test(tc, refusal_reasons);
   tcase_add_test(tc, bad_specs);
   tcase_add_test(tc, auto_choice);
+#if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
+  tcase_add_test(tc, gpu_conversions_equal_host);
+#endif
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

@@ -1,0 +1,544 @@
+/* spmv/convert_cuda.cu: the GPU converters of dia, dia_half, ell, ellr and
+ * sell (METHODS.md section 2) from a CSR on the device, one thread per row,
+ * slot or slice. Each writes the same arrays, in the same order and with the
+ * same summation order per slot, as the host converter in dia.c, ell.c or
+ * sell.c, and refuses the same matrices with the same messages; the GPU
+ * tables call them for create and update_values (no host conversion), and
+ * test/test_formats_gpu.c compares them with the host converters byte for
+ * byte through the *_build_cuda_host entries at the end. */
+#include "convert_cuda.h"
+#include <new>
+#include <thrust/count.h>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <thrust/extrema.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
+
+namespace {
+
+const int TPB = 256;
+inline unsigned blocks(int64_t m) { return (unsigned)((m + TPB - 1) / TPB); }
+#define TID (blockIdx.x * (int64_t)blockDim.x + threadIdx.x)
+
+/* thrust throws; the library returns statuses */
+#define THRUST_TRY(call, label)                                                                                       \
+  do {                                                                                                               \
+    try {                                                                                                            \
+      call;                                                                                                          \
+    } catch (std::exception & e) {                                                                                   \
+      return NG_ERROR(NG_ERR_CUDA, "%s failed on the device: %s", label, e.what());                                   \
+    }                                                                                                                \
+  } while (0)
+
+template <typename T> ng_status dalloc(T **p, int64_t count, const char *what)
+{
+  *p = NULL;
+  return ng_cuda_malloc((void **)p, (size_t)(count > 0 ? count : 1) * sizeof(T), what);
+}
+template <typename T> ng_status down(cudaStream_t s, T *host, const T *dev, int64_t count)
+{
+  if (count > 0) NG_CUDA_CHECK(cudaMemcpyAsync(host, dev, (size_t)count * sizeof(T), cudaMemcpyDeviceToHost, s));
+  NG_CUDA_CHECK(cudaStreamSynchronize(s));
+  return NG_SUCCESS;
+}
+/* frees a device pointer at scope exit unless released */
+template <typename T> struct dptr {
+  T *p = NULL;
+  ~dptr() { cudaFree(p); }
+  T *take()
+  {
+    T *q = p;
+    p = NULL;
+    return q;
+  }
+};
+
+__global__ void k_row_len(int64_t n, const int64_t *rp, int64_t *len)
+{
+  int64_t i = TID;
+  if (i < n) len[i] = rp[i + 1] - rp[i];
+}
+__global__ void k_sort_keys(int64_t n, const int64_t *rp, int sigma, unsigned long long *key, int32_t *row)
+{
+  int64_t i = TID;
+  if (i >= n) return;
+  key[i] = ((unsigned long long)(i / sigma) << 32) | (unsigned long long)(0xFFFFFFFFu - (uint32_t)(rp[i + 1] - rp[i]));
+  row[i] = (int32_t)i;
+}
+
+/* ---- ELL / ELLR: ell.c's ng_ell_fill, one thread per row ------------------------- */
+__global__ void k_ell_fill(int64_t n, int32_t w, const int64_t *rp, const int32_t *acol, const double *aval,
+                           int32_t *col, double *val, int32_t *rl)
+{
+  int64_t i = TID;
+  if (i >= n) return;
+  int64_t p0 = rp[i], len = rp[i + 1] - p0;
+  int32_t pad = len ? acol[p0 + len - 1] : 0;
+  for (int32_t k = 0; k < w; k++) {
+    size_t s = (size_t)k * n + i;
+    if (col) col[s] = k < len ? acol[p0 + k] : pad;
+    val[s] = k < len ? aval[p0 + k] : 0.0;
+  }
+  if (rl) rl[i] = (int32_t)len;
+}
+
+/* ---- SELL: sell.c's ng_sell_fill, one thread per sorted position ------------------ */
+__global__ void k_sell_width(int64_t n, int C, int64_t ns, const int64_t *rp, const int32_t *perm, int64_t *slots)
+{
+  int64_t s = TID;
+  if (s >= ns) return;
+  int64_t w = 0;
+  for (int64_t t = s * C; t < (s + 1) * C && t < n; t++) {
+    int64_t l = rp[perm[t] + 1] - rp[perm[t]];
+    w = l > w ? l : w;
+  }
+  slots[s] = w * C;
+}
+__global__ void k_sell_fill(int64_t nt, int64_t n, int C, const int64_t *sptr, const int32_t *perm, const int64_t *rp,
+                            const int32_t *acol, const double *aval, int32_t *col, double *val)
+{
+  int64_t t = TID;
+  if (t >= nt) return;
+  int64_t s = t / C, r = t % C;
+  int64_t w = (sptr[s + 1] - sptr[s]) / C, p0 = 0, len = 0;
+  if (t < n) {
+    p0 = rp[perm[t]];
+    len = rp[perm[t] + 1] - p0;
+  }
+  int32_t pad = len ? acol[p0 + len - 1] : 0;
+  for (int64_t k = 0; k < w; k++) {
+    int64_t q = sptr[s] + k * C + r;
+    if (col) col[q] = k < len ? acol[p0 + k] : pad;
+    val[q] = k < len ? aval[p0 + k] : 0.0;
+  }
+}
+
+/* ---- DIA: dia.c's ng_dia_build / ng_dia_fill ------------------------------------- */
+__global__ void k_dia_mark(int64_t n, int half, const int64_t *rp, const int32_t *acol, unsigned char *mark,
+                           unsigned long long *stored)
+{
+  int64_t i = TID;
+  if (i >= n) return;
+  unsigned long long c = 0;
+  for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
+    int64_t off = (int64_t)acol[p] - i;
+    mark[off + n - 1] = 1;
+    c += !half || off <= 0;
+  }
+  if (c) atomicAdd(stored, c);
+}
+/* first k >= 1 where +k and -k differ */
+__global__ void k_dia_symmetric_pattern(int64_t n, const unsigned char *mark, unsigned long long *first)
+{
+  int64_t k = TID + 1;
+  if (k < n && mark[n - 1 + k] != mark[n - 1 - k]) atomicMin(first, (unsigned long long)k);
+}
+__device__ int32_t dia_find(const int32_t *off, int32_t nd, int64_t o)
+{
+  int32_t lo = 0, hi = nd - 1;
+  while (lo <= hi) {
+    int32_t m = (lo + hi) / 2;
+    if (off[m] == o) return m;
+    if (off[m] < o) lo = m + 1;
+    else hi = m - 1;
+  }
+  return -1;
+}
+__global__ void k_dia_fill(int64_t n, int half, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
+                           const double *aval, double *val, unsigned long long *bad)
+{
+  int64_t i = TID;
+  if (i >= n) return;
+  for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
+    int64_t o = (int64_t)acol[p] - i;
+    if (half && o > 0) continue;
+    int32_t d = dia_find(off, nd, o);
+    if (d < 0) {
+      atomicMin(bad, (unsigned long long)i);
+      continue;
+    }
+    val[(size_t)d * n + i] += aval[p];
+  }
+}
+/* U[d][j] = A(i, j) for j > i, off[d] = i - j (dia.c's dia_check_symmetric) */
+__global__ void k_dia_mirror(int64_t n, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
+                             const double *aval, double *U, unsigned long long *bad)
+{
+  int64_t i = TID;
+  if (i >= n) return;
+  for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
+    int64_t j = acol[p];
+    if (j <= i) continue;
+    int32_t d = dia_find(off, nd, i - j);
+    if (d < 0) {
+      atomicMin(bad, (unsigned long long)i);
+      continue;
+    }
+    U[(size_t)d * n + j] += aval[p];
+  }
+}
+__global__ void k_dia_compare(int64_t n, int32_t nd, const int32_t *off, const double *val, const double *U,
+                              unsigned long long *bad)
+{
+  int64_t q = TID;
+  if (q >= (int64_t)nd * n) return;
+  int64_t d = q / n;
+  if (off[d] == 0) return;
+  double l = val[q], u = U[q];
+  if (fabs(l - u) > 1e-12 * fmax(fabs(l), fabs(u))) atomicMin(bad, (unsigned long long)q);
+}
+
+struct is_marked {
+  const unsigned char *m;
+  __host__ __device__ bool operator()(int64_t k) const { return m[k] != 0; }
+};
+struct to_offset {
+  int64_t n;
+  __host__ __device__ int32_t operator()(int64_t k) const { return (int32_t)(k - (n - 1)); }
+};
+
+} // namespace
+
+/* ---- shared pieces ------------------------------------------------------------------ */
+ng_status ng_dcsr_upload(ng_context ctx, const ng_csr *A, ng_dcsr *d)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  d->n = A->nrows;
+  d->ncols = A->ncols;
+  d->nnz = A->nnz;
+  NG_CHECK(dalloc(&d->rp, d->n + 1, "device CSR row offsets"));
+  NG_CHECK(dalloc(&d->col, d->nnz, "device CSR columns"));
+  NG_CHECK(dalloc(&d->val, d->nnz, "device CSR values"));
+  NG_CUDA_CHECK(cudaMemcpyAsync(d->rp, A->rowptr, (size_t)(d->n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, s));
+  if (d->nnz) {
+    NG_CUDA_CHECK(cudaMemcpyAsync(d->col, A->col, (size_t)d->nnz * sizeof(int32_t), cudaMemcpyHostToDevice, s));
+    NG_CUDA_CHECK(cudaMemcpyAsync(d->val, A->val, (size_t)d->nnz * sizeof(double), cudaMemcpyHostToDevice, s));
+  }
+  NG_CUDA_CHECK(cudaStreamSynchronize(s));
+  return NG_SUCCESS;
+}
+
+ng_status ng_length_sort_cuda(ng_context ctx, const ng_dcsr *A, int sigma, int32_t *pos)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  int64_t n = A->n;
+  if (n == 0) return NG_SUCCESS;
+  dptr<unsigned long long> key;
+  NG_CHECK(dalloc(&key.p, n, "length sort keys"));
+  k_sort_keys<<<blocks(n), TPB, 0, s>>>(n, A->rp, sigma > 1 ? sigma : 1, key.p, pos);
+  NG_CUDA_LAUNCH_CHECK();
+  if (sigma > 1) THRUST_TRY(thrust::stable_sort_by_key(thrust::cuda::par.on(s), key.p, key.p + n, pos), "length sort");
+  return NG_SUCCESS;
+}
+
+/* ---- ELL / ELLR ------------------------------------------------------------------------ */
+ng_status ng_ell_convert_cuda(ng_context ctx, const ng_dcsr *A, int ellr, const ng_spmv_opts *o, ng_ell *E,
+                              int32_t **col, double **val, int32_t **rl)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  const char *name = ellr ? "ellr" : "ell";
+  int64_t n = A->n, w = 0;
+  memset(E, 0, sizeof(*E));
+  *col = NULL;
+  *val = NULL;
+  *rl = NULL;
+  if (n) {
+    dptr<int64_t> len;
+    NG_CHECK(dalloc(&len.p, n, "row lengths"));
+    k_row_len<<<blocks(n), TPB, 0, s>>>(n, A->rp, len.p);
+    NG_CUDA_LAUNCH_CHECK();
+    THRUST_TRY(w = thrust::reduce(thrust::cuda::par.on(s), len.p, len.p + n, (int64_t)0, thrust::maximum<int64_t>()),
+               "longest row");
+  }
+  double mean = n ? (double)A->nnz / n : 0.0;
+  if (w > 0 && (double)w > o->ell_max_ratio * mean)
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT,
+                    "%s: longest row has %lld entries, %.1f x the mean %.2f (limit %g x; maxratio=, NG_ELL_MAX_RATIO)",
+                    name, (long long)w, (double)w / mean, mean, o->ell_max_ratio);
+  if (w > 0 && A->ncols == 0) return NG_ERROR(NG_ERR_INTERNAL, "%s: entries in a matrix with no columns", name);
+  dptr<int32_t> c, r;
+  dptr<double> v;
+  NG_CHECK(dalloc(&c.p, w * n, "ELL columns"));
+  NG_CHECK(dalloc(&v.p, w * n, "ELL values"));
+  if (ellr) NG_CHECK(dalloc(&r.p, n, "ELLR row lengths"));
+  E->n = (int32_t)n;
+  E->ncols = (int32_t)A->ncols;
+  E->width = (int32_t)w;
+  E->ellr = ellr;
+  E->o = *o;
+  NG_CHECK(ng_ell_fill_cuda(ctx, A, E, c.p, v.p, r.p));
+  *col = c.take();
+  *val = v.take();
+  *rl = r.take();
+  return NG_SUCCESS;
+}
+
+ng_status ng_ell_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_ell *E, int32_t *col, double *val, int32_t *rl)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  if (A->n != E->n) return NG_ERROR(NG_ERR_ARGUMENT, "ell update: %lld rows given, the matrix has %d", (long long)A->n, (int)E->n);
+  if (E->n) k_ell_fill<<<blocks(E->n), TPB, 0, s>>>(E->n, E->width, A->rp, A->col, A->val, col, val, rl);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CUDA_CHECK(cudaStreamSynchronize(s));
+  return NG_SUCCESS;
+}
+
+/* ---- SELL-C-sigma --------------------------------------------------------------------- */
+ng_status ng_sell_convert_cuda(ng_context ctx, const ng_dcsr *A, const ng_spmv_opts *o, ng_sell *S, int64_t **sptr,
+                               int32_t **col, double **val, int32_t **perm)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  int64_t n = A->n;
+  int C = o->sell_c, sigma = o->sell_sigma;
+  memset(S, 0, sizeof(*S));
+  *sptr = NULL;
+  *col = NULL;
+  *val = NULL;
+  *perm = NULL;
+  if (C < 1 || C > 1024) return NG_ERROR(NG_ERR_ARGUMENT, "sell: slice height C = %d outside 1..1024", C);
+  if (sigma < 1) return NG_ERROR(NG_ERR_ARGUMENT, "sell: sorting window sigma = %d must be >= 1", sigma);
+  int64_t ns = (n + C - 1) / C;
+  S->n = (int32_t)n;
+  S->ncols = (int32_t)A->ncols;
+  S->C = C;
+  S->sigma = sigma;
+  S->nslices = (int32_t)ns;
+  S->o = *o;
+  dptr<int32_t> p, c;
+  dptr<int64_t> sp, slots;
+  dptr<double> v;
+  NG_CHECK(dalloc(&p.p, n, "SELL permutation"));
+  NG_CHECK(ng_length_sort_cuda(ctx, A, sigma, p.p));
+  NG_CHECK(dalloc(&sp.p, ns + 1, "SELL slice offsets"));
+  NG_CHECK(dalloc(&slots.p, ns + 1, "SELL slice sizes"));
+  NG_CUDA_CHECK(cudaMemsetAsync(slots.p, 0, (size_t)(ns + 1) * sizeof(int64_t), s));
+  if (ns) k_sell_width<<<blocks(ns), TPB, 0, s>>>(n, C, ns, A->rp, p.p, slots.p);
+  NG_CUDA_LAUNCH_CHECK();
+  THRUST_TRY(thrust::exclusive_scan(thrust::cuda::par.on(s), slots.p, slots.p + ns + 1, sp.p), "SELL slice offsets");
+  ng_status st = NG_MALLOC(S->sptr, ns + 1);
+  if (st != NG_SUCCESS) return ng_error_trace(st, __FILE__, __LINE__);
+  if ((st = down(s, S->sptr, sp.p, ns + 1)) != NG_SUCCESS) {
+    ng_sell_free(S);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  int64_t total = S->sptr[ns];
+  if (total > 0 && A->ncols == 0) {
+    ng_sell_free(S);
+    return NG_ERROR(NG_ERR_INTERNAL, "sell: entries in a matrix with no columns");
+  }
+  if ((st = dalloc(&c.p, total, "SELL columns")) != NG_SUCCESS || (st = dalloc(&v.p, total, "SELL values")) != NG_SUCCESS ||
+      (st = ng_sell_fill_cuda(ctx, A, S, sp.p, p.p, c.p, v.p)) != NG_SUCCESS) {
+    ng_sell_free(S);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *sptr = sp.take();
+  *col = c.take();
+  *val = v.take();
+  *perm = p.take();
+  return NG_SUCCESS;
+}
+
+ng_status ng_sell_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_sell *S, const int64_t *sptr, const int32_t *perm,
+                            int32_t *col, double *val)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  if (A->n != S->n) return NG_ERROR(NG_ERR_ARGUMENT, "sell update: %lld rows given, the matrix has %d", (long long)A->n, (int)S->n);
+  int64_t nt = (int64_t)S->nslices * S->C;
+  if (nt) k_sell_fill<<<blocks(nt), TPB, 0, s>>>(nt, S->n, S->C, sptr, perm, A->rp, A->col, A->val, col, val);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CUDA_CHECK(cudaStreamSynchronize(s));
+  return NG_SUCCESS;
+}
+
+/* ---- DIA / dia_half ------------------------------------------------------------------ */
+ng_status ng_dia_convert_cuda(ng_context ctx, const ng_dcsr *A, int half, const ng_spmv_opts *o, ng_dia *D,
+                              double **val)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  const char *name = half ? "dia_half" : "dia";
+  memset(D, 0, sizeof(*D));
+  *val = NULL;
+  if (A->n != A->ncols)
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: needs a square block (is %d x %d)", name, (int)A->n, (int)A->ncols);
+  int64_t n = A->n;
+  if (n > (1 << 30))
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d rows, more than 2^30 (row + offset must fit 32 bits)", name, (int)n);
+  int64_t nk = n ? 2 * n - 1 : 0;
+  dptr<unsigned char> mark;
+  dptr<unsigned long long> cnt;
+  NG_CHECK(dalloc(&mark.p, nk, "DIA diagonal marks"));
+  NG_CHECK(dalloc(&cnt.p, 2, "DIA counters"));
+  NG_CUDA_CHECK(cudaMemsetAsync(mark.p, 0, (size_t)(nk > 0 ? nk : 1), s));
+  unsigned long long init[2] = {0, ~0ull}, h[2];
+  NG_CUDA_CHECK(cudaMemcpyAsync(cnt.p, init, sizeof(init), cudaMemcpyHostToDevice, s));
+  if (n) k_dia_mark<<<blocks(n), TPB, 0, s>>>(n, half, A->rp, A->col, mark.p, cnt.p);
+  if (half && n > 1) k_dia_symmetric_pattern<<<blocks(n - 1), TPB, 0, s>>>(n, mark.p, cnt.p + 1);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(down(s, h, cnt.p, 2));
+  int64_t stored = (int64_t)h[0];
+  if (half && h[1] != ~0ull) {
+    unsigned char up;
+    int64_t k = (int64_t)h[1];
+    NG_CHECK(down(s, &up, mark.p + n - 1 + k, 1));
+    long long present = up ? k : -k;
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "dia_half: the matrix is not symmetric (diagonal %lld is present, %lld is not)",
+                    present, -present);
+  }
+  int64_t nall = 0, nd = 0;
+  auto pol = thrust::cuda::par.on(s);
+  if (nk) {
+    THRUST_TRY(nall = thrust::count(pol, mark.p, mark.p + nk, (unsigned char)1), "DIA diagonal count");
+    THRUST_TRY(nd = half ? thrust::count(pol, mark.p, mark.p + n, (unsigned char)1) : nall, "DIA diagonal count");
+  }
+  int maxd = o->dia_max_diags < NG_DIA_MAXD ? o->dia_max_diags : NG_DIA_MAXD;
+  if (nall > maxd)
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d distinct diagonals, more than the limit %d (maxdiag=, NG_DIA_MAX_DIAGS)",
+                    name, (int)nall, maxd);
+  if ((double)nd * n > o->dia_max_fill * (double)stored && nd > 0)
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT,
+                    "%s: %d diagonals x %d rows = %.0f slots for %lld nonzeros, padding above the limit "
+                    "(slots <= %g x nonzeros; maxfill=, NG_DIA_MAX_FILL)",
+                    name, (int)nd, (int)n, (double)nd * n, (long long)stored, o->dia_max_fill);
+  D->n = (int32_t)n;
+  D->nd = (int32_t)nd;
+  D->half = half;
+  D->o = *o;
+  dptr<int32_t> doff;
+  dptr<double> v;
+  NG_CHECK(dalloc(&doff.p, nd, "DIA offsets"));
+  if (nd) {
+    thrust::counting_iterator<int64_t> k0(0);
+    THRUST_TRY(thrust::copy_if(pol, thrust::make_transform_iterator(k0, to_offset{n}),
+                               thrust::make_transform_iterator(k0 + (half ? n : nk), to_offset{n}), k0, doff.p,
+                               is_marked{mark.p}),
+               "DIA offsets");
+  }
+  ng_status st = NG_MALLOC(D->off, nd);
+  if (st == NG_SUCCESS) st = down(s, D->off, doff.p, nd);
+  if (st == NG_SUCCESS) st = dalloc(&v.p, nd * n, "DIA values");
+  if (st == NG_SUCCESS) st = ng_dia_fill_cuda(ctx, A, D, v.p);
+  if (st != NG_SUCCESS) {
+    ng_dia_free(D);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *val = v.take();
+  return NG_SUCCESS;
+}
+
+ng_status ng_dia_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_dia *D, double *val)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  int64_t n = D->n, nd = D->nd;
+  if (A->n != n) return NG_ERROR(NG_ERR_ARGUMENT, "dia update: %lld rows given, the matrix has %d", (long long)A->n, (int)n);
+  dptr<int32_t> off;
+  dptr<unsigned long long> bad;
+  unsigned long long none = ~0ull, hb;
+  NG_CHECK(dalloc(&off.p, nd, "DIA offsets"));
+  NG_CHECK(dalloc(&bad.p, 1, "DIA flag"));
+  if (nd) NG_CUDA_CHECK(cudaMemcpyAsync(off.p, D->off, (size_t)nd * sizeof(int32_t), cudaMemcpyHostToDevice, s));
+  NG_CUDA_CHECK(cudaMemcpyAsync(bad.p, &none, sizeof(none), cudaMemcpyHostToDevice, s));
+  if (nd > 0 && n > 0) NG_CUDA_CHECK(cudaMemsetAsync(val, 0, (size_t)(nd * n) * sizeof(double), s));
+  if (n) k_dia_fill<<<blocks(n), TPB, 0, s>>>(n, D->half, (int32_t)nd, off.p, A->rp, A->col, A->val, val, bad.p);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(down(s, &hb, bad.p, 1));
+  if (hb != none)
+    return NG_ERROR(NG_ERR_ARGUMENT, "%s: row %lld has an entry on a diagonal that is not in the pattern",
+                    D->half ? "dia_half" : "dia", (long long)hb);
+  if (!D->half || nd == 0 || n == 0) return NG_SUCCESS;
+  /* half storage: the mirrored upper entries must equal the stored lower ones */
+  dptr<double> U;
+  NG_CHECK(dalloc(&U.p, nd * n, "DIA symmetry check"));
+  NG_CUDA_CHECK(cudaMemsetAsync(U.p, 0, (size_t)(nd * n) * sizeof(double), s));
+  k_dia_mirror<<<blocks(n), TPB, 0, s>>>(n, (int32_t)nd, off.p, A->rp, A->col, A->val, U.p, bad.p);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(down(s, &hb, bad.p, 1));
+  if (hb != none)
+    return NG_ERROR(NG_ERR_INTERNAL, "dia_half: row %lld has an upper entry with no stored mirror", (long long)hb);
+  k_dia_compare<<<blocks(nd * n), TPB, 0, s>>>(n, (int32_t)nd, off.p, val, U.p, bad.p);
+  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(down(s, &hb, bad.p, 1));
+  if (hb != none) {
+    int64_t q = (int64_t)hb;
+    int32_t d = (int32_t)(q / n), r = (int32_t)(q % n), c = r + D->off[d];
+    double l, u;
+    NG_CHECK(down(s, &l, val + q, 1));
+    NG_CHECK(down(s, &u, U.p + q, 1));
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "dia_half: the matrix is not symmetric (A(%d,%d) = %g but A(%d,%d) = %g)",
+                    (int)r, (int)c, l, (int)c, (int)r, u);
+  }
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr)
+{
+  ng_dcsr *d = new (std::nothrow) ng_dcsr;
+  *dcsr = NULL;
+  if (!d) return NG_ERROR(NG_ERR_MEMORY, "no memory for a device CSR handle");
+  ng_status st = ng_dcsr_upload(ctx, A, d);
+  if (st != NG_SUCCESS) {
+    delete d;
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *dcsr = d;
+  return NG_SUCCESS;
+}
+extern "C" void ng_dcsr_destroy(void *dcsr) { delete (ng_dcsr *)dcsr; }
+
+/* ---- results in host containers (tests, bench) ---------------------------------------- */
+template <typename T> static ng_status back(ng_context ctx, T **h, T *d, int64_t count)
+{
+  ng_status st = NG_MALLOC(*h, count > 0 ? count : 1);
+  if (st == NG_SUCCESS) st = down(ctx->cuda->stream, *h, d, count);
+  cudaFree(d);
+  return st;
+}
+
+extern "C" ng_status ng_ell_build_cuda_host(ng_context ctx, const ng_csr *A, int ellr, const ng_spmv_opts *o, ng_ell *E)
+{
+  ng_dcsr d;
+  int32_t *col, *rl;
+  double *val;
+  NG_CHECK(ng_dcsr_upload(ctx, A, &d));
+  NG_CHECK(ng_ell_convert_cuda(ctx, &d, ellr, o, E, &col, &val, &rl));
+  ng_status st = back(ctx, &E->col, col, (int64_t)E->width * E->n);
+  if (st == NG_SUCCESS) st = back(ctx, &E->val, val, (int64_t)E->width * E->n);
+  else cudaFree(val);
+  if (ellr && st == NG_SUCCESS) st = back(ctx, &E->rl, rl, E->n);
+  else cudaFree(rl);
+  if (st != NG_SUCCESS) ng_ell_free(E);
+  return st;
+}
+
+extern "C" ng_status ng_sell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_sell *S)
+{
+  ng_dcsr d;
+  int64_t *sptr;
+  int32_t *col, *perm;
+  double *val;
+  NG_CHECK(ng_dcsr_upload(ctx, A, &d));
+  NG_CHECK(ng_sell_convert_cuda(ctx, &d, o, S, &sptr, &col, &val, &perm));
+  cudaFree(sptr);
+  int64_t total = S->sptr[S->nslices];
+  ng_status st = back(ctx, &S->col, col, total);
+  if (st == NG_SUCCESS) st = back(ctx, &S->val, val, total);
+  else cudaFree(val);
+  if (st == NG_SUCCESS) st = back(ctx, &S->perm, perm, S->n);
+  else cudaFree(perm);
+  if (st != NG_SUCCESS) ng_sell_free(S);
+  return st;
+}
+
+extern "C" ng_status ng_dia_build_cuda_host(ng_context ctx, const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia *D)
+{
+  ng_dcsr d;
+  double *val;
+  NG_CHECK(ng_dcsr_upload(ctx, A, &d));
+  NG_CHECK(ng_dia_convert_cuda(ctx, &d, half, o, D, &val));
+  ng_status st = back(ctx, &D->val, val, (int64_t)D->nd * D->n);
+  if (st != NG_SUCCESS) ng_dia_free(D);
+  return st;
+}
