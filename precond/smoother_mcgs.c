@@ -281,6 +281,7 @@ const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors)
 {
   if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return NULL;
   mcgs *g = M->L[l].sdata;
+  if (!g) return NULL; /* a level without sweeps (the coarsest, inverted) */
   if (ncolors) *ncolors = g->lay.ncolors;
   return g->color;
 }

@@ -525,6 +525,38 @@ ng_status codsell_convert(ng_context ctx, const ng_dcsr *A, const ng_spmv_opts *
   return NG_SUCCESS;
 }
 
+template <typename T> static ng_status put_up(T **d, const T *h, int64_t count, cudaStream_t s)
+{
+  NG_CHECK(ng_cuda_malloc((void **)d, (size_t)(count + 1) * sizeof(T), "codsell arrays"));
+  if (count) NG_CUDA_CHECK(cudaMemcpyAsync(*d, h, (size_t)count * sizeof(T), cudaMemcpyHostToDevice, s));
+  return NG_SUCCESS;
+}
+
+/* codsell:seq: the sequential converter (the compression reference) runs on
+ * the host and its result goes up as it is, so `seq` means the same layout
+ * and bytes on both memory spaces. */
+static ng_status codsell_cuda_from_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, codsell_cuda *S)
+{
+  ng_codsell H;
+  cudaStream_t s = ctx->cuda->stream;
+  NG_CHECK(ng_codsell_build(A, o, 0, &H));
+  ng_status st = NG_SUCCESS;
+  S->n = H.n; S->ncols = H.ncols; S->C = H.C; S->sigma = H.sigma; S->nslices = H.nslices;
+  S->nval = H.vptr[H.nslices];
+  S->ncol = H.cptr[H.nslices];
+  S->ndict = H.dptr[H.nslices];
+  if (!st) st = put_up(&S->vptr, H.vptr, (int64_t)H.nslices + 1, s);
+  if (!st) st = put_up(&S->cptr, H.cptr, (int64_t)H.nslices + 1, s);
+  if (!st) st = put_up(&S->dptr, H.dptr, (int64_t)H.nslices + 1, s);
+  if (!st) st = put_up(&S->dict, H.dict, S->ndict, s);
+  if (!st) st = put_up(&S->col, H.col, S->ncol, s);
+  if (!st) st = put_up(&S->val, H.val, S->nval, s);
+  if (!st) st = put_up(&S->perm, H.perm, (int64_t)H.n, s);
+  if (!st && cudaStreamSynchronize(s) != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "codsell: uploading the layout failed");
+  ng_codsell_free(&H);
+  return st;
+}
+
 ng_status codsell_cuda_create_from(ng_context ctx, const ng_csr *A, const ng_dcsr *given, const char *opt, void **data)
 {
   ng_spmv_opts o;
@@ -534,6 +566,11 @@ ng_status codsell_cuda_create_from(ng_context ctx, const ng_csr *A, const ng_dcs
   NG_CHECK(ng_spmv_opts_parse("codsell", opt, &o));
   NG_CHECK(NG_CALLOC(S, 1));
   S->ctx = ctx;
+  if (o.codsell_seq) {
+    NG_CHECK_GOTO(st, codsell_cuda_from_host(ctx, A, &o, S), fail);
+    *data = S;
+    return NG_SUCCESS;
+  }
   if (!given) NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), fail);
   NG_CHECK_GOTO(st, codsell_convert(ctx, given ? given : &d, &o, S), fail);
   *data = S;
