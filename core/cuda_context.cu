@@ -17,6 +17,11 @@ extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
 {
   *p = NULL;
   if (bytes == 0) bytes = 8; /* a valid pointer for empty arrays */
+  int64_t k = ng_alloc_fault_device_next(); /* NG_FAIL_ALLOC_DEVICE (core/memory.c) */
+  if (k)
+    return NG_ERROR(NG_ERR_DEVICE_MEMORY,
+                    "cudaMalloc of %zu bytes for %s failed: out of memory (injected failure of device allocation #%lld, NG_FAIL_ALLOC_DEVICE)",
+                    bytes, what, (long long)k);
   cudaError_t e = cudaMalloc(p, bytes);
   if (e != cudaSuccess) {
     cudaGetLastError();

@@ -52,8 +52,22 @@ ng_status ng_error_trace(ng_status code, const char *file, int line);
  * a valid pointer. ng_free(NULL) is fine. */
 ng_status ng_host_alloc(void **p, size_t count, size_t size, int zero, const char *what);
 void ng_free(void *p);
+/* *p grown (or shrunk) to count x size bytes; on failure *p is unchanged
+ * (still owned by the caller). *p NULL allocates. */
+ng_status ng_host_realloc(void **p, size_t count, size_t size, const char *what);
 #define NG_MALLOC(p, count) ng_host_alloc((void **)&(p), (size_t)(count), sizeof(*(p)), 0, #p)
 #define NG_CALLOC(p, count) ng_host_alloc((void **)&(p), (size_t)(count), sizeof(*(p)), 1, #p)
+
+/* Allocation-failure injection (core/memory.c; NG_FAIL_ALLOC=N and
+ * NG_FAIL_ALLOC_DEVICE=N in the environment): the Nth host / device
+ * allocation fails. _set re-arms (0 = never) and restarts both counts;
+ * _counts reads the allocations since then and the host blocks still live
+ * (ng_host_alloc'd, not yet ng_free'd; any out parameter may be NULL);
+ * _device_next counts one device allocation and returns its number when it
+ * is the one to fail, else 0 (ng_cuda_malloc calls it first). */
+void ng_alloc_fault_set(int64_t host_nth, int64_t device_nth);
+void ng_alloc_fault_counts(int64_t *host, int64_t *device, int64_t *host_live);
+int64_t ng_alloc_fault_device_next(void);
 
 /* Wall clock in seconds (monotonic). */
 double ng_wtime(void);

@@ -157,9 +157,7 @@ static ng_status mm_getline(mm_reader *R, int *got)
                         NG_MM_MAX_LINE);
       size_t cap = R->lcap;
       while (cap < len + take + 1) cap *= 2;
-      char *p = realloc(R->line, cap);
-      if (!p) return NG_ERROR(NG_ERR_MEMORY, "out of host memory for a %zu-byte line of %s", cap, R->path);
-      R->line = p;
+      NG_CHECK(ng_host_realloc((void **)&R->line, cap, 1, "a text line"));
       R->lcap = cap;
     }
     memcpy(R->line + len, start, take);
@@ -526,12 +524,7 @@ ng_status ng_mmio_read_array(const char *path, double **x, int32_t *n)
       }
       if (k == cap) {
         cap = 2 * cap < H.nnz ? 2 * cap : H.nnz;
-        double *p = realloc(v, (size_t)cap * sizeof(double));
-        if (!p) {
-          st = NG_ERROR(NG_ERR_MEMORY, "out of host memory reading %lld values of %s", (long long)cap, path);
-          goto done;
-        }
-        v = p;
+        NG_CHECK_GOTO(st, ng_host_realloc((void **)&v, (size_t)cap, sizeof(double), "vector values"), done);
       }
       const char *s = R.line;
       if (H.field == MM_INTEGER) {

@@ -1,0 +1,26 @@
+#!/bin/sh
+# test/alloc_fail_env.sh: NG_FAIL_ALLOC / NG_FAIL_ALLOC_DEVICE through the
+# environment: nagare-solve with its Nth host allocation failing exits 1
+# with a message naming the allocation, for a few N across the run (options,
+# reading, setup, solve). The device variable is checked on a GPU only.
+top=${NG_TOP_BUILDDIR:-.}
+data=${NG_TEST_DATA:?NG_TEST_DATA not set}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+bad=0
+check() { # VAR N DEVICE WANT
+  out=$(env "$1=$2" "$top/libtool" --mode=execute "$top/nagare-solve" "$data/494_bus.mtx" -device "$3" \
+    -solver pcg -precond amg 2>&1)
+  rc=$?
+  if [ $rc -ne 1 ] || ! echo "$out" | grep -q "injected failure of $4 allocation #$2,"; then
+    echo "FAIL $1=$2 (-device $3): exit $rc: $out"; bad=$((bad + 1))
+  else
+    echo "ok   $1=$2: $(echo "$out" | grep -o "allocating [^(]*([0-9]* bytes)\|for [^:]*: out of memory" | head -1)"
+  fi
+}
+for n in 1 5 40 200 800; do check NG_FAIL_ALLOC $n cpu host; done
+if "$top/libtool" --mode=execute "$top/nagare-solve" -problem lap7:4 -device gpu >/dev/null 2>&1; then
+  for n in 1 3 20; do check NG_FAIL_ALLOC_DEVICE $n gpu device; done
+else
+  echo "no GPU: NG_FAIL_ALLOC_DEVICE not checked"
+fi
+[ $bad -eq 0 ]
