@@ -17,7 +17,22 @@ check() { # VAR N DEVICE WANT
     echo "ok   $1=$2: $(echo "$out" | grep -o "allocating [^(]*([0-9]* bytes)\|for [^:]*: out of memory" | head -1)"
   fi
 }
-for n in 1 5 40 200 800; do check NG_FAIL_ALLOC $n cpu host; done
+# The run's allocation count T: the largest N that fails (bisection; a run
+# with N > T succeeds). Then N = 1, T/4, T/2, 3T/4, T (options, reading,
+# AMG setup; the solve itself allocates nothing).
+fails() {
+  env "NG_FAIL_ALLOC=$1" "$top/libtool" --mode=execute "$top/nagare-solve" "$data/494_bus.mtx" -device cpu \
+    -solver pcg -precond amg 2>&1 | grep -q "injected failure of host allocation"
+}
+lo=1; hi=65536
+fails $lo || { echo "FAIL: NG_FAIL_ALLOC=1 does not fail"; exit 1; }
+if fails $hi; then echo "FAIL: NG_FAIL_ALLOC=$hi still fails (more allocations than expected?)"; exit 1; fi
+while [ $((hi - lo)) -gt 1 ]; do
+  mid=$(((lo + hi) / 2))
+  if fails $mid; then lo=$mid; else hi=$mid; fi
+done
+echo "nagare-solve (494_bus, pcg + amg) makes $lo host allocations"
+for n in 1 $((lo / 4)) $((lo / 2)) $((3 * lo / 4)) $lo; do check NG_FAIL_ALLOC $n cpu host; done
 if "$top/libtool" --mode=execute "$top/nagare-solve" -problem lap7:4 -device gpu >/dev/null 2>&1; then
   for n in 1 3 20; do check NG_FAIL_ALLOC_DEVICE $n gpu device; done
 else
