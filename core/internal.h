@@ -319,11 +319,20 @@ ng_status ng_dot2(ng_context ctx, int32_t n, const double *x1, const double *y1,
 /* Convergence bookkeeping (solver/krylov_util.c). ng_krylov_begin records
  * ||r0|| as history[0], sets the target and *done when r0 already meets it;
  * ng_krylov_check records iteration it's ||r||, prints with -monitor, sets
- * *done on convergence and fails with NG_ERR_DIVERGED on NaN/Inf or growth
- * past divtol*||r0||; the other two build the failure messages. */
+ * *done on convergence and fails with NG_ERR_NUMERIC on NaN/Inf and
+ * NG_ERR_DIVERGED on growth past divtol*||r0||; the others build the
+ * failure messages. */
 ng_status ng_krylov_begin(ng_solver S, double r0norm, int *done);
 ng_status ng_krylov_check(ng_solver S, int it, double rnorm, int *done);
 ng_status ng_krylov_breakdown(ng_solver S, int it, const char *what, double value);
+/* NG_ERR_NUMERIC: the global scalar `what` became non-finite at iteration it
+ * (value), with the cause. The _preconditioned_ form finds the cause itself:
+ * it reduces ||z||^2 of the preconditioner output z (named zname) over the
+ * ranks (collective: call it on every rank, as the value is global) and
+ * blames the preconditioner when z is not finite, else says if_z_finite. */
+ng_status ng_krylov_nonfinite(ng_solver S, int it, const char *what, double value, const char *cause);
+ng_status ng_krylov_preconditioned_nonfinite(ng_solver S, int it, const char *what, double value,
+                                             const double *z, const char *zname, const char *if_z_finite);
 ng_status ng_krylov_not_converged(ng_solver S);
 
 /* Halo plan (comm/halo.c): built once at setup from the global columns this

@@ -15,3 +15,12 @@ TESTS += test/test_alloc_fail test/test_alloc_fail_gpu
 endif
 TESTS += test/alloc_fail_env.sh
 EXTRA_DIST += test/alloc_fail_env.sh test/gpu_sanitize.sh
+if NG_CHECK
+check_PROGRAMS += test/test_numeric
+test_test_numeric_SOURCES = test/test_numeric.c
+test_test_numeric_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_numeric_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_numeric
+endif
+TESTS += test/mpi_numeric_np2.sh
+EXTRA_DIST += test/mpi_numeric_np2.sh
