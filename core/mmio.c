@@ -454,6 +454,15 @@ static ng_status mm_read_coordinate(mm_reader *R, const mm_header *H, ng_csr *A)
   }
   NG_CHECK_GOTO(st, ng_coo_to_csr(&C, A), fail);
   ng_coo_free(&C);
+  /* every value was finite, but duplicates are summed: 1e308 + 1e308 */
+  for (int32_t r = 0; r < A->nrows; r++)
+    for (int64_t p = A->rowptr[r]; p < A->rowptr[r + 1]; p++)
+      if (!isfinite(A->val[p])) {
+        st = NG_ERROR(NG_ERR_NUMERIC, "%s: the duplicate entries at (%d, %d) sum to %g (each is finite)", R->path,
+                      (int)r + 1, (int)A->col[p] + 1, A->val[p]);
+        ng_csr_free(A);
+        return st;
+      }
   return NG_SUCCESS;
 fail:
   ng_coo_free(&C);
