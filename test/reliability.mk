@@ -24,3 +24,6 @@ TESTS += test/test_numeric
 endif
 TESTS += test/mpi_numeric_np2.sh
 EXTRA_DIST += test/mpi_numeric_np2.sh
+# The fuzzing harnesses and their corpus (fuzz/run.sh builds them, not make).
+EXTRA_DIST += fuzz/run.sh fuzz/fuzz_common.h fuzz/fuzz_mmio_matrix.c fuzz/fuzz_mmio_vector.c \
+  fuzz/fuzz_options.c fuzz/fuzz_generate.c fuzz/corpus
