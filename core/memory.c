@@ -6,7 +6,7 @@
  * (ng_host_alloc, ng_host_realloc: every NG_MALLOC/NG_CALLOC and the host
  * vector tables) fail with NG_ERR_MEMORY; NG_FAIL_ALLOC_DEVICE=N does the
  * same to the Nth device allocation (ng_cuda_malloc: every cudaMalloc of the
- * library). The message names the allocation and says it was injected.
+ * library, and the context's one cudaHostAlloc). The message names the allocation and says it was injected.
  * ng_alloc_fault_set re-arms both and restarts the counts (tests walk N over
  * every allocation of a run in one process). Counters are atomic, so the
  * order is well defined as long as no allocation runs inside an OpenMP
