@@ -12,12 +12,13 @@
 # with a note why), NG_CS_TIMEOUT (seconds per case, default 1800),
 # NG_CS_LOGDIR (where the per-case logs go, default ./gpu-sanitize-logs).
 #
-# Cases: the GPU suites (test_gpu, test_formats_gpu, test_amg_gpu; Check
-# without fork so one process is checked), the device allocation-failure walk
-# (memcheck only: its device leak check after every failed run is the point,
-# and the other tools add nothing to host-side error paths), nagare-solve on
-# generated problems through each solver and preconditioner, and 2-rank
-# GPU solves with compute-sanitizer under mpirun (one instance per rank).
+# Cases: the GPU suites (test_gpu, test_formats_gpu, test_amg_gpu,
+# test_numeric_gpu; Check without fork, so one process is checked), the
+# device allocation-failure walk (memcheck only: its device leak check after
+# every failed run is the point; the other tools add nothing on host-side
+# error paths), nagare-solve on generated problems through each solver and
+# preconditioner, and 2-rank GPU solves with compute-sanitizer under mpirun
+# (one instance per rank).
 # A case that skips (exit 77: no device) counts as a failure here: this
 # script exists to run on a GPU.
 set -u
@@ -34,7 +35,7 @@ if [ -z "$CS" ]; then
   [ -n "$CS" ] || CS=/usr/local/cuda/bin/compute-sanitizer
 fi
 [ -x "$CS" ] || { echo "gpu_sanitize.sh: compute-sanitizer not found (set COMPUTE_SANITIZER)"; exit 2; }
-for t in test/test_gpu test/test_formats_gpu test/test_amg_gpu test/test_alloc_fail_gpu; do
+for t in test/test_gpu test/test_formats_gpu test/test_amg_gpu test/test_numeric_gpu test/test_alloc_fail_gpu; do
   [ -x "$top/$t" ] || { echo "gpu_sanitize.sh: $top/$t missing: run make check (or make $t) first"; exit 2; }
 done
 
@@ -93,6 +94,7 @@ for tool in $tools; do
   cs "$tool" test_gpu "$top/test/test_gpu"
   cs "$tool" test_formats_gpu "$top/test/test_formats_gpu"
   cs "$tool" test_amg_gpu "$top/test/test_amg_gpu"
+  cs "$tool" test_numeric_gpu "$top/test/test_numeric_gpu"
   [ "$tool" = memcheck ] && cs "$tool" test_alloc_fail_gpu "$top/test/test_alloc_fail_gpu"
   cs "$tool" solve-pcg-amg-lap27 "$solve" -problem lap27:24 -device gpu -solver pcg -precond amg
   cs "$tool" solve-pcg-jacobi-fem27 "$solve" -problem fem27:16 -device gpu -solver pcg -precond jacobi -format auto

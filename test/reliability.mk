@@ -16,11 +16,15 @@ endif
 TESTS += test/alloc_fail_env.sh
 EXTRA_DIST += test/alloc_fail_env.sh test/gpu_sanitize.sh
 if NG_CHECK
-check_PROGRAMS += test/test_numeric
+check_PROGRAMS += test/test_numeric test/test_numeric_gpu
 test_test_numeric_SOURCES = test/test_numeric.c
 test_test_numeric_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_numeric_LDADD = $(NG_TEST_LDADD) -lm
-TESTS += test/test_numeric
+test_test_numeric_gpu_SOURCES = test/test_numeric_gpu.c
+EXTRA_test_test_numeric_gpu_SOURCES = test/test_numeric.c
+test_test_numeric_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_numeric_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_numeric test/test_numeric_gpu
 endif
 TESTS += test/mpi_numeric_np2.sh
 EXTRA_DIST += test/mpi_numeric_np2.sh

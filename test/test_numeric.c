@@ -19,6 +19,12 @@
 #include <mpi.h>
 #endif
 
+#ifdef NG_NUMERIC_ON_GPU
+#define RESOURCE "gpu"
+#else
+#define RESOURCE "cpu"
+#endif
+
 static int rank, size;
 
 typedef struct {
@@ -54,7 +60,7 @@ typedef struct {
 
 static void problem_create(problem *P, const char *spec)
 {
-  NG_ASSERT_OK(ng_context_create("cpu", &P->ctx));
+  NG_ASSERT_OK(ng_context_create(RESOURCE, &P->ctx));
   NG_ASSERT_OK(ng_matrix_generate(P->ctx, spec, &P->A, &P->b));
   NG_ASSERT_OK(ng_vector_create(P->A, &P->x));
   NG_ASSERT_OK(ng_vector_fill(P->x, 0.0));
@@ -270,6 +276,14 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
 #endif
   setenv("CK_FORK", "no", 1); /* collectives cannot run in forked children */
+#ifdef NG_NUMERIC_ON_GPU
+  if (ng_test_no_gpu()) {
+#ifdef NG_HAVE_MPI
+    MPI_Finalize();
+#endif
+    return 77;
+  }
+#endif
   if (ng_context_create("cpu", &world) != NG_SUCCESS) {
     fprintf(stderr, "context: %s\n", ng_last_error());
     return 1;
