@@ -100,9 +100,13 @@ done:
   return R; /* still armed (the counts are read after the run): walk() disarms */
 }
 
+static char sites[1024][128];
+static int nsites;
+
 /* Walks every allocation of the space (device: 1, host: 0). */
 static void walk(int device)
 {
+  nsites = 0;
   int64_t nh, nd, live0, live;
   ng_alloc_fault_counts(NULL, NULL, &live0);
   outcome R = full_run(0, 0);
@@ -143,14 +147,24 @@ static void walk(int device)
     else if (R.st != (device ? NG_ERR_DEVICE_MEMORY : NG_ERR_MEMORY) && R.st != NG_ERR_MPI)
       BAD("status %s (%s)", ng_status_name(R.st), R.msg);
     failed++;
+    /* the call site: the first "<- file:line" after the allocator's own */
+    const char *site = strstr(R.msg, "] <- ");
+    if (site) {
+      char buf[128];
+      snprintf(buf, sizeof(buf), "%s", site + 5);
+      buf[strcspn(buf, " ")] = '\0';
+      int seen = 0;
+      for (int i = 0; i < nsites && !seen; i++) seen = !strcmp(sites[i], buf);
+      if (!seen && nsites < 1024) snprintf(sites[nsites++], sizeof(sites[0]), "%s", buf);
+    }
     for (int s = 0; s < 8; s++)
       if (!strcmp(R.step, steps[s])) per_step[s]++;
   }
 #undef BAD
   ng_alloc_fault_set(0, 0);
-  printf("%s walk on a %s context: %lld allocations, %lld failed cleanly, %lld recovered with the right answer;"
-         " failures by step:",
-         space, RESOURCE, (long long)total, (long long)failed, (long long)recovered);
+  printf("%s walk on a %s context: %lld allocations from %d call sites, %lld failed cleanly, %lld recovered with"
+         " the right answer; failures by step:",
+         space, RESOURCE, (long long)total, nsites, (long long)failed, (long long)recovered);
   for (int s = 0; s < 8; s++) printf(" %s %lld%s", steps[s], (long long)per_step[s], s < 7 ? "," : "\n");
   fflush(stdout);
   ck_assert_msg(bad == 0, "%lld allocations of the %s walk failed uncleanly (listed above)", (long long)bad, space);
