@@ -1,5 +1,6 @@
 # bench/bench.mk: GPU benchmarks (CUDA events, so only in CUDA builds):
-# bench/spmv (formats, vector kernels, copy) and bench/solve (whole solves).
+# bench/spmv (formats, vector kernels, copy), bench/solve (whole solves) and,
+# with MPI, bench/halo (halo transports: exchange, SpMV, AMG-PCG per transport).
 if NG_CUDA
 noinst_PROGRAMS += bench/spmv bench/solve
 bench_spmv_SOURCES = bench/spmv.c bench/bench_util.h
@@ -8,4 +9,10 @@ bench_spmv_LDADD = $(NG_LDADD) -lm
 bench_solve_SOURCES = bench/solve.c bench/bench_util.h
 bench_solve_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_HOME)/include
 bench_solve_LDADD = $(NG_LDADD) -lm
+if NG_MPI
+noinst_PROGRAMS += bench/halo
+bench_halo_SOURCES = bench/halo.c bench/bench_util.h
+bench_halo_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_HOME)/include
+bench_halo_LDADD = $(NG_LDADD) -lm
+endif
 endif

@@ -76,8 +76,8 @@ static ng_status plan_finish(ng_matrix A, struct ng_halo_plan *h, const int64_t 
 {
   ng_context ctx = A->ctx;
   for (int32_t k = 0; k < h->n_send; k++) {
-    int64_t l = want[k] - A->row_begin;
-    if (l < 0 || l >= A->n_local)
+    int64_t l = want[k] - A->col_begin;
+    if (l < 0 || l >= A->n_col_local)
       return NG_ERROR(NG_ERR_INTERNAL, "a neighbour asked for row %lld, not owned here", (long long)want[k]);
     h->send_idx_host[k] = (int32_t)l;
   }
@@ -94,8 +94,13 @@ static ng_status plan_finish(ng_matrix A, struct ng_halo_plan *h, const int64_t 
     else { a++; b++; }
     h->n_neighbors++;
   }
-  h->transport = &ng_transport_host;
-  NG_CHECK(h->transport->setup(h, A->halo_values));
+  NG_CHECK(ng_halo_plan_attach_transport(h, A->halo_values));
+  return NG_SUCCESS;
+}
+
+ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf)
+{
+  NG_CHECK(ng_transport_select_and_setup(h, recv_buf));
   return NG_SUCCESS;
 }
 
@@ -116,11 +121,12 @@ ng_status ng_halo_plan_create(ng_matrix A)
   if (!st) st = NG_CALLOC(recv_count, size);
   if (!st) st = NG_CALLOC(send_count, size);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  if (MPI_Allgather(&A->row_begin, 1, MPI_INT64_T, starts, 1, MPI_INT64_T, comm) != MPI_SUCCESS) {
-    st = NG_ERROR(NG_ERR_MPI, "halo plan: MPI_Allgather of row starts failed");
+  /* owners of the columns this rank reads (the rows' ranks when square) */
+  if (MPI_Allgather(&A->col_begin, 1, MPI_INT64_T, starts, 1, MPI_INT64_T, comm) != MPI_SUCCESS) {
+    st = NG_ERROR(NG_ERR_MPI, "halo plan: MPI_Allgather of column starts failed");
     goto fail;
   }
-  starts[size] = A->n_global;
+  starts[size] = A->n_col_global;
   st = plan_recv_side(A, h, starts, recv_count);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
   if (MPI_Alltoall(recv_count, 1, MPI_INT, send_count, 1, MPI_INT, comm) != MPI_SUCCESS) {

@@ -22,12 +22,48 @@ struct ng_halo_plan {
   int32_t *send_idx;              /* same table in context memory (used by gather) */
   double *send_buf;               /* packed values, context memory */
   double *send_host, *recv_host;  /* host staging for MPI (alias context memory on the host) */
+  double *recv_values;            /* reverse plans only: where received contributions land */
   int n_neighbors;                /* distinct ranks in send and recv lists */
   const struct ng_transport_ops *transport;
   void *tdata;                    /* transport state (MPI requests) */
   double comm_seconds;            /* wall time in pack/start/finish, accumulated */
   long exchanges;
 };
+
+/* Chooses the plan's transport and sets it up to receive into recv_buf
+ * (context memory, n_recv entries). */
+ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf);
+
+/* Restriction's reverse exchange (comm/halo_reverse.c): a plan with the
+ * roles of h swapped. Each rank sends, for every entry it reads through h
+ * (h's receive layout), a contribution to that entry's owner; the owner
+ * receives h->n_send values in h's send layout and adds them to its own
+ * rows, neighbour by neighbour in rank order (deterministic). The reverse
+ * plan uses the same transports as every forward plan. Collective: every
+ * rank calls create (h NULL where this rank has no forward plan); *rev is
+ * NULL where the reverse plan has no neighbours. */
+ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct ng_halo_plan **rev);
+/* contrib: h->n_recv values in context memory (kept until end). */
+ng_status ng_halo_reverse_begin(struct ng_halo_plan *rev, const double *contrib);
+/* y[row] += every contribution received for row (context memory). */
+ng_status ng_halo_reverse_end(struct ng_halo_plan *rev, const struct ng_halo_plan *h, double *y);
+void ng_halo_reverse_destroy(struct ng_halo_plan *rev);
+
+/* Setup-time exchanges on the host (comm/halo_host.c), outside the
+ * transports and the timers: items of elem bytes. NULL h (no neighbours):
+ * nothing to do. exchange: halo[k] = x[local row of halo entry k] of its owner.
+ * rows_lengths / rows_exchange: variable-length rows (rowptr-indexed data of
+ * the own rows): the halo rows' offsets (n_recv + 1), then their data. */
+ng_status ng_halo_exchange_host(const struct ng_halo_plan *h, const void *x, void *halo, size_t elem);
+ng_status ng_halo_rows_lengths(const struct ng_halo_plan *h, const int64_t *rowptr, int64_t *halo_rowptr);
+ng_status ng_halo_rows_exchange(const struct ng_halo_plan *h, const int64_t *rowptr, const void *data, size_t elem,
+                                const int64_t *halo_rowptr, void *halo_data);
+
+/* Collective personalised exchanges (comm/alltoall.c): counts per rank in
+ * items of elem bytes; the receive side's counts from ng_comm_alltoall_counts. */
+ng_status ng_comm_alltoall_counts(ng_context ctx, const int64_t *send_counts, int64_t *recv_counts);
+ng_status ng_comm_alltoallv(ng_context ctx, const void *sbuf, const int64_t *send_counts, void *rbuf,
+                            const int64_t *recv_counts, size_t elem);
 
 /* Collective: every rank passes its own status; all return NG_SUCCESS when
  * all succeeded, else the lowest failing rank's status, with its message

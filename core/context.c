@@ -72,12 +72,19 @@ ng_status ng_context_create_comm(const char *resource, const void *mpi_comm, ng_
     }
   }
   {
+    const char *t = getenv("NG_COMM_TRANSPORT");
+    NG_CHECK_GOTO(st, ng_context_set_transport(c, t && *t ? t : "auto"), fail);
+  }
+  {
     const char *bind = getenv("NG_BIND_MEMORY");
     if (bind && !strcmp(bind, "1")) NG_CHECK_GOTO(st, ng_context_bind_memory(c), fail);
   }
   *ctx = c;
   return NG_SUCCESS;
 fail:
+#ifdef NG_HAVE_CUDA
+  if (c->cuda) ng_cuda_destroy(c->cuda);
+#endif
   ng_comm_destroy(c->comm);
   ng_free(c);
   return st;

@@ -162,6 +162,9 @@ typedef struct ng_vec_ops {
   ng_status (*download_raw)(ng_context ctx, void *host, const void *src, size_t bytes);
   /* buf[k] = x[idx[k]] for k < n (halo packing); idx in context memory */
   ng_status (*gather)(ng_context ctx, int32_t n, const int32_t *idx, const double *x, double *buf);
+  /* y[idx[k]] += buf[k] for k < n (restriction's reverse halo); idx must not
+   * repeat within one call, idx and buf in context memory */
+  ng_status (*scatter_add)(ng_context ctx, int32_t n, const int32_t *idx, const double *buf, double *y);
   /* Waits for all queued work on the context (no-op on the host). */
   ng_status (*sync)(ng_context ctx);
   /* Fused Krylov updates (one pass each; results are this rank's share).
@@ -235,12 +238,18 @@ struct ng_context_s {
   char describe[256];
   int gpu_device;       /* CUDA device in use, -1 on the host (comm/hwloc_bind.c) */
   int memory_bound;     /* 1 once memory was bound to the NUMA node(s) near it */
+  int comm_transport;   /* halo transport asked for: ng_transport_kind of comm/transport.h (auto by default;
+                         * NG_COMM_TRANSPORT, ng_context_set_transport) */
 };
 
 struct ng_matrix_s {
   ng_context ctx;
   int64_t n_global, row_begin, nnz_global;
   int32_t n_local;
+  /* Column ownership (the x this matrix reads): the rows' own for a square
+   * matrix; its own ranges for a rectangular one (AMG's distributed P). */
+  int64_t n_col_global, col_begin;
+  int32_t n_col_local;
   ng_csr local;          /* host: owned rows x owned columns (local numbering) */
   ng_csr offrank;        /* host: owned rows x halo columns (0..n_halo-1) */
   int32_t n_halo;
@@ -269,6 +278,8 @@ typedef struct ng_precond_ops {
   /* Optional: d when M^-1 r = d .* r (context memory), so solvers can fuse
    * the application into their vector updates; NULL otherwise. */
   const double *(*diagonal)(ng_precond P);
+  /* Optional: this rank's seconds in the preconditioner's own exchanges. */
+  double (*comm_seconds)(ng_precond P);
 } ng_precond_ops;
 const ng_precond_ops *ng_precond_find(const char *name);
 /* Registered names, ", "-separated, into buf (for messages). */
@@ -352,6 +363,15 @@ ng_status ng_binding_pick_gpu(ng_context ctx, int ndev, int *device);
 
 /* Internal matrix apply on raw context-memory arrays (halo exchange inside). */
 ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y);
+/* y = alpha A x + beta y, the same way (x: n_col_local entries, y: n_local). */
+ng_status ng_matrix_apply_ab(ng_matrix A, double alpha, const double *x, double beta, double *y);
+/* Collective: a rectangular distributed matrix (rows [row_begin, row_end) of
+ * n_global, given with global columns of n_col_global, this rank owning the
+ * columns [col_begin, col_end)), in CSR, with its halo plan over the columns'
+ * ranges. ng_matrix_create_distributed is the square case. */
+ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
+                                const int64_t *gcol, const double *val, ng_matrix *A);
 
 /* ---- options (core/options.c) ---------------------------------------------- */
 ng_status ng_options_copy(ng_options src, ng_options *dst);

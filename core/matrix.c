@@ -49,35 +49,35 @@ static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
  * columns), remembering where each input value went. */
 static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t *gcol, const double *val)
 {
-  int32_t n = A->n_local;
-  int64_t nnz = rowptr[n], nloc = 0, noff = 0, *halo = NULL;
+  int32_t n = A->n_local, nc = A->n_col_local;
+  int64_t nnz = rowptr[n], nloc = 0, noff = 0, *halo = NULL, c0 = A->col_begin;
   for (int64_t p = 0; p < nnz; p++) {
-    if (gcol[p] < 0 || gcol[p] >= A->n_global)
+    if (gcol[p] < 0 || gcol[p] >= A->n_col_global)
       return NG_ERROR(NG_ERR_ARGUMENT, "entry %lld has global column %lld outside 0..%lld", (long long)p,
-                      (long long)gcol[p], (long long)A->n_global - 1);
+                      (long long)gcol[p], (long long)A->n_col_global - 1);
     if (!isfinite(val[p]))
       return NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)gcol[p]);
-    if (gcol[p] >= A->row_begin && gcol[p] < A->row_begin + n) nloc++; else noff++;
+    if (gcol[p] >= c0 && gcol[p] < c0 + nc) nloc++; else noff++;
   }
   NG_CHECK(NG_MALLOC(halo, noff));
   int64_t k = 0;
   for (int64_t p = 0; p < nnz; p++)
-    if (!(gcol[p] >= A->row_begin && gcol[p] < A->row_begin + n)) halo[k++] = gcol[p];
+    if (!(gcol[p] >= c0 && gcol[p] < c0 + nc)) halo[k++] = gcol[p];
   qsort(halo, (size_t)noff, sizeof(int64_t), cmp_i64);
   int32_t nh = 0;
   for (int64_t q = 0; q < noff; q++)
     if (q == 0 || halo[q] != halo[q - 1]) halo[nh++] = halo[q];
   A->n_halo = nh;
   A->halo_gcol = halo;
-  NG_CHECK(ng_csr_alloc(&A->local, n, n, nloc));
+  NG_CHECK(ng_csr_alloc(&A->local, n, nc, nloc));
   NG_CHECK(ng_csr_alloc(&A->offrank, n, nh, noff));
   if (noff) NG_CHECK(NG_MALLOC(A->value_map, nnz));
   int64_t a = 0, b = 0;
   for (int32_t i = 0; i < n; i++) {
     for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
       int64_t g = gcol[p];
-      if (g >= A->row_begin && g < A->row_begin + n) {
-        A->local.col[a] = (int32_t)(g - A->row_begin);
+      if (g >= c0 && g < c0 + nc) {
+        A->local.col[a] = (int32_t)(g - c0);
         A->local.val[a] = val[p];
         if (A->value_map) A->value_map[p] = a;
         a++;
@@ -117,9 +117,9 @@ static ng_status distributed_check_local(int64_t n_global, int64_t row_begin, in
 /* Every step that can fail on one rank only is followed by ng_comm_agree, so
  * that all ranks leave with an error (naming the failing rank) instead of
  * some waiting forever in the next collective. */
-ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                                       const int64_t *rowptr, const int64_t *gcol, const double *val,
-                                       ng_matrix *Aout)
+ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
+                                const int64_t *gcol, const double *val, ng_matrix *Aout)
 {
   ng_matrix A = NULL;
   static const int64_t zero = 0;
@@ -129,12 +129,17 @@ ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t
   if (!rowptr) rowptr = &zero;
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
   NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, n_global, row_begin, row_end, NULL), fail);
+  if (n_col_global != n_global || col_begin != row_begin || col_end != row_end)
+    NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, n_col_global, col_begin, col_end, NULL), fail);
   st = NG_CALLOC(A, 1);
   if (!st) {
     A->ctx = ctx;
     A->n_global = n_global;
     A->row_begin = row_begin;
     A->n_local = (int32_t)(row_end - row_begin);
+    A->n_col_global = n_col_global;
+    A->col_begin = col_begin;
+    A->n_col_local = (int32_t)(col_end - col_begin);
     st = matrix_split(A, rowptr, gcol, val);
   }
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
@@ -154,6 +159,15 @@ ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t
 fail:
   ng_matrix_destroy(A);
   return st;
+}
+
+ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                       const int64_t *rowptr, const int64_t *gcol, const double *val,
+                                       ng_matrix *Aout)
+{
+  NG_CHECK(ng_matrix_create_rect(ctx, n_global, row_begin, row_end, n_global, row_begin, row_end, rowptr, gcol, val,
+                                 Aout));
+  return NG_SUCCESS;
 }
 
 /* This rank's rows [starts[rank], starts[rank+1]) of a whole matrix W that
@@ -295,14 +309,20 @@ const char *ng_matrix_format(ng_matrix A) { return A ? A->format : ""; }
  * columns) runs while messages travel, then the off-rank block adds the
  * boundary rows' halo contributions. A rank with no halo of its own may
  * still have to send (A->halo without spmv_off). */
-ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y)
+ng_status ng_matrix_apply_ab(ng_matrix A, double alpha, const double *x, double beta, double *y)
 {
   if (A->halo) NG_CHECK(ng_halo_begin(A, x));
-  NG_CHECK(A->spmv->apply(A->spmv_data, 1.0, x, 0.0, y));
+  NG_CHECK(A->spmv->apply(A->spmv_data, alpha, x, beta, y));
   if (A->halo) {
     NG_CHECK(ng_halo_end(A));
-    if (A->spmv_off) NG_CHECK(A->spmv_off->apply(A->spmv_off_data, 1.0, A->halo_values, 1.0, y));
+    if (A->spmv_off) NG_CHECK(A->spmv_off->apply(A->spmv_off_data, alpha, A->halo_values, 1.0, y));
   }
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y)
+{
+  NG_CHECK(ng_matrix_apply_ab(A, 1.0, x, 0.0, y));
   return NG_SUCCESS;
 }
 

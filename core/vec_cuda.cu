@@ -138,6 +138,11 @@ __global__ void k_gather(int32_t n, const int32_t *__restrict__ idx, const doubl
   int32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < n) buf[k] = x[idx[k]];
 }
+__global__ void k_scatter_add(int32_t n, const int32_t *__restrict__ idx, const double *__restrict__ buf, double *y)
+{
+  int32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) y[idx[k]] += buf[k]; /* idx does not repeat within one call */
+}
 __global__ void k_cg_update_xp(int32_t n, double alpha, double beta, const double *__restrict__ z,
                                double *__restrict__ x, double *__restrict__ p)
 {
@@ -350,6 +355,11 @@ static ng_status c_gather(ng_context ctx, int32_t n, const int32_t *idx, const d
   LAUNCH(k_gather, n, idx, x, buf);
   return NG_SUCCESS;
 }
+static ng_status c_scatter_add(ng_context ctx, int32_t n, const int32_t *idx, const double *buf, double *y)
+{
+  LAUNCH(k_scatter_add, n, idx, buf, y);
+  return NG_SUCCESS;
+}
 static ng_status c_sync(ng_context ctx)
 {
   NG_CUDA_CHECK(cudaStreamSynchronize(CU->stream));
@@ -414,6 +424,7 @@ extern "C" const ng_vec_ops ng_vec_ops_cuda = {
   .upload_raw = c_upload_raw,
   .download_raw = c_download_raw,
   .gather = c_gather,
+  .scatter_add = c_scatter_add,
   .sync = c_sync,
   .cg_update_r = c_cg_update_r,
   .cg_update_xp = c_cg_update_xp,

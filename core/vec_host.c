@@ -89,6 +89,12 @@ static ng_status h_gather(ng_context ctx, int32_t n, const int32_t *idx, const d
   for (int32_t k = 0; k < n; k++) buf[k] = x[idx[k]];
   return NG_SUCCESS;
 }
+static ng_status h_scatter_add(ng_context ctx, int32_t n, const int32_t *idx, const double *buf, double *y)
+{
+  NG_OMP_FOR
+  for (int32_t k = 0; k < n; k++) y[idx[k]] += buf[k];
+  return NG_SUCCESS;
+}
 static ng_status h_sync(ng_context ctx) { return NG_SUCCESS; }
 
 /* Fused Krylov updates: the reference for the CUDA kernels. */
@@ -185,6 +191,7 @@ const ng_vec_ops ng_vec_ops_host = {
   .upload_raw = h_copy_raw,
   .download_raw = h_copy_raw,
   .gather = h_gather,
+  .scatter_add = h_scatter_add,
   .sync = h_sync,
   .cg_update_r = h_cg_update_r,
   .cg_update_xp = h_cg_update_xp,

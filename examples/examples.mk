@@ -7,3 +7,9 @@ examples_poisson3d_LDADD = examples/libreport.la $(NG_LDADD)
 bin_PROGRAMS += nagare-solve
 nagare_solve_SOURCES = examples/nagare_solve.c
 nagare_solve_LDADD = examples/libreport.la $(NG_LDADD)
+# The time-stepping pattern: pressure projection with moving density (issue 15).
+noinst_PROGRAMS += examples/cfd_pressure
+examples_cfd_pressure_SOURCES = examples/cfd_pressure.c
+examples_cfd_pressure_LDADD = examples/libreport.la $(NG_LDADD) -lm
+TESTS += test/cfd_pressure.sh
+EXTRA_DIST += test/cfd_pressure.sh

@@ -1,6 +1,8 @@
 /* examples/report.c: solve and report, shared by the example programs.
  * Under MPI rank 0 also prints one row per rank (rows, nonzeros, halo,
- * neighbours, halo-exchange time, binding), gathered with MPI_Gather. */
+ * neighbours, halo-exchange time, transport of each neighbour, seconds in the
+ * preconditioner's own exchanges (the distributed AMG's coarse levels),
+ * binding), gathered with MPI_Gather. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -16,12 +18,13 @@ typedef struct {
   int rank, neighbors;
   int32_t rows, halo;
   int64_t nnz;
-  double comm_seconds;
+  double comm_seconds, amg_seconds;
+  char transport[64];
   char binding[200];
 } rank_row;
 
 /* One row per rank on rank 0 (the context spans MPI_COMM_WORLD). */
-static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
+static ng_status print_rank_rows(ng_context ctx, ng_matrix A, ng_solver S)
 {
   rank_row me;
   int rank, size;
@@ -31,7 +34,9 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
   me.rank = rank;
   if ((st = ng_matrix_get_comm_info(A, &me.rows, &me.halo, &me.neighbors, &me.comm_seconds))) return st;
   if ((st = ng_matrix_get_local_nnz(A, &me.nnz))) return st;
+  if ((st = ng_solver_get_precond_comm_seconds(S, &me.amg_seconds))) return st;
   if ((st = ng_context_report_binding(ctx, me.binding, sizeof(me.binding)))) return st;
+  if ((st = ng_matrix_get_transport(A, me.transport, sizeof(me.transport)))) return st;
   if (size == 1) {
     printf("binding            : %s\n", me.binding);
     return NG_SUCCESS;
@@ -44,10 +49,12 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A)
     return NG_ERR_MPI;
   }
   if (rank == 0) {
-    printf("%5s %10s %12s %8s %5s %10s  %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s", "binding");
+    printf("%5s %10s %12s %8s %5s %10s %10s  %-16s %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s",
+           "amg comm s", "transport", "binding");
     for (int r = 0; r < size; r++)
-      printf("%5d %10d %12lld %8d %5d %10.4f  %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
-             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].binding);
+      printf("%5d %10d %12lld %8d %5d %10.4f %10.4f  %-16s %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
+             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].amg_seconds, all[r].transport,
+             all[r].binding);
   }
   free(all);
 #endif
@@ -63,8 +70,11 @@ ng_status ng_example_register_options(ng_options opts)
 ng_status ng_example_apply_binding(ng_context ctx, ng_options opts)
 {
   int bind = 0;
+  const char *transport = "";
   ng_status st = ng_options_get_bool(opts, "bind_memory", &bind);
   if (st == NG_SUCCESS && bind) st = ng_context_bind_memory(ctx);
+  if (st == NG_SUCCESS) st = ng_options_get_string(opts, "comm_transport", &transport);
+  if (st == NG_SUCCESS && transport && *transport) st = ng_context_set_transport(ctx, transport);
   return st;
 }
 
@@ -126,7 +136,7 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
     printf("solve time         : %.3f s (%.3f ms/iteration)\n", solve, its ? 1e3 * solve / its : 0.0);
     fflush(stdout);
   }
-  if ((st = print_rank_rows(ctx, A))) { ng_solver_destroy(S); return st; }
+  if ((st = print_rank_rows(ctx, A, S))) { ng_solver_destroy(S); return st; }
   ng_solver_destroy(S);
   return solve_st;
 }

@@ -12,7 +12,8 @@ int ng_example_fail(const char *what, ng_status st);
     if (ng_ex_s_ != NG_SUCCESS) return ng_example_fail(#call, ng_ex_s_); \
   } while (0)
 
-/* -bind_memory: registered before parsing, applied after the context exists. */
+/* -bind_memory: registered before parsing, applied after the context exists
+ * (with -comm_transport, a library option that needs the context too). */
 ng_status ng_example_register_options(ng_options opts);
 ng_status ng_example_apply_binding(ng_context ctx, ng_options opts);
 

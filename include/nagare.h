@@ -77,6 +77,18 @@ ng_status ng_context_report_binding(ng_context ctx, char *buf, size_t len);
  * on a GPU context) through hwloc; NG_ERR_UNSUPPORTED without hwloc or when
  * the OS refuses. ng_context_create does it when NG_BIND_MEMORY=1. */
 ng_status ng_context_bind_memory(ng_context ctx);
+/* How halo values move between ranks, for matrices created afterwards:
+ * "auto" (the default: per neighbour, ipc on the same node between GPU
+ * contexts, cuda_mpi across nodes when MPI is CUDA-aware, else host),
+ * "host" (staging through host memory), "ipc" (CUDA IPC, GPU to GPU on one
+ * node) or "cuda_mpi" (device pointers to a CUDA-aware MPI). ipc and
+ * cuda_mpi are NG_ERR_UNSUPPORTED on a host CPU context or in a build
+ * without CUDA, cuda_mpi also when MPI is not CUDA-aware; unknown names are
+ * NG_ERR_ARGUMENT. ng_context_create reads NG_COMM_TRANSPORT the same way;
+ * programs take -comm_transport. Call it with the same name on every rank. */
+ng_status ng_context_set_transport(ng_context ctx, const char *name);
+/* The context's choice: "auto", "host", "ipc" or "cuda_mpi". */
+const char *ng_context_get_transport(ng_context ctx);
 /* 1 when the library was built with CUDA / MPI / hwloc / zlib. */
 int ng_have_cuda(void);
 int ng_have_mpi(void);
@@ -164,6 +176,9 @@ ng_status ng_matrix_apply(ng_matrix A, ng_vector x, ng_vector y);
  * Any output may be NULL. One rank: n_halo = n_neighbors = 0, 0 seconds. */
 ng_status ng_matrix_get_comm_info(ng_matrix A, int32_t *n_local_rows, int32_t *n_halo, int *n_neighbors,
                                   double *comm_seconds);
+/* The transport of each of this rank's neighbours, e.g. "ipc:1,2 host:0"
+ * (kind, then the neighbour ranks it serves); "-" without neighbours. */
+ng_status ng_matrix_get_transport(ng_matrix A, char *buf, size_t len);
 ng_status ng_matrix_destroy(ng_matrix A);
 
 /* ---- vectors ------------------------------------------------------------- */
@@ -216,6 +231,10 @@ ng_status ng_solver_get_residual(ng_solver S, double *relative_residual);
 ng_status ng_solver_get_history(ng_solver S, const double **history, int *length);
 /* Seconds spent in set_operator (setup) and in the last solve. */
 ng_status ng_solver_get_times(ng_solver S, double *setup_seconds, double *solve_seconds);
+/* This rank's seconds in the preconditioner's own exchanges between ranks
+ * since its setup (the distributed AMG's coarse levels, P and R; the
+ * finest level's halo counts in ng_matrix_get_comm_info); 0 without one. */
+ng_status ng_solver_get_precond_comm_seconds(ng_solver S, double *seconds);
 ng_status ng_solver_destroy(ng_solver S);
 
 #ifdef __cplusplus

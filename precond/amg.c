@@ -6,8 +6,11 @@
  * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
- * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother jacobi. */
-#include "amg.h"
+ * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother
+ * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
+ * -amg_cheby_degree, -amg_cheby_ratio. */
+#include "amg_dist.h"
+#include "smoother.h"
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -44,9 +47,20 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_int(opts, "amg_coarse_sweeps", &coarse_sweeps));
   NG_CHECK(ng_options_get_int(opts, "amg_coarse_size", &coarse_size));
   NG_CHECK(ng_options_get_int(opts, "amg_max_levels", &M->max_levels));
+  int agg_rows;
+  NG_CHECK(ng_options_get_int(opts, "amg_agglomerate_rows", &agg_rows));
+  M->agglomerate_rows = agg_rows;
   NG_CHECK(ng_options_get_string(opts, "amg_smoother", &smoother));
-  if (strcmp(smoother, "jacobi"))
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi)", smoother);
+  M->smoother = ng_smoother_find(smoother);
+  if (!M->smoother)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi, mcgs, mmcgs, chebyshev)",
+                    smoother);
+  NG_CHECK(ng_options_get_real(opts, "amg_mmcgs_theta", &M->mmcgs_theta));
+  NG_CHECK(ng_options_get_int(opts, "amg_cheby_degree", &M->cheby_degree));
+  NG_CHECK(ng_options_get_real(opts, "amg_cheby_ratio", &M->cheby_ratio));
+  if (M->cheby_degree < 1 || M->cheby_degree > 32)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cheby_degree %d must be in 1..32", M->cheby_degree);
+  if (!(M->cheby_ratio > 1.0)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cheby_ratio %g must be > 1", M->cheby_ratio);
   NG_CHECK(ng_options_get_string(opts, "amg_coarse_solver", &s));
   M->coarse_direct = !strcmp(s, "direct");
   NG_CHECK(ng_options_get_string(opts, "amg_format", &s));
@@ -173,6 +187,7 @@ static ng_status amg_apply(ng_precond P, const double *r, double *z)
 ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
 {
   ng_amg *M = P->data;
+  if (M->dist) return ng_amg_dist_describe(P, buf, len);
   double rows = 0, nnz = 0, n0 = M->L[0].n, z0 = (double)P->A->local.nnz;
   size_t k;
   for (int l = 0; l < M->nlevels; l++) {
@@ -180,9 +195,9 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     nnz += l ? (double)M->L[l].A.nnz : z0;
   }
   k = (size_t)snprintf(buf, len,
-                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s\n"
+                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s, smoother %s\n"
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
-                       M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother",
+                       M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother", M->smoother->name,
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
   int ngpu = 0;
   for (int l = 0; l < M->nlevels; l++) ngpu += M->L[l].gpu;
@@ -197,8 +212,11 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
     else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
     else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
-    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s\n", l, (int)L->n, z,
-                          L->n ? z / L->n : 0.0, sweeps);
+    char colors[48] = "";
+    if (M->smoother->colors && !(coarsest && M->coarse_direct))
+      snprintf(colors, sizeof(colors), ", %s %d colors", M->smoother->name, M->smoother->colors(L->sdata));
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps, colors);
   }
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,
@@ -206,7 +224,10 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
   return NG_SUCCESS;
 }
 
+static double amg_comm_seconds(ng_precond P) { return ng_amg_dist_comm_seconds(P->data); }
+
 const ng_precond_ops ng_precond_amg = {
+  .comm_seconds = amg_comm_seconds,
   .name = "amg",
   .setup = amg_setup,
   .update = amg_update,

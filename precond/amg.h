@@ -27,6 +27,9 @@ ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S);
  * the aggregate of row i in 0..*nagg-1, or -1 for a row with no strong
  * neighbour (left to the smoother). */
 ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg);
+/* The MIS(2) key of vertex i in state 0 (out), 1 (undecided), 2 (in):
+ * state, a 30-bit hash of i, i; larger keys win. */
+uint64_t ng_amg_mis_key(int state, uint32_t i);
 
 /* Prolongation (amg_prolong.c). Tentative P from the constant vector:
  * ptent[i] = 1/sqrt(|aggregate|) (0 for agg -1), so P_tent^T P_tent = I. */
@@ -77,6 +80,7 @@ typedef struct {
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
   double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
+  void *sdata;                   /* the smoother's state of this level (smoother.h) */
   int gpu;                       /* aggregates, P, R, next A built on the GPU (amg_setup_cuda.cu) */
   int host_stale;                /* A's host values are the setup's: the update refreshed only the
                                     device copy (a GPU level fed by a GPU level, nothing on the host
@@ -87,6 +91,10 @@ typedef struct {
   int nlevels, max_levels;
   int32_t coarse_size;
   ng_amg_level *L;               /* max_levels entries */
+  const struct ng_smoother_ops *smoother; /* -amg_smoother (smoother.h) */
+  double mmcgs_theta;            /* -amg_mmcgs_theta: strong couplings that the mmcgs colors separate */
+  int cheby_degree;              /* -amg_cheby_degree */
+  double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;
@@ -103,6 +111,8 @@ typedef struct {
   int32_t gpu_min_rows;          /* levels after the finest: on the GPU from this many rows */
   int host_threads;              /* OpenMP threads of the host setup / update (0: unchanged) */
   void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
+  void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
+  int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
 } ng_amg;
 
@@ -134,8 +144,17 @@ ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, voi
 /* dinv = omega / a_ii of a GPU-built level, on the device */
 ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 void ng_amg_gpu_free(ng_amg *M);
+/* The distributed setup's local products T = C (A B) of host CSRs on the
+ * device (T allocated at the first call, values only when *state exists:
+ * the device keeps the patterns). NG_ERR_UNSUPPORTED: do it on the host. */
+ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T, void **state);
+void ng_amg_gpu_triple_free(void *state);
 #endif
 
+/* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
+ * format refuses it); the coarsest operator's dense inverse as a full CSR. */
+ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
+ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);

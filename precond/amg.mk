@@ -1,9 +1,12 @@
 # precond/amg.mk: smoothed-aggregation AMG (host setup, V-cycle on the
 # context's memory through the SpMV and vector ops tables).
 libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c precond/amg_aggregate.c \
-  precond/amg_prolong.c precond/amg_galerkin.c precond/amg_setup.c precond/amg_cycle.c precond/dense_chol.c
+  precond/amg_prolong.c precond/amg_galerkin.c precond/amg_setup.c precond/amg_cycle.c precond/dense_chol.c \
+  precond/amg_dist.h precond/amg_dist_aggregate.c precond/amg_dist_prolong.c precond/amg_dist_galerkin.c \
+  precond/amg_dist_setup.c precond/smoother.h precond/smoother_jacobi.c precond/smoother_mcgs.c \
+  precond/smoother_chebyshev.c precond/coloring.c
 if NG_CUDA
-libnagare_la_SOURCES += precond/amg_setup_cuda.cu
+libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_amg test/test_amg_gpu
@@ -15,3 +18,15 @@ test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_amg test/test_amg_gpu
 endif
+# The hierarchy across MPI ranks: test/test_amg_mpi on 1, 2 and 4 ranks.
+if NG_CHECK
+if NG_MPI
+check_PROGRAMS += test/test_amg_mpi
+test_test_amg_mpi_SOURCES = test/test_amg_mpi.c
+test_test_amg_mpi_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_mpi_LDADD = $(NG_TEST_LDADD) -lm
+endif
+TESTS += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh
+endif
+TESTS += test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

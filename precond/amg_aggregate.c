@@ -21,7 +21,10 @@ static uint64_t hash30(uint64_t x)
   x ^= x >> 31;
   return x & 0x3fffffffull;
 }
-static uint64_t key(int state, int32_t i) { return ((uint64_t)state << 62) | (hash30((uint64_t)i) << 32) | (uint32_t)i; }
+/* Shared with the distributed aggregation (amg_dist_aggregate.c), which keys
+ * vertices by their global index so that it finds the same aggregates. */
+uint64_t ng_amg_mis_key(int state, uint32_t i) { return ((uint64_t)state << 62) | (hash30((uint64_t)i) << 32) | i; }
+static uint64_t key(int state, int32_t i) { return ng_amg_mis_key(state, (uint32_t)i); }
 static int key_state(uint64_t k) { return (int)(k >> 62); }
 static int32_t key_index(uint64_t k) { return (int32_t)(uint32_t)k; }
 

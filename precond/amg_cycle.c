@@ -1,13 +1,14 @@
-/* precond/amg_cycle.c: the V-cycle (METHODS.md section 4): damped Jacobi
- * pre-smoothing from a zero guess, restriction of the residual, recursion,
- * prolongation and correction, the same number of post-sweeps. Jacobi and
- * R = P^T make it symmetric for CG. Everything runs on the context's memory
+/* precond/amg_cycle.c: the V-cycle (METHODS.md section 4): pre-smoothing
+ * from a zero guess by the level's smoother (smoother.h), restriction of the
+ * residual, recursion, prolongation and correction, the same number of
+ * post-sweeps in the adjoint order. Smoothers whose post-sweep is the adjoint
+ * of their pre-sweep and R = P^T make it symmetric for CG. Everything runs on the context's memory
  * through the SpMV tables and ctx->vops: no allocation, host copy or sync
  * (unless per-level profiling is switched on by a benchmark). */
-#include "amg.h"
+#include "smoother.h"
 
 /* r = b - A x on level l (level 0 through the user's matrix). */
-static ng_status residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r)
+ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r)
 {
   ng_context ctx = P->ctx;
   ng_amg_level *L = &M->L[l];
@@ -21,20 +22,11 @@ static ng_status residual(ng_precond P, ng_amg *M, int l, const double *b, const
   return NG_SUCCESS;
 }
 
-/* sweeps of x += omega D^-1 (b - A x); zero: x starts at 0 (first sweep is dinv .* b). */
-static ng_status jacobi(ng_precond P, ng_amg *M, int l, int sweeps, int zero, const double *b, double *x)
+/* y = alpha A x + beta y on level l. */
+ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y)
 {
-  ng_context ctx = P->ctx;
-  ng_amg_level *L = &M->L[l];
-  if (zero) {
-    if (sweeps == 0) NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, x));
-    else NG_CHECK(ctx->vops->pointwise_mult(ctx, L->n, L->dinv, b, x));
-  }
-  for (int s = zero ? 1 : 0; s < sweeps; s++) {
-    NG_CHECK(residual(P, M, l, b, x, L->r));
-    NG_CHECK(ctx->vops->pointwise_mult(ctx, L->n, L->dinv, L->r, L->r));
-    NG_CHECK(ctx->vops->axpy(ctx, L->n, 1.0, L->r, x));
-  }
+  if (l == 0) NG_CHECK(ng_matrix_apply_ab(P->A, alpha, x, beta, y));
+  else NG_CHECK(M->L[l].Aops->apply(M->L[l].Adata, alpha, x, beta, y));
   return NG_SUCCESS;
 }
 
@@ -56,19 +48,24 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
   NG_CHECK(charge(P, M, -1, &t));
   if (l == M->nlevels - 1) {
     if (M->coarse_direct) NG_CHECK(M->Cops->apply(M->Cdata, 1.0, b, 0.0, x));
-    else NG_CHECK(jacobi(P, M, l, L->pre, 1, b, x));
+    else {
+      /* a Gauss-Seidel sweep is not symmetric by itself: half forward, half backward */
+      int fw = M->smoother->split_coarse ? (L->pre + 1) / 2 : L->pre;
+      NG_CHECK(M->smoother->pre(P, M, l, fw, b, x));
+      if (L->pre - fw > 0) NG_CHECK(M->smoother->post(P, M, l, L->pre - fw, b, x));
+    }
     NG_CHECK(charge(P, M, l, &t));
     return NG_SUCCESS;
   }
   ng_amg_level *C = &M->L[l + 1];
-  NG_CHECK(jacobi(P, M, l, L->pre, 1, b, x));
-  NG_CHECK(residual(P, M, l, b, x, L->r));
+  NG_CHECK(M->smoother->pre(P, M, l, L->pre, b, x));
+  NG_CHECK(ng_amg_residual(P, M, l, b, x, L->r));
   NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->r, 0.0, C->b));
   NG_CHECK(charge(P, M, l, &t));
   NG_CHECK(cycle(P, M, l + 1, C->b, C->x));
   NG_CHECK(charge(P, M, -1, &t));
   NG_CHECK(L->Pops->apply(L->Pdata, 1.0, C->x, 1.0, x));
-  NG_CHECK(jacobi(P, M, l, L->post, 0, b, x));
+  if (L->post > 0) NG_CHECK(M->smoother->post(P, M, l, L->post, b, x));
   NG_CHECK(charge(P, M, l, &t));
   return NG_SUCCESS;
 }

@@ -111,7 +111,7 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
   NG_CHECK_GOTO(st, V->alloc(ctx, &w, n), out);
 #ifdef NG_HAVE_CUDA
   /* s and the start vector made on the device from the matrix's CSR (same values) */
-  if (ctx->on_gpu) NG_CHECK_GOTO(st, ng_amg_gpu_rho_init(A, s, warm ? NULL : v, &done), out);
+  if (ctx->on_gpu && ctx->size == 1) NG_CHECK_GOTO(st, ng_amg_gpu_rho_init(A, s, warm ? NULL : v, &done), out);
 #endif
   if (!done) {
     NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
@@ -120,7 +120,8 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
     for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
     NG_CHECK_GOTO(st, V->upload(ctx, s, h, n), out);
     if (!warm) {
-      for (int32_t i = 0; i < n; i++) h[i] = start_value(i);
+      /* by global row: every rank count starts from the same vector */
+      for (int32_t i = 0; i < n; i++) h[i] = start_value((int32_t)(A->row_begin + i));
       NG_CHECK_GOTO(st, V->upload(ctx, v, h, n), out);
     }
   }

@@ -3,7 +3,8 @@
  * (A, P, R of every level, the dense coarsest inverse) and ctx->vops (the
  * smoother's omega / diagonal and the work vectors). refresh() recomputes the
  * values for a matrix with the same pattern, keeping aggregates and patterns. */
-#include "amg.h"
+#include "amg_dist.h"
+#include "smoother.h"
 #include <math.h>
 
 #define RHO_ITERS 12
@@ -16,7 +17,7 @@
 static const ng_csr *level_matrix(ng_amg *M, ng_matrix A, int l) { return l ? &M->L[l].A : &A->local; }
 
 /* An SpMV table for one host CSR in the requested format, CSR when the format refuses it. */
-static ng_status make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data)
+ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data)
 {
   const ng_spmv_ops *o = ng_spmv_find(M->format, ctx->on_gpu);
   if (!o) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_format '%s' is not a storage format of this memory space", M->format);
@@ -83,7 +84,7 @@ out:
 }
 
 /* The coarsest operator's dense inverse as a full CSR (pattern made once). */
-static ng_status coarse_inverse(ng_amg *M, const ng_csr *A)
+ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A)
 {
   int32_t n = A->nrows;
   ng_csr *C = &M->coarse_inv;
@@ -135,7 +136,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
 #ifdef NG_HAVE_CUDA
       if (M->L[l - 1].gpu) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->Aops, &L->Adata, &done));
 #endif
-      if (!done) NG_CHECK(make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
+      if (!done) NG_CHECK(ng_amg_make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
     } else {
       int done = 0;
 #ifdef NG_HAVE_CUDA
@@ -148,15 +149,15 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
     /* P and R were made on the device (amg_setup_cuda.cu) */
   } else if (!last) {
     if (!refresh) {
-      NG_CHECK(make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
-      NG_CHECK(make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
+      NG_CHECK(ng_amg_make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
+      NG_CHECK(ng_amg_make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
     } else {
       NG_CHECK(L->Pops->update_values(L->Pdata, &L->P));
       NG_CHECK(L->Rops->update_values(L->Rdata, &L->R));
     }
   } else if (M->coarse_direct) {
-    NG_CHECK(coarse_inverse(M, A));
-    if (!refresh) NG_CHECK(make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
+    NG_CHECK(ng_amg_coarse_inverse(M, A));
+    if (!refresh) NG_CHECK(ng_amg_make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
     else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
   }
   if (!refresh) {
@@ -166,12 +167,18 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
       NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->n));
     }
   }
+  /* the smoother's own state: made once, its values refreshed by an update */
+  if (!(last && M->coarse_direct)) {
+    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, NULL, &L->sdata));
+    else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
+  }
   return NG_SUCCESS;
 }
 
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
+  if (ctx->size > 1) return ng_amg_dist_build(P, M, A); /* one hierarchy across the ranks */
   double t0 = ng_wtime(), t;
   M->nlevels = 0;
   for (int l = 0;; l++) {
@@ -256,6 +263,7 @@ static double lap(ng_context ctx, ng_amg *M, double *t)
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
+  if (M->dist) return ng_amg_dist_refresh(P, M, A);
   double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
   for (int l = 0; l < M->nlevels; l++) {
@@ -290,8 +298,11 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 void ng_amg_free(ng_context ctx, ng_amg *M)
 {
   if (!M->L) return;
+  ng_amg_dist_free(ctx, M);
   for (int l = 0; l < M->max_levels; l++) {
     ng_amg_level *L = &M->L[l];
+    if (L->sdata) M->smoother->destroy(ctx, L->sdata);
+    L->sdata = NULL;
     if (L->Aops) L->Aops->destroy(L->Adata);
     if (L->Pops) L->Pops->destroy(L->Pdata);
     if (L->Rops) L->Rops->destroy(L->Rdata);

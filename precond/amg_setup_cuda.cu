@@ -1145,3 +1145,97 @@ extern "C" ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R,
   if (Ac) NG_CHECK(download(g, g->nagg, g->nagg, g->Crp, g->Ccol, g->Cval, g->nnzC, Ac));
   return NG_SUCCESS;
 }
+
+/* ---- the distributed setup's local Galerkin products (amg_dist_galerkin.c) --
+ * T = C (A B) for host CSRs, both products on the device with the SpGEMM
+ * above (A B stays there); the state keeps the device patterns so that an
+ * update uploads values only and downloads T's values. */
+typedef struct {
+  amg_gpu g;
+  int32_t *rp[3], *col[3];
+  double *val[3];
+  int32_t nrows[3];
+  int64_t nnz[3];
+  int32_t *ABrp, *ABcol, *Trp, *Tcol;
+  double *ABval, *Tval;
+  int64_t nnzAB, nnzT;
+  int hcAB, hcT;
+} gpu_triple;
+
+extern "C" void ng_amg_gpu_triple_free(void *state)
+{
+  gpu_triple *s = (gpu_triple *)state;
+  if (!s) return;
+  for (int k = 0; k < 3; k++) {
+    cudaFree(s->rp[k]);
+    cudaFree(s->col[k]);
+    cudaFree(s->val[k]);
+  }
+  cudaFree(s->ABrp); cudaFree(s->ABcol); cudaFree(s->ABval);
+  cudaFree(s->Trp); cudaFree(s->Tcol); cudaFree(s->Tval);
+  cudaFree(s->g.flag);
+  ng_free(s);
+}
+
+/* Operand k's values (and, at setup, its pattern with 32-bit offsets). */
+static ng_status triple_upload(gpu_triple *s, int k, const ng_csr *X, int values_only)
+{
+  cudaStream_t st = s->g.ctx->cuda->stream;
+  if (!values_only) {
+    int32_t *rp = NULL;
+    if (X->nnz > INT32_MAX) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU Galerkin: %lld entries in one operand", (long long)X->nnz);
+    s->nrows[k] = X->nrows;
+    s->nnz[k] = X->nnz;
+    NG_CHECK(NG_CUDA_MALLOC(s->rp[k], (size_t)X->nrows + 1));
+    NG_CHECK(NG_CUDA_MALLOC(s->col[k], X->nnz ? X->nnz : 1));
+    NG_CHECK(NG_CUDA_MALLOC(s->val[k], X->nnz ? X->nnz : 1));
+    NG_CHECK(NG_MALLOC(rp, (size_t)X->nrows + 1));
+    for (int32_t i = 0; i <= X->nrows; i++) rp[i] = (int32_t)X->rowptr[i];
+    cudaError_t e = cudaMemcpyAsync(s->rp[k], rp, ((size_t)X->nrows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
+    ng_free(rp);
+    if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU Galerkin: uploading row offsets failed: %s", cudaGetErrorString(e));
+    if (X->nnz) NG_CUDA_CHECK(cudaMemcpyAsync(s->col[k], X->col, (size_t)X->nnz * sizeof(int32_t), cudaMemcpyHostToDevice, st));
+  }
+  if (X->nnz) NG_CUDA_CHECK(cudaMemcpyAsync(s->val[k], X->val, (size_t)X->nnz * sizeof(double), cudaMemcpyHostToDevice, st));
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T,
+                                       void **state)
+{
+  gpu_triple *s = (gpu_triple *)*state;
+  int refresh = s != NULL;
+  cudaStream_t stream = ctx->cuda->stream;
+  if (!refresh) {
+    NG_CHECK(NG_CALLOC(s, 1));
+    *state = s;
+    s->g.ctx = ctx;
+    NG_CHECK(NG_CUDA_MALLOC(s->g.flag, 1));
+    NG_CUDA_CHECK(cudaMemsetAsync(s->g.flag, 0, sizeof(int), stream));
+  }
+  const ng_csr *X[3] = {A, B, C};
+  for (int k = 0; k < 3; k++) NG_CHECK(triple_upload(s, k, X[k], refresh));
+  NG_CHECK(spgemm(&s->g, A->nrows, s->rp[0], s->col[0], s->val[0], s->rp[1], s->col[1], s->val[1], &s->ABrp, &s->ABcol,
+                  &s->ABval, &s->nnzAB, 0, &s->hcAB, B->nrows, B->nnz, "the local A P"));
+  NG_CHECK(spgemm(&s->g, C->nrows, s->rp[2], s->col[2], s->val[2], s->ABrp, s->ABcol, s->ABval, &s->Trp, &s->Tcol,
+                  &s->Tval, &s->nnzT, 1, &s->hcT, A->nrows, s->nnzAB, "the local P^T (A P)"));
+  if (!refresh) {
+    int32_t *rp = NULL;
+    NG_CHECK(ng_csr_alloc(T, C->nrows, B->ncols, s->nnzT));
+    NG_CHECK(NG_MALLOC(rp, (size_t)C->nrows + 1));
+    cudaError_t e = cudaMemcpyAsync(rp, s->Trp, ((size_t)C->nrows + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost, stream);
+    if (e == cudaSuccess && s->nnzT)
+      e = cudaMemcpyAsync(T->col, s->Tcol, (size_t)s->nnzT * sizeof(int32_t), cudaMemcpyDeviceToHost, stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+    for (int32_t i = 0; e == cudaSuccess && i <= C->nrows; i++) T->rowptr[i] = rp[i];
+    ng_free(rp);
+    if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU Galerkin: downloading T failed: %s", cudaGetErrorString(e));
+  }
+  int over = 0;
+  NG_CHECK(read_flag(&s->g, &over)); /* also waits for the products */
+  if (over) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU Galerkin: a product row outgrew the hash table");
+  if (s->nnzT) NG_CUDA_CHECK(cudaMemcpyAsync(T->val, s->Tval, (size_t)s->nnzT * sizeof(double), cudaMemcpyDeviceToHost, stream));
+  NG_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return NG_SUCCESS;
+}

@@ -68,5 +68,6 @@ static ng_status jacobi_apply(ng_precond P, const double *r, double *z)
 /* z = dinv .* r: solvers fuse this into their vector updates. */
 static const double *jacobi_diagonal(ng_precond P) { return ((jacobi *)P->data)->dinv; }
 
-const ng_precond_ops ng_precond_jacobi = {"jacobi", jacobi_setup, jacobi_update, jacobi_apply, jacobi_destroy,
-                                          jacobi_diagonal};
+const ng_precond_ops ng_precond_jacobi = {.name = "jacobi", .setup = jacobi_setup, .update = jacobi_update,
+                                          .apply = jacobi_apply, .destroy = jacobi_destroy,
+                                          .diagonal = jacobi_diagonal};

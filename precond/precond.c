@@ -105,4 +105,5 @@ static ng_status none_apply(ng_precond P, const double *r, double *z)
   return NG_SUCCESS;
 }
 static void none_destroy(ng_precond P) {}
-const ng_precond_ops ng_precond_none = {"none", none_setup, none_update, none_apply, none_destroy, NULL};
+const ng_precond_ops ng_precond_none = {
+  .name = "none", .setup = none_setup, .update = none_update, .apply = none_apply, .destroy = none_destroy};

@@ -147,6 +147,13 @@ ng_status ng_solver_get_times(ng_solver S, double *setup_seconds, double *solve_
   return NG_SUCCESS;
 }
 
+ng_status ng_solver_get_precond_comm_seconds(ng_solver S, double *seconds)
+{
+  NG_ASSERT_ARG(S && seconds, "ng_solver_get_precond_comm_seconds: null argument");
+  *seconds = S->P && S->P->ops->comm_seconds ? S->P->ops->comm_seconds(S->P) : 0.0;
+  return NG_SUCCESS;
+}
+
 ng_status ng_solver_destroy(ng_solver S)
 {
   if (!S) return NG_SUCCESS;

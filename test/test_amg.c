@@ -6,9 +6,17 @@
  * with the residual recomputed here and in fewer iterations than
  * Jacobi-PCG; graded sweeps, the smoother coarse solve and PBiCGSTAB;
  * update with values scaled by 3 gives the same iteration count and a
- * coarse operator scaled by 3; bad options are clear errors. */
+ * coarse operator scaled by 3; bad options are clear errors.
+ * Smoothers (smoother.h): the colors of mcgs and mmcgs are valid on every
+ * level of real hierarchies; one MCGS sweep (forward and backward) equals a
+ * sequential Gauss-Seidel sweep in color order written here; one mmcgs sweep
+ * equals the color-by-color Jacobi-inside-a-color sweep written here and
+ * repeats bit for bit with 1 and 2 threads; the V-cycle is symmetric
+ * (x'My = y'Mx) for every smoother; AMG-PCG converges with every smoother on
+ * fem27, lap27, aniso27 (PBiCGSTAB) and bcsstk13; an update keeps the colors
+ * and gives the same V-cycle for the same values. */
 #include "testutil.h"
-#include "../precond/amg.h"
+#include "../precond/smoother.h"
 #include <math.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -394,7 +402,7 @@ START_TEST(bad_input)
   ng_matrix A;
   ng_options o;
   ng_precond P = NULL;
-  const char *bad[] = {"-amg_sweeps 4,x", "-amg_sweeps 2,,", "-amg_smoother mcgs", "-amg_format nosuch",
+  const char *bad[] = {"-amg_sweeps 4,x", "-amg_sweeps 2,,", "-amg_smoother nosuch", "-amg_format nosuch",
                        "-amg_max_levels 0"};
   NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:6", &A, NULL));
   for (int k = 0; k < 5; k++) {
@@ -456,6 +464,264 @@ START_TEST(dense_inverse)
 }
 END_TEST
 
+/* ---- smoothers ------------------------------------------------------------- */
+static const char *smoothers[] = {"jacobi", "mcgs", "mmcgs", "chebyshev"};
+
+/* Level l's host operator (level 0: the matrix). */
+static const ng_csr *level_csr(ng_amg *M, ng_matrix A, int l) { return l ? &M->L[l].A : &A->local; }
+
+START_TEST(coloring_valid_on_every_level)
+{
+  struct { const char *spec, *file; } c[] = {{"fem27:16", NULL}, {"aniso27:16", NULL}, {"lap27:14", NULL},
+                                             {NULL, "bcsstk13.mtx"}};
+  for (int k = 0; k < 4; k++) {
+    ng_matrix A;
+    if (c[k].spec) NG_ASSERT_OK(ng_matrix_generate(ctx, c[k].spec, &A, NULL));
+    else NG_ASSERT_OK(ng_matrix_read_mtx(ctx, ng_test_data(c[k].file), &A));
+    int ncol[2][16] = {{0}};
+    for (int m = 0; m < 2; m++) {
+      char opt[128];
+      snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_solver smoother -amg_coarse_size 20", m ? "mmcgs" : "mcgs");
+      ng_precond P = make_amg(A, opt);
+      ng_amg *M = ng_amg_of(P);
+      ck_assert_int_ge(M->nlevels, 2);
+      for (int l = 0; l < M->nlevels && l < 16; l++) {
+        const ng_csr *X = level_csr(M, A, l);
+        int nc = 0;
+        const int32_t *color = ng_smoother_row_colors(M, l, &nc);
+        ck_assert_ptr_nonnull(color);
+        ncol[m][l] = nc;
+        /* written here from the matrix: every coupling (plain) / strong coupling (modified) crosses colors */
+        for (int32_t i = 0; i < X->nrows; i++) {
+          double d = 0;
+          for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++)
+            if (X->col[q] == i) d = X->val[q];
+          ck_assert(color[i] >= 0 && color[i] < nc);
+          for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++) {
+            int32_t j = X->col[q];
+            if (j == i || (m && !(fabs(X->val[q]) > M->mmcgs_theta * fabs(d)))) continue;
+            ck_assert_msg(color[i] != color[j], "%s %s level %d: rows %d and %d coupled, both color %d",
+                          c[k].spec ? c[k].spec : c[k].file, m ? "mmcgs" : "mcgs", l, (int)i, (int)j, (int)color[i]);
+          }
+        }
+        ng_graph G;
+        NG_ASSERT_OK(ng_coloring_graph(X, m ? M->mmcgs_theta : 0.0, &G));
+        ck_assert(ng_coloring_valid(&G, color));
+        ng_graph_free(&G);
+      }
+      char buf[4096];
+      NG_ASSERT_OK(ng_precond_describe(P, buf, sizeof(buf)));
+      ck_assert_ptr_nonnull(strstr(buf, " colors"));
+      if (k == 0 && m == 0) fputs(buf, stdout);
+      ng_precond_destroy(P);
+    }
+    printf("%s colors per level, mcgs / mmcgs:", c[k].spec ? c[k].spec : c[k].file);
+    for (int l = 0; l < 16 && ncol[0][l]; l++) printf(" %d/%d", ncol[0][l], ncol[1][l]);
+    printf("\n");
+    ck_assert_int_le(ncol[1][0], ncol[0][0]); /* strong couplings only: no more colors */
+    ng_matrix_destroy(A);
+  }
+}
+END_TEST
+
+/* x_i = (b_i - sum_{j != i} a_ij x_j) / a_ii for the rows of `color` (all at once when jacobi). */
+static void ref_color(const ng_csr *X, const int32_t *color, int c, int jacobi, const double *b, double *x, double *tmp)
+{
+  for (int32_t i = 0; i < X->nrows; i++) {
+    if (color[i] != c) continue;
+    double s = b[i], d = 0;
+    for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++) {
+      if (X->col[q] == i) d = X->val[q];
+      else s -= X->val[q] * x[X->col[q]];
+    }
+    if (jacobi) tmp[i] = s * (1.0 / d);
+    else x[i] = s * (1.0 / d);
+  }
+  if (jacobi)
+    for (int32_t i = 0; i < X->nrows; i++)
+      if (color[i] == c) x[i] = tmp[i];
+}
+
+START_TEST(mcgs_sweep_equals_sequential_gauss_seidel)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "fem27:12", &A, NULL));
+  for (int m = 0; m < 2; m++) {
+    ng_precond P = make_amg(A, m ? "-amg_smoother mmcgs -amg_coarse_size 20" : "-amg_smoother mcgs -amg_coarse_size 20");
+    ng_amg *M = ng_amg_of(P);
+    for (int l = 0; l < 2; l++) {
+      const ng_csr *X = level_csr(M, A, l);
+      int32_t n = X->nrows;
+      int nc;
+      const int32_t *color = ng_smoother_row_colors(M, l, &nc);
+      double *b = malloc(n * sizeof(double)), *x = malloc(n * sizeof(double)), *r = calloc(n, sizeof(double));
+      double *tmp = malloc(n * sizeof(double));
+      ng_test_random(b, n);
+      NG_ASSERT_OK(M->smoother->pre(P, M, l, 1, b, x));
+      for (int c = 0; c < nc; c++) ref_color(X, color, c, m, b, r, tmp); /* forward, from 0 */
+      for (int32_t i = 0; i < n; i++)
+        ck_assert_msg(x[i] == r[i], "%s level %d forward: x[%d] = %.17g, sequential %.17g", M->smoother->name, l, (int)i,
+                      x[i], r[i]);
+      NG_ASSERT_OK(M->smoother->post(P, M, l, 1, b, x));
+      for (int c = nc - 1; c >= 0; c--) ref_color(X, color, c, m, b, r, tmp); /* backward */
+      for (int32_t i = 0; i < n; i++)
+        ck_assert_msg(x[i] == r[i], "%s level %d backward: x[%d] = %.17g, sequential %.17g", M->smoother->name, l,
+                      (int)i, x[i], r[i]);
+      /* Gauss-Seidel really: the sweep differs from one Jacobi step in color 1's rows */
+      free(b); free(x); free(r); free(tmp);
+    }
+    ng_precond_destroy(P);
+  }
+  ng_matrix_destroy(A);
+}
+END_TEST
+
+/* z = M^-1 r through the preconditioner (host context). */
+static void papply(ng_precond P, ng_matrix A, const double *r, double *z)
+{
+  ng_vector rv, zv;
+  NG_ASSERT_OK(ng_vector_create(A, &rv));
+  NG_ASSERT_OK(ng_vector_create(A, &zv));
+  NG_ASSERT_OK(ng_vector_set_values(rv, r));
+  NG_ASSERT_OK(ng_precond_apply(P, rv, zv));
+  NG_ASSERT_OK(ng_vector_get_values(zv, z));
+  ng_vector_destroy(rv);
+  ng_vector_destroy(zv);
+}
+
+START_TEST(mmcgs_is_deterministic)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "aniso27:20", &A, NULL));
+  int32_t n = A->n_local;
+  double *r = malloc(n * sizeof(double)), *z[3];
+  ng_test_random(r, n);
+  for (int k = 0; k < 3; k++) {
+#ifdef _OPENMP
+    omp_set_num_threads(k == 1 ? 1 : 2);
+#endif
+    ng_precond P = make_amg(A, "-amg_smoother mmcgs -amg_host_threads 0");
+    z[k] = malloc(n * sizeof(double));
+    papply(P, A, r, z[k]);
+    ng_precond_destroy(P);
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(2);
+#endif
+  ck_assert_msg(memcmp(z[0], z[1], n * sizeof(double)) == 0, "mmcgs V-cycle differs between 2 threads and 1");
+  ck_assert_msg(memcmp(z[0], z[2], n * sizeof(double)) == 0, "mmcgs V-cycle differs between two runs");
+  for (int k = 0; k < 3; k++) free(z[k]);
+  free(r);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
+START_TEST(vcycle_is_symmetric)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "fem27:12", &A, NULL));
+  int32_t n = A->n_local;
+  double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+  double *mx = malloc(n * sizeof(double)), *my = malloc(n * sizeof(double));
+  ng_test_random(x, n);
+  for (int32_t i = 0; i < n; i++) y[i] = cos(0.37 * i) + 0.1;
+  for (int s = 0; s < 4; s++)
+    for (int coarse = 0; coarse < 2; coarse++) {
+      char opt[160];
+      snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_size 20 -amg_coarse_solver %s -amg_coarse_sweeps 9",
+               smoothers[s], coarse ? "smoother" : "direct");
+      ng_precond P = make_amg(A, opt);
+      papply(P, A, x, mx);
+      papply(P, A, y, my);
+      double xmy = 0, ymx = 0, scale = 0;
+      for (int32_t i = 0; i < n; i++) {
+        xmy += x[i] * my[i];
+        ymx += y[i] * mx[i];
+        scale += fabs(x[i] * my[i]);
+      }
+      printf("%s (coarsest %s): x'My %.15g, y'Mx %.15g\n", smoothers[s], coarse ? "smoother" : "direct", xmy, ymx);
+      ck_assert_msg(fabs(xmy - ymx) <= 1e-12 * scale, "%s: x'My = %.17g, y'Mx = %.17g", opt, xmy, ymx);
+      ng_precond_destroy(P);
+    }
+  free(x); free(y); free(mx); free(my);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
+START_TEST(every_smoother_converges)
+{
+  struct { const char *spec, *solver; int max; } c[] = {
+    {"fem27:20", "pcg", 14}, {"lap27:20", "pcg", 14}, {"aniso27:16", "pbicgstab", 30}, {NULL, "pcg", 800}};
+  for (int k = 0; k < 4; k++) {
+    ng_matrix A;
+    ng_vector b;
+    if (c[k].spec) NG_ASSERT_OK(ng_matrix_generate(ctx, c[k].spec, &A, &b));
+    else {
+      NG_ASSERT_OK(ng_matrix_read_mtx(ctx, ng_test_data("bcsstk13.mtx"), &A));
+      NG_ASSERT_OK(ng_vector_create(A, &b));
+      NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+    }
+    int its[4];
+    for (int s = 0; s < 4; s++) {
+      char opt[160];
+      snprintf(opt, sizeof(opt), "-solver %s -precond amg -amg_smoother %s -maxit 5000", c[k].solver, smoothers[s]);
+      its[s] = solve(A, b, opt, 1e-7);
+      ck_assert_msg(its[s] <= c[k].max, "%s: %d iterations with %s", c[k].spec ? c[k].spec : "bcsstk13", its[s],
+                    smoothers[s]);
+    }
+    printf("%-10s %-9s iterations: jacobi %d, mcgs %d, mmcgs %d, chebyshev %d\n", c[k].spec ? c[k].spec : "bcsstk13",
+           c[k].solver, its[0], its[1], its[2], its[3]);
+    ck_assert_int_le(its[1], its[0]); /* Gauss-Seidel smooths better than Jacobi */
+    ng_vector_destroy(b);
+    ng_matrix_destroy(A);
+  }
+}
+END_TEST
+
+/* An update keeps colors and orderings: the same values give the very same
+ * V-cycle; values scaled by 3 give the V-cycle divided by 3. */
+START_TEST(smoother_update_keeps_colors)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "fem27:14", &A, NULL));
+  int32_t n = A->n_local;
+  int64_t nnz = A->local.nnz;
+  double *r = malloc(n * sizeof(double)), *z0 = malloc(n * sizeof(double)), *z1 = malloc(n * sizeof(double));
+  double *val = malloc(nnz * sizeof(double));
+  ng_test_random(r, n);
+  for (int s = 0; s < 4; s++) {
+    char opt[128];
+    snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_size 20 -amg_host_threads 1", smoothers[s]);
+    memcpy(val, A->local.val, nnz * sizeof(double));
+    NG_ASSERT_OK(ng_matrix_update_values(A, val));
+    ng_precond P = make_amg(A, opt);
+    ng_amg *M = ng_amg_of(P);
+    const int32_t *color = ng_smoother_row_colors(M, 0, NULL);
+    papply(P, A, r, z0);
+    NG_ASSERT_OK(ng_matrix_update_values(A, val));
+    NG_ASSERT_OK(ng_precond_update(P, A));
+    ck_assert_ptr_eq(ng_smoother_row_colors(M, 0, NULL), color);
+    papply(P, A, r, z1);
+    ck_assert_msg(memcmp(z0, z1, n * sizeof(double)) == 0, "%s: the same-value update changed the V-cycle", smoothers[s]);
+    for (int64_t q = 0; q < nnz; q++) val[q] *= 3.0;
+    NG_ASSERT_OK(ng_matrix_update_values(A, val));
+    NG_ASSERT_OK(ng_precond_update(P, A));
+    papply(P, A, r, z1);
+    double d = 0, zmax = 0;
+    for (int32_t i = 0; i < n; i++) {
+      d = fmax(d, fabs(3.0 * z1[i] - z0[i]));
+      zmax = fmax(zmax, fabs(z0[i]));
+    }
+    ck_assert_msg(d <= 1e-9 * zmax, "%s: V-cycle of 3A times 3 differs from A's by %g (|z| %g)", smoothers[s], d, zmax);
+    for (int64_t q = 0; q < nnz; q++) val[q] /= 3.0;
+    NG_ASSERT_OK(ng_matrix_update_values(A, val));
+    ng_precond_destroy(P);
+  }
+  free(r); free(z0); free(z1); free(val);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("amg");
@@ -471,6 +737,12 @@ int main(void)
   tcase_add_test(tc, update_with_scaled_values);
   tcase_add_test(tc, bad_input);
   tcase_add_test(tc, dense_inverse);
+  tcase_add_test(tc, coloring_valid_on_every_level);
+  tcase_add_test(tc, mcgs_sweep_equals_sequential_gauss_seidel);
+  tcase_add_test(tc, mmcgs_is_deterministic);
+  tcase_add_test(tc, vcycle_is_symmetric);
+  tcase_add_test(tc, every_smoother_converges);
+  tcase_add_test(tc, smoother_update_keeps_colors);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

@@ -9,9 +9,14 @@
  * must equal the host one to rounding (rho estimates and SpMV sums differ in
  * the last bits, amplified by the coarse solve: 1e-9 of max |z| is allowed,
  * a wrong level gives O(1)), and AMG-PCG must take the same number
- * of iterations within 1. Skips (77) without a CUDA device. */
+ * of iterations within 1. gpu_smoothers_match_host: for every smoother
+ * (jacobi, mcgs, mmcgs, chebyshev) the GPU colors every level exactly as
+ * the host does, its V-cycle equals the host's to rounding and AMG-PCG /
+ * PBiCGSTAB takes the host's iterations within 1; with the levels built on
+ * the GPU an update with scaled values (device-only level values) keeps the
+ * iterations. Skips (77) without a CUDA device. */
 #include "testutil.h"
-#include "../precond/amg.h"
+#include "../precond/smoother.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +282,101 @@ START_TEST(gpu_setup_matches_host)
 END_TEST
 #endif
 
+START_TEST(gpu_smoothers_match_host)
+{
+  const char *sm[] = {"jacobi", "mcgs", "mmcgs", "chebyshev"};
+  struct { const char *spec, *solver; } c[] = {{"fem27:40", "pcg"}, {"aniso27:24", "pbicgstab"}};
+  for (int q = 0; q < 2; q++)
+    for (int s = 0; s < 4; s++) {
+      ng_matrix A[2];
+      ng_vector b[2], r[2], z[2];
+      ng_precond P[2];
+      ng_context cx[2] = {host, gpu};
+      char opt[200];
+      int its[2];
+      snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_smoother %s", sm[s]);
+      for (int k = 0; k < 2; k++) {
+        NG_ASSERT_OK(ng_matrix_generate(cx[k], c[q].spec, &A[k], &b[k]));
+        NG_ASSERT_OK(ng_vector_create(A[k], &r[k]));
+        NG_ASSERT_OK(ng_vector_create(A[k], &z[k]));
+        P[k] = make_amg_opts(cx[k], A[k], opt);
+      }
+      ng_amg *Mh = ng_amg_of(P[0]), *Mg = ng_amg_of(P[1]);
+      ck_assert_int_eq(Mh->nlevels, Mg->nlevels);
+      for (int l = 0; l < Mh->nlevels; l++) {
+        int nh = 0, ng = 0;
+        const int32_t *ch = ng_smoother_row_colors(Mh, l, &nh), *cg = ng_smoother_row_colors(Mg, l, &ng);
+        if (!ch || !Mh->L[l].sdata) continue;
+        ck_assert_int_eq(nh, ng);
+        ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].n * sizeof(int32_t)) == 0,
+                      "%s %s level %d: GPU colors differ from the host's", c[q].spec, sm[s], l);
+      }
+      int32_t n = A[0]->n_local;
+      double *rv = malloc(n * sizeof(double)), *zh = malloc(n * sizeof(double)), *zg = malloc(n * sizeof(double));
+      ng_test_random(rv, n);
+      for (int k = 0; k < 2; k++) {
+        NG_ASSERT_OK(ng_vector_set_values(r[k], rv));
+        NG_ASSERT_OK(ng_precond_apply(P[k], r[k], z[k]));
+      }
+      NG_ASSERT_OK(ng_vector_get_values(z[0], zh));
+      NG_ASSERT_OK(ng_vector_get_values(z[1], zg));
+      double dmax = 0, zmax = 0;
+      for (int32_t i = 0; i < n; i++) {
+        dmax = fmax(dmax, fabs(zh[i] - zg[i]));
+        zmax = fmax(zmax, fabs(zh[i]));
+      }
+      ck_assert_msg(dmax <= 1e-9 * zmax, "%s %s: GPU V-cycle differs from the host by %.3e (max |z| %.3e)", c[q].spec,
+                    sm[s], dmax, zmax);
+      for (int k = 0; k < 2; k++) {
+        char o2[200];
+        ng_options o;
+        ng_solver S;
+        ng_vector x;
+        snprintf(o2, sizeof(o2), "-solver %s -precond amg -tol 1e-8 -amg_setup %s -amg_smoother %s", c[q].solver,
+                 k ? "gpu -amg_gpu_min_rows 1000" : "host", sm[s]);
+        NG_ASSERT_OK(ng_options_create(&o));
+        NG_ASSERT_OK(ng_options_set_from_string(o, o2));
+        NG_ASSERT_OK(ng_solver_create(cx[k], o, &S));
+        NG_ASSERT_OK(ng_solver_set_operator(S, A[k]));
+        NG_ASSERT_OK(ng_vector_create(A[k], &x));
+        NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+        NG_ASSERT_OK(ng_solver_solve(S, b[k], x));
+        NG_ASSERT_OK(ng_solver_get_iterations(S, &its[k]));
+        if (k) { /* GPU-built levels: an update with values times 3 (device-only values below the finest) */
+          int64_t nnz = A[k]->local.nnz;
+          double *val = malloc((size_t)nnz * sizeof(double));
+          int its3;
+          for (int64_t p = 0; p < nnz; p++) val[p] = 3.0 * A[k]->local.val[p];
+          NG_ASSERT_OK(ng_matrix_update_values(A[k], val));
+          NG_ASSERT_OK(ng_solver_set_operator(S, A[k]));
+          NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+          NG_ASSERT_OK(ng_solver_solve(S, b[k], x));
+          NG_ASSERT_OK(ng_solver_get_iterations(S, &its3));
+          printf("%s %-9s %-9s: V-cycle difference %.2e (|z| %.2e), iterations host %d gpu %d, gpu setup after update "
+                 "(3A) %d\n", c[q].spec, c[q].solver, sm[s], dmax, zmax, its[0], its[1], its3);
+          ck_assert_int_le(abs(its3 - its[1]), 1);
+          for (int64_t p = 0; p < nnz; p++) val[p] /= 3.0;
+          NG_ASSERT_OK(ng_matrix_update_values(A[k], val));
+          free(val);
+        }
+        ng_vector_destroy(x);
+        ng_solver_destroy(S);
+        ng_options_destroy(o);
+      }
+      ck_assert_msg(abs(its[0] - its[1]) <= 1, "%s %s: %d iterations on the host, %d on the GPU", c[q].spec, sm[s],
+                    its[0], its[1]);
+      free(rv); free(zh); free(zg);
+      for (int k = 0; k < 2; k++) {
+        ng_precond_destroy(P[k]);
+        ng_vector_destroy(z[k]);
+        ng_vector_destroy(r[k]);
+        ng_vector_destroy(b[k]);
+        ng_matrix_destroy(A[k]);
+      }
+    }
+}
+END_TEST
+
 int main(void)
 {
   if (ng_test_no_gpu()) return 77;
@@ -286,6 +386,7 @@ int main(void)
   tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, gpu_matches_host);
+  tcase_add_test(tc, gpu_smoothers_match_host);
 #ifdef NG_HAVE_CUDA
   tcase_add_test(tc, gpu_setup_matches_host);
 #endif

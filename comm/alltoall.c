@@ -1,0 +1,53 @@
+/* comm/alltoall.c: personalised all-to-all exchanges for setup code that
+ * sends each rank a different amount (the AMG's aggregate sizes and the
+ * Galerkin rows that belong to other ranks). Counts are in items of elem
+ * bytes; with one rank (or no MPI) the exchange is a copy. */
+#include "halo.h"
+#include <limits.h>
+
+ng_status ng_comm_alltoall_counts(ng_context ctx, const int64_t *send_counts, int64_t *recv_counts)
+{
+#ifdef NG_HAVE_MPI
+  if (ctx->size > 1) {
+    NG_MPI_CHECK(MPI_Alltoall(send_counts, 1, MPI_INT64_T, recv_counts, 1, MPI_INT64_T, ctx->comm->comm));
+    return NG_SUCCESS;
+  }
+#endif
+  recv_counts[0] = send_counts[0];
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_alltoallv(ng_context ctx, const void *sbuf, const int64_t *send_counts, void *rbuf,
+                            const int64_t *recv_counts, size_t elem)
+{
+#ifdef NG_HAVE_MPI
+  if (ctx->size > 1) {
+    int size = ctx->size, *sc = NULL, *sd = NULL, *rc = NULL, *rd = NULL, bad = 0;
+    ng_status st = NG_MALLOC(sc, 4 * (size_t)size);
+    if (st) return ng_error_trace(st, __FILE__, __LINE__);
+    sd = sc + size;
+    rc = sd + size;
+    rd = rc + size;
+    int64_t so = 0, ro = 0;
+    for (int r = 0; r < size; r++) {
+      int64_t s = send_counts[r] * (int64_t)elem, q = recv_counts[r] * (int64_t)elem;
+      bad |= s > INT_MAX || q > INT_MAX || so > INT_MAX || ro > INT_MAX;
+      sc[r] = (int)s; sd[r] = (int)so; rc[r] = (int)q; rd[r] = (int)ro;
+      so += s;
+      ro += q;
+    }
+    int rcode = MPI_SUCCESS;
+    if (!bad)
+      rcode = MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rd, MPI_BYTE, ctx->comm->comm);
+    ng_free(sc);
+    /* bad is this rank's verdict: agree before anyone reports */
+    NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, ctx->comm->comm));
+    if (bad) return NG_ERROR(NG_ERR_UNSUPPORTED, "an all-to-all exchange exceeds MPI's int byte counts");
+    if (rcode != MPI_SUCCESS) return NG_ERROR(NG_ERR_MPI, "MPI_Alltoallv of setup data failed (MPI error %d)", rcode);
+    return NG_SUCCESS;
+  }
+#endif
+  if (send_counts[0]) memcpy(rbuf, sbuf, (size_t)send_counts[0] * elem);
+  (void)recv_counts;
+  return NG_SUCCESS;
+}

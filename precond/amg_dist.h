@@ -1,0 +1,74 @@
+/* precond/amg_dist.h: smoothed-aggregation AMG as one hierarchy across MPI
+ * ranks (METHODS.md sections 4 and 5), used when the context has more than
+ * one rank. Every level is a distributed matrix with its own halo plan;
+ * aggregates are found on the global strength graph (MIS(2) keyed by global
+ * indices, so the aggregates are those of one rank) and owned by the rank of
+ * their root; P is a rectangular distributed matrix whose halo fetches the
+ * coarse values it reads (prolongation), R = P^T is P's two blocks
+ * transposed plus the reverse exchange that adds contributions at the owners
+ * (restriction); the Galerkin product R (A P) fetches the off-rank rows of P
+ * once per setup (their values at an update) and sends each coarse row's
+ * partial sums to its owner. Small levels are agglomerated onto fewer ranks
+ * (coarse rows of each group of ranks owned by its first rank, the others
+ * holding none), the coarsest one onto rank 0 for the dense solve. The level
+ * operators, P and R are ng_spmv_ops tables (amg_dist_setup.c), so the
+ * V-cycle (amg_cycle.c) is the one-rank code unchanged. Setup runs on the
+ * host; the tables live in the context's memory (the GPU on a GPU context). */
+#ifndef NG_AMG_DIST_H
+#define NG_AMG_DIST_H
+#include "amg.h"
+#include "../comm/halo.h"
+
+/* Galerkin product data of one level, kept for the update (amg_dist_galerkin.c). */
+typedef struct ng_amg_dgalerkin ng_amg_dgalerkin;
+
+typedef struct {
+  ng_matrix A;              /* operator (level 0: the user's matrix, not owned) */
+  int64_t *cstarts;         /* size + 1: coarse row ranges of the next level */
+  /* aggregation: global coarse row of each row's aggregate (-1: none) */
+  int64_t *agg, *agg_halo;  /* own rows; A's halo columns */
+  double *ptent, *ptent_halo;
+  /* P (rows of this level x coarse columns), its input arrays kept for updates */
+  ng_matrix P;
+  int64_t *p_rowptr, *p_gcol;
+  double *p_val;
+  /* R = P^T: transposes of P's local and off-rank blocks, reverse exchange */
+  ng_csr Rl, Ro;
+  int64_t *rl_perm, *ro_perm;
+  const ng_spmv_ops *Rl_ops, *Ro_ops;
+  void *Rl_data, *Ro_data;
+  struct ng_halo_plan *rev;
+  double *contrib;          /* P->n_halo contributions to other ranks' coarse rows */
+  ng_amg_dgalerkin *G;
+  int gather;               /* P is the identity onto rank 0 (a small level gathered for the dense solve) */
+  int group;                /* agglomeration: rows held by ranks that are multiples of group */
+  /* report (gathered at setup, so that rank 0 alone can print it) */
+  int active;               /* ranks that hold rows of this level */
+  int64_t n_global, nnz_global, halo_total, halo_max;
+} ng_amg_dlevel;
+
+/* amg_dist_aggregate.c: MIS(2) aggregation of A's strength graph across
+ * ranks; fills D->agg, D->agg_halo, D->cstarts (one block per rank, before
+ * agglomeration) and *n_coarse (global). */
+ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int64_t *n_coarse);
+/* amg_dist_prolong.c: tentative values (aggregate sizes summed over ranks)
+ * and the smoothed P's pattern and values as a rectangular matrix over
+ * D->cstarts; values only when refresh. */
+ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D);
+ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int refresh);
+/* amg_dist_galerkin.c: A_c = P^T (A P) as a distributed matrix over
+ * D->cstarts (*Ac made at setup, values updated when refresh). */
+ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh, ng_matrix *Ac);
+void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G);
+/* 1 when the level's local products ran on the GPU. */
+int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
+
+/* amg_dist_setup.c: the hierarchy (ng_amg_build / ng_amg_refresh call these
+ * when the context has several ranks), its release and report. */
+ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A);
+ng_status ng_amg_dist_refresh(ng_precond P, ng_amg *M, ng_matrix A);
+void ng_amg_dist_free(ng_context ctx, ng_amg *M);
+ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len);
+/* Seconds of all AMG levels' exchanges (levels > 0, P and R) on this rank. */
+double ng_amg_dist_comm_seconds(const ng_amg *M);
+#endif

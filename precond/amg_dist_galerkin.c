@@ -1,0 +1,426 @@
+/* precond/amg_dist_galerkin.c: the coarse operator A_c = P^T (A P) across
+ * ranks. Row i of A P needs the rows of P for A's halo columns: fetched once
+ * through A's halo plan (values only at an update). With the coarse columns
+ * this rank meets renumbered compactly, A P is a local product of
+ * [A_local | A_offrank] and [P's own rows ; P's halo rows], and the own rows
+ * of P transposed times A P give this rank's partial sums T for every
+ * coarse row it touches. Rows of T owned elsewhere go to their owners (one
+ * all-to-all); each owner adds its contributions in a fixed order (its own
+ * first, then by source rank) into slots found once at setup, so an update
+ * repeats the setup's sums exactly. On a GPU context the two local products
+ * run on the device (amg_setup_cuda.cu's SpGEMM). */
+#include "amg_dist.h"
+
+struct ng_amg_dgalerkin {
+  int64_t *halo_rp, *halo_gcol;  /* P's rows for A's halo columns */
+  double *halo_val;
+  int64_t *cmap;                 /* compact coarse column -> global coarse row */
+  int32_t m;
+  ng_csr Aext, B, AP, PcT, T;    /* B: P's own rows then halo rows, compact columns */
+  int64_t *pct_perm;
+  int32_t *send_rows;            /* T rows sent, grouped by owner rank */
+  int32_t n_send_rows;
+  int64_t *scnt, *rcnt;          /* entries per rank */
+  double *sbuf, *rbuf;
+  int32_t *own_rows;             /* T rows owned here */
+  int32_t n_own_rows;
+  int64_t *slot;                 /* contribution (own T entries, then received) -> A_c input position */
+  int64_t n_contrib;
+  double *ac_val;
+  int64_t ac_nnz;
+  void *gpu;                     /* GPU context: the two local products' device state */
+};
+
+int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G) { return G && G->gpu; }
+
+void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
+{
+  if (!G) return;
+  ng_free(G->halo_rp);
+  ng_free(G->halo_gcol);
+  ng_free(G->halo_val);
+  ng_free(G->cmap);
+  ng_csr_free(&G->Aext);
+  ng_csr_free(&G->B);
+  ng_csr_free(&G->AP);
+  ng_csr_free(&G->PcT);
+  ng_csr_free(&G->T);
+  ng_free(G->pct_perm);
+  ng_free(G->send_rows);
+  ng_free(G->scnt);
+  ng_free(G->rcnt);
+  ng_free(G->sbuf);
+  ng_free(G->rbuf);
+  ng_free(G->own_rows);
+  ng_free(G->slot);
+  ng_free(G->ac_val);
+#ifdef NG_HAVE_CUDA
+  ng_amg_gpu_triple_free(G->gpu);
+#endif
+  ng_free(G);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+/* Compact number of global coarse column g (present in cmap): own coarse
+ * rows through own_pos, the others by binary search. */
+static int32_t compact(const ng_amg_dgalerkin *G, const int32_t *own_pos, int64_t c0, int64_t nown, int64_t g)
+{
+  if (g >= c0 && g < c0 + nown) return own_pos[g - c0];
+  int32_t lo = 0, hi = G->m - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (G->cmap[mid] < g) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+static int owner_of(const int64_t *starts, int size, int64_t g)
+{
+  int lo = 0, hi = size - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (starts[mid] <= g) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* [A_local | A_offrank] values, row by row (the pattern's order). */
+static void aext_values(ng_matrix A, ng_csr *X)
+{
+  int32_t n = A->n_local;
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t p = X->rowptr[i];
+    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++) X->val[p++] = A->local.val[k];
+    for (int64_t k = A->offrank.rowptr[i]; k < A->offrank.rowptr[i + 1]; k++) X->val[p++] = A->offrank.val[k];
+  }
+}
+
+/* Halo rows of P, the compact columns, Aext and B (setup). */
+static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G)
+{
+  int32_t n = A->n_local, nh = A->n_halo;
+  int64_t own = D->p_rowptr[n];
+  NG_CHECK(NG_MALLOC(G->halo_rp, (size_t)nh + 1));
+  NG_CHECK(ng_halo_rows_lengths(A->halo, D->p_rowptr, G->halo_rp));
+  int64_t hn = G->halo_rp[nh];
+  NG_CHECK(NG_MALLOC(G->halo_gcol, hn));
+  NG_CHECK(NG_MALLOC(G->halo_val, hn));
+  NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
+  NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
+  /* the coarse columns met: own coarse rows marked, the others (P's halo
+   * columns and the fetched rows' foreign columns: boundary-sized) sorted */
+  ng_matrix P = D->P;
+  int64_t c0 = P->col_begin, nown = P->n_col_local, nx = 0;
+  int32_t *own_pos = NULL;
+  int64_t *ext = NULL;
+  ng_status st = NG_CALLOC(own_pos, nown);
+  if (!st) st = NG_MALLOC(ext, (size_t)P->n_halo + hn);
+  if (st) {
+    ng_free(own_pos);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  for (int64_t p = 0; p < P->local.nnz; p++) own_pos[P->local.col[p]] = 1;
+  for (int32_t h = 0; h < P->n_halo; h++) ext[nx++] = P->halo_gcol[h];
+  for (int64_t p = 0; p < hn; p++) {
+    int64_t g = G->halo_gcol[p];
+    if (g >= c0 && g < c0 + nown) own_pos[g - c0] = 1;
+    else ext[nx++] = g;
+  }
+  qsort(ext, (size_t)nx, sizeof(int64_t), cmp_i64);
+  int64_t m = 0, nu = 0;
+  for (int64_t k = 0; k < nx; k++)
+    if (nu == 0 || ext[k] != ext[nu - 1]) ext[nu++] = ext[k];
+  for (int64_t j = 0; j < nown; j++) m += own_pos[j];
+  m += nu;
+  st = m > INT32_MAX ? NG_ERROR(NG_ERR_UNSUPPORTED, "AMG: %lld coarse columns on one rank", (long long)m)
+                     : NG_MALLOC(G->cmap, m);
+  if (!st) { /* merge: foreign columns below c0, own ones, foreign above */
+    int64_t q = 0, k = 0;
+    while (k < nu && ext[k] < c0) G->cmap[q++] = ext[k++];
+    for (int64_t j = 0; j < nown; j++)
+      if (own_pos[j]) {
+        own_pos[j] = (int32_t)q;
+        G->cmap[q++] = c0 + j;
+      } else own_pos[j] = -1;
+    while (k < nu) G->cmap[q++] = ext[k++];
+    G->m = (int32_t)m;
+  }
+  ng_free(ext);
+  if (st) {
+    ng_free(own_pos);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  /* Aext: own columns 0..n-1, halo columns n.. */
+  st = ng_csr_alloc(&G->Aext, n, n + nh, A->local.nnz + A->offrank.nnz);
+  if (!st) st = ng_csr_alloc(&G->B, n + nh, G->m, own + hn);
+  if (st) {
+    ng_free(own_pos);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i <= n; i++) G->Aext.rowptr[i] = A->local.rowptr[i] + A->offrank.rowptr[i];
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t p = G->Aext.rowptr[i];
+    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++) G->Aext.col[p++] = A->local.col[k];
+    for (int64_t k = A->offrank.rowptr[i]; k < A->offrank.rowptr[i + 1]; k++) G->Aext.col[p++] = n + A->offrank.col[k];
+  }
+  aext_values(A, &G->Aext);
+  /* B: P's own rows, then its halo rows */
+  for (int32_t i = 0; i <= n; i++) G->B.rowptr[i] = D->p_rowptr[i];
+  for (int32_t k = 1; k <= nh; k++) G->B.rowptr[n + k] = own + G->halo_rp[k];
+#pragma omp parallel for schedule(static) if (own > 20000)
+  for (int64_t p = 0; p < own; p++) {
+    G->B.col[p] = compact(G, own_pos, c0, nown, D->p_gcol[p]);
+    G->B.val[p] = D->p_val[p];
+  }
+  for (int64_t p = 0; p < hn; p++) {
+    G->B.col[own + p] = compact(G, own_pos, c0, nown, G->halo_gcol[p]);
+    G->B.val[own + p] = G->halo_val[p];
+  }
+  ng_free(own_pos);
+  return NG_SUCCESS;
+}
+
+/* P's own rows as a view of B's first n rows. */
+static ng_csr own_view(const ng_amg_dgalerkin *G, int32_t n)
+{
+  ng_csr V = {n, G->m, G->B.rowptr[n], G->B.rowptr, G->B.col, G->B.val};
+  return V;
+}
+
+typedef struct {
+  int32_t row;  /* local coarse row */
+  int64_t col;  /* global coarse column */
+  int64_t k;    /* contribution number */
+} contrib;
+static int cmp_contrib(const void *a, const void *b)
+{
+  const contrib *x = a, *y = b;
+  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
+  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+/* The contributions' values in their fixed order: own T rows, then received. */
+static void contrib_values(const ng_amg_dgalerkin *G, int64_t nrecv, double *ac)
+{
+  int64_t k = 0;
+  memset(ac, 0, (size_t)G->ac_nnz * sizeof(double));
+  for (int32_t q = 0; q < G->n_own_rows; q++) {
+    int32_t r = G->own_rows[q];
+    for (int64_t p = G->T.rowptr[r]; p < G->T.rowptr[r + 1]; p++) ac[G->slot[k++]] += G->T.val[p];
+  }
+  for (int64_t p = 0; p < nrecv; p++) ac[G->slot[k++]] += G->rbuf[p];
+}
+
+/* Setup: send T's foreign rows to their owners, find every contribution's
+ * slot, and create A_c. */
+static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_matrix *Ac)
+{
+  ng_context ctx = A->ctx;
+  int size = ctx->size, rank = ctx->rank;
+  int64_t c0 = D->cstarts[rank], nrows_c = D->cstarts[rank + 1] - c0, nc = D->cstarts[size];
+  int64_t *rows_s = NULL, *rows_r = NULL, *meta_s = NULL, *meta_r = NULL, *col_s = NULL, *col_r = NULL;
+  int64_t *rp = NULL, *gc = NULL, nrecv = 0, nrrows = 0, *mcnt_s = NULL, *mcnt_r = NULL;
+  contrib *C = NULL, *S = NULL;
+  int64_t *start = NULL;
+  ng_status st;
+  NG_CHECK(NG_CALLOC(G->scnt, size));
+  NG_CHECK(NG_CALLOC(G->rcnt, size));
+  NG_CHECK(NG_CALLOC(rows_s, size));
+  NG_CHECK(NG_CALLOC(rows_r, size));
+  NG_CHECK(NG_MALLOC(G->send_rows, G->m));
+  NG_CHECK(NG_MALLOC(G->own_rows, G->m));
+  /* T rows by owner: own ones kept, the rest grouped by rank */
+  for (int r = 0; r < size; r++)
+    for (int32_t t = 0; t < G->m; t++) {
+      if (G->T.rowptr[t + 1] == G->T.rowptr[t] || owner_of(D->cstarts, size, G->cmap[t]) != r) continue;
+      if (r == rank) G->own_rows[G->n_own_rows++] = t;
+      else {
+        G->send_rows[G->n_send_rows++] = t;
+        rows_s[r]++;
+        G->scnt[r] += G->T.rowptr[t + 1] - G->T.rowptr[t];
+      }
+    }
+  NG_CHECK(ng_comm_alltoall_counts(ctx, G->scnt, G->rcnt));
+  NG_CHECK(ng_comm_alltoall_counts(ctx, rows_s, rows_r));
+  int64_t nsend = 0;
+  for (int r = 0; r < size; r++) {
+    nsend += G->scnt[r];
+    nrecv += G->rcnt[r];
+    nrrows += rows_r[r];
+  }
+  st = NG_MALLOC(G->sbuf, nsend);
+  if (!st) st = NG_MALLOC(G->rbuf, nrecv);
+  if (!st) st = NG_MALLOC(meta_s, 2 * (size_t)G->n_send_rows);
+  if (!st) st = NG_MALLOC(meta_r, 2 * (size_t)nrrows);
+  if (!st) st = NG_MALLOC(col_s, nsend);
+  if (!st) st = NG_MALLOC(col_r, nrecv);
+  if (!st) st = NG_MALLOC(mcnt_s, size);
+  if (!st) st = NG_MALLOC(mcnt_r, size);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  for (int r = 0; r < size; r++) {
+    mcnt_s[r] = 2 * rows_s[r];
+    mcnt_r[r] = 2 * rows_r[r];
+  }
+  for (int32_t q = 0, p = 0; q < G->n_send_rows; q++) {
+    int32_t t = G->send_rows[q];
+    meta_s[2 * q] = G->cmap[t];
+    meta_s[2 * q + 1] = G->T.rowptr[t + 1] - G->T.rowptr[t];
+    for (int64_t k = G->T.rowptr[t]; k < G->T.rowptr[t + 1]; k++, p++) {
+      col_s[p] = G->cmap[G->T.col[k]];
+      G->sbuf[p] = G->T.val[k];
+    }
+  }
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, meta_s, mcnt_s, meta_r, mcnt_r, sizeof(int64_t)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, col_s, G->scnt, col_r, G->rcnt, sizeof(int64_t)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)), out);
+  /* every contribution: (local coarse row, global column, order) */
+  int64_t nown = 0;
+  for (int32_t q = 0; q < G->n_own_rows; q++) nown += G->T.rowptr[G->own_rows[q] + 1] - G->T.rowptr[G->own_rows[q]];
+  G->n_contrib = nown + nrecv;
+  st = NG_MALLOC(C, G->n_contrib);
+  if (!st) st = NG_MALLOC(G->slot, G->n_contrib);
+  if (!st) st = NG_CALLOC(rp, (size_t)nrows_c + 1);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  int64_t k = 0;
+  for (int32_t q = 0; q < G->n_own_rows; q++) {
+    int32_t t = G->own_rows[q];
+    for (int64_t p = G->T.rowptr[t]; p < G->T.rowptr[t + 1]; p++, k++)
+      C[k] = (contrib){(int32_t)(G->cmap[t] - c0), G->cmap[G->T.col[p]], k};
+  }
+  for (int64_t q = 0, p = 0; q < nrrows; q++)
+    for (int64_t e = 0; e < meta_r[2 * q + 1]; e++, p++, k++) {
+      int64_t row = meta_r[2 * q] - c0;
+      if (row < 0 || row >= nrows_c) {
+        st = NG_ERROR(NG_ERR_INTERNAL, "AMG: received coarse row %lld, not owned here", (long long)meta_r[2 * q]);
+        break;
+      }
+      C[k] = (contrib){(int32_t)row, col_r[p], k};
+    }
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  /* by row (a stable counting sort), then within each row by column: a
+   * row's contributions are a few runs already sorted by column */
+  st = NG_CALLOC(start, (size_t)nrows_c + 2);
+  if (!st) st = NG_MALLOC(S, G->n_contrib);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  for (int64_t q = 0; q < G->n_contrib; q++) start[C[q].row + 2]++;
+  for (int64_t i = 0; i < nrows_c; i++) start[i + 2] += start[i + 1];
+  for (int64_t q = 0; q < G->n_contrib; q++) S[start[C[q].row + 1]++] = C[q];
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t i = 0; i < nrows_c; i++) { /* insertion sort of row i by (column, order) */
+    for (int64_t a = start[i] + 1; a < start[i + 1]; a++) {
+      contrib x = S[a];
+      int64_t b = a;
+      for (; b > start[i] && cmp_contrib(&S[b - 1], &x) > 0; b--) S[b] = S[b - 1];
+      S[b] = x;
+    }
+  }
+  G->ac_nnz = 0;
+  for (int64_t q = 0; q < G->n_contrib; q++) {
+    if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
+      G->ac_nnz++;
+      rp[S[q].row + 1]++;
+    }
+    G->slot[S[q].k] = G->ac_nnz - 1;
+  }
+  for (int64_t i = 0; i < nrows_c; i++) rp[i + 1] += rp[i];
+  st = NG_MALLOC(gc, G->ac_nnz);
+  if (!st) st = NG_MALLOC(G->ac_val, G->ac_nnz);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  for (int64_t q = 0; q < G->n_contrib; q++) gc[G->slot[S[q].k]] = S[q].col;
+  contrib_values(G, nrecv, G->ac_val);
+  NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac), out);
+out:
+  ng_free(rows_s);
+  ng_free(rows_r);
+  ng_free(meta_s);
+  ng_free(meta_r);
+  ng_free(col_s);
+  ng_free(col_r);
+  ng_free(mcnt_s);
+  ng_free(mcnt_r);
+  ng_free(rp);
+  ng_free(gc);
+  ng_free(C);
+  ng_free(S);
+  ng_free(start);
+  return st;
+}
+
+/* Update: the same products on new values, the same exchange, the same sums. */
+static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_matrix Ac)
+{
+  ng_context ctx = A->ctx;
+  int32_t n = A->n_local, nh = A->n_halo;
+  int64_t own = D->p_rowptr[n], nrecv = 0;
+  NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
+  memcpy(G->B.val, D->p_val, (size_t)own * sizeof(double));
+  memcpy(G->B.val + own, G->halo_val, (size_t)G->halo_rp[nh] * sizeof(double));
+  aext_values(A, &G->Aext);
+  ng_csr V = own_view(G, n);
+  ng_csr_transpose_values(&V, G->pct_perm, &G->PcT);
+  ng_status st = NG_SUCCESS;
+#ifdef NG_HAVE_CUDA
+  if (G->gpu) st = ng_amg_gpu_triple(ctx, &G->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+  else
+#endif
+  {
+    st = ng_spgemm_numeric(&G->Aext, &G->B, &G->AP);
+    if (!st) st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
+  }
+  NG_CHECK(ng_comm_agree(ctx, st));
+  for (int32_t q = 0, p = 0; q < G->n_send_rows; q++) {
+    int32_t t = G->send_rows[q];
+    for (int64_t k = G->T.rowptr[t]; k < G->T.rowptr[t + 1]; k++) G->sbuf[p++] = G->T.val[k];
+  }
+  NG_CHECK(ng_comm_alltoallv(ctx, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)));
+  for (int r = 0; r < ctx->size; r++) nrecv += G->rcnt[r];
+  contrib_values(G, nrecv, G->ac_val);
+  st = ng_matrix_update_values(Ac, G->ac_val);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, ng_matrix *Ac)
+{
+  ng_context ctx = A->ctx;
+  if (refresh_only) {
+    NG_CHECK(refresh(A, D, D->G, *Ac));
+    return NG_SUCCESS;
+  }
+  ng_amg_dgalerkin *G = NULL;
+  ng_status st = NG_CALLOC(G, 1);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  D->G = G;
+  st = local_operands(A, D, G);
+  ng_csr V = {0, 0, 0, NULL, NULL, NULL};
+  if (!st) V = own_view(G, A->n_local);
+  if (!st) st = NG_MALLOC(G->pct_perm, V.nnz);
+  if (!st) st = ng_csr_transpose(&V, &G->PcT, G->pct_perm);
+  int host = 1;
+#ifdef NG_HAVE_CUDA
+  /* on a GPU context the two local products run on the device; a product
+   * row too long for its hash table sends this level back to the host */
+  if (!st && ctx->on_gpu) {
+    st = ng_amg_gpu_triple(ctx, &G->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+    host = st == NG_ERR_UNSUPPORTED;
+    if (host) {
+      ng_error_clear();
+      ng_amg_gpu_triple_free(G->gpu);
+      G->gpu = NULL;
+      st = NG_SUCCESS;
+    }
+  }
+#endif
+  if (!st && host) st = ng_spgemm(&G->Aext, &G->B, &G->AP, 0);
+  if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
+  NG_CHECK(ng_comm_agree(ctx, st));
+  NG_CHECK(assemble(A, D, G, Ac));
+  return NG_SUCCESS;
+}

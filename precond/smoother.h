@@ -1,0 +1,118 @@
+/* precond/smoother.h: the AMG smoothers (METHODS.md section 4), one ops
+ * table each, chosen by -amg_smoother and held by the hierarchy (M->smoother,
+ * per-level state in L->sdata):
+ *   jacobi     damped Jacobi (smoother_jacobi.c), the former inline smoother
+ *   mcgs       multicolor Gauss-Seidel (smoother_mcgs.c, kernels in
+ *              smoother_mcgs_cuda.cu): colors of the level's graph, each
+ *              color one coalesced ELL block, one launch per color; forward
+ *              colors before the coarse correction, backward after it
+ *   mmcgs      modified MCGS: colors of the strong couplings only
+ *              (|a_ij| > -amg_mmcgs_theta |a_ii|), weak couplings inside a
+ *              color read the values from before that color's update
+ *   chebyshev  Chebyshev polynomial in D^-1 A (smoother_chebyshev.c), SpMV
+ *              and vector ops only
+ * Every call runs on the context's memory; pre() and post() allocate
+ * nothing and do not wait. Under MPI every smoother works on the level's
+ * distributed operator: Jacobi and Chebyshev through its SpMV (exact), the
+ * Gauss-Seidel ones as processor-block hybrids (each rank colors its own
+ * block, off-rank couplings read the halo exchanged once per sweep). */
+#ifndef NG_SMOOTHER_H
+#define NG_SMOOTHER_H
+#include "amg.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ng_smoother_ops {
+  const char *name;
+  /* 1: one sweep is not symmetric by itself (Gauss-Seidel): the coarsest
+   * level's smoother solve runs half its sweeps forward, half backward */
+  int split_coarse;
+  /* Level l's state from its host operator A (the local block under MPI;
+   * dist: the level's distributed matrix when it has one, else NULL), after
+   * the level's A table, L->dinv and L->rho exist. *data may stay NULL. */
+  ng_status (*setup)(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data);
+  /* New values in the same pattern: colors and orderings are kept. */
+  ng_status (*update)(ng_context ctx, ng_amg *M, int l, const ng_csr *A, void *data);
+  /* x = S^sweeps b from x = 0 (x's entry values are not read). */
+  ng_status (*pre)(ng_precond P, ng_amg *M, int l, int sweeps, const double *b, double *x);
+  /* sweeps more on x (the adjoint order of pre: AMG stays symmetric). */
+  ng_status (*post)(ng_precond P, ng_amg *M, int l, int sweeps, const double *b, double *x);
+  /* colors of the level (0: not a coloring smoother); may be NULL */
+  int (*colors)(const void *data);
+  void (*destroy)(ng_context ctx, void *data);
+} ng_smoother_ops;
+
+extern const ng_smoother_ops ng_smoother_jacobi, ng_smoother_mcgs, ng_smoother_mmcgs, ng_smoother_chebyshev;
+/* by name; NULL when unknown */
+const ng_smoother_ops *ng_smoother_find(const char *name);
+
+/* amg_cycle.c: r = b - A x and y = alpha A x + beta y on level l (level 0:
+ * the user's matrix), for the smoothers. */
+ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r);
+ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y);
+
+/* ---- coloring (coloring.c, coloring_cuda.cu) ----------------------------
+ * G: the symmetric adjacency (no diagonal) of A's pattern, or of its strong
+ * couplings |a_ij| > theta |a_ii| (either direction) when theta > 0. */
+ng_status ng_coloring_graph(const ng_csr *A, double theta, ng_graph *G);
+/* Jones-Plassmann-Luby: in each round every uncolored vertex whose key is
+ * larger than every uncolored neighbour's takes the smallest color none of
+ * its colored neighbours has. Keys: a hash of the index (ldf = 0, fine
+ * levels) or the degree first (ldf = 1, largest-degree-first, irregular
+ * coarse levels). The result depends on the graph only: the host and the
+ * GPU give the same colors. color: n entries, *ncolors. */
+uint64_t ng_coloring_key(int ldf, int64_t degree, uint32_t i);
+typedef struct ng_coloring_ops {
+  const char *name;
+  ng_status (*color)(ng_context ctx, const ng_graph *G, int ldf, int32_t *color, int *ncolors);
+} ng_coloring_ops;
+extern const ng_coloring_ops ng_coloring_host;
+#ifdef NG_HAVE_CUDA
+extern const ng_coloring_ops ng_coloring_cuda;
+#endif
+/* 1 when no two adjacent vertices of G share a color (tests). */
+int ng_coloring_valid(const ng_graph *G, const int32_t *color);
+
+/* ---- MCGS layout and kernels (smoother_mcgs.c, smoother_mcgs_cuda.cu) ---
+ * Rows grouped by color; color c's rows rows[start[c] .. start[c + 1]) form
+ * one ELL block of width[c] columns (the diagonal left out) and pad[c] rows
+ * (a multiple of 32: 256-byte columns), entry j of the block's row k at
+ * ell + off[c] + j * pad[c] + k; padding reads the row itself with value 0.
+ * intra[c]: the block couples rows of color c (mmcgs only): its rows are
+ * computed first and written after, so that they read the old values. */
+typedef struct {
+  int32_t n, ncolors;
+  int32_t *start, *width, *pad, *intra; /* ncolors (+1 for start) */
+  int64_t *off;                         /* ncolors + 1 */
+  int32_t *rows;                        /* n */
+  int32_t *ell_col;                     /* off[ncolors] */
+  int64_t *ell_src;                     /* CSR index of each entry, -1: padding */
+  int64_t *diag_src;                    /* CSR index of each row's diagonal (rows order) */
+  int32_t max_rows;                     /* largest color */
+} ng_mcgs_layout;
+
+typedef struct ng_mcgs_kernels {
+  const char *name;
+  /* index arrays into the context's memory */
+  ng_status (*create)(ng_context ctx, const ng_mcgs_layout *lay, void **dev);
+  /* block values and 1 / a_ii from the host CSR (L: the level, whose host
+   * values the kernels may first refresh from the device) */
+  ng_status (*values)(void *dev, const ng_mcgs_layout *lay, ng_amg_level *L, const ng_csr *A);
+  /* color c's rows: x_i = (1 - omega) x_i + omega (t_i - sum_j a_ij x_j) / a_ii */
+  ng_status (*color)(void *dev, const ng_mcgs_layout *lay, int c, double omega, const double *t, double *x);
+  void (*destroy)(void *dev);
+} ng_mcgs_kernels;
+extern const ng_mcgs_kernels ng_mcgs_host;
+#ifdef NG_HAVE_CUDA
+extern const ng_mcgs_kernels ng_mcgs_cuda;
+#endif
+/* Block values and 1 / a_ii of the layout from the host CSR (both kernel tables). */
+void ng_mcgs_gather_values(const ng_mcgs_layout *y, const ng_csr *A, double *ell_val, double *dinv);
+/* Tests: level l's row colors (host, NULL for a smoother without colors). */
+const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

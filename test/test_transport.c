@@ -1,0 +1,448 @@
+/* test/test_transport.c: the halo transports (comm/transport_*.c), run by
+ * test/mpi-run.sh on 2 and 4 ranks, on a CPU context ("cpu", the default)
+ * or a GPU context ("gpu": skipped with "skipped: no CUDA device" without
+ * one). Checks: every transport this context can use (host, auto, ipc,
+ * cuda_mpi where available) delivers halo values identical to the host
+ * transport, and exactly the owners' values, on random partitions
+ * (zero-row ranks included), over repeated exchanges with changing x; the
+ * same for a plan built by hand with send and receive roles swapped whose
+ * receive buffer lies inside a larger context allocation (as the
+ * restriction of a distributed AMG would build); SpMV and PCG give the same
+ * results through every transport; the per-neighbour report names each
+ * neighbour once; a CPU context accepts only host (and auto); forced
+ * cuda_mpi on an MPI that is not CUDA-aware fails on every rank with the
+ * same message, never a hang. */
+#include "testutil.h"
+#include "../core/internal.h"
+#include "../comm/transport_part.h"
+#include <math.h>
+#include <mpi.h>
+
+static int rank, size;
+static ng_context ctx;
+static const char *transports[4];
+static int n_transports;
+
+/* Global random matrix, identical on every rank (the seed is shared). */
+typedef struct {
+  int64_t n, *rp, *col;
+  double *val;
+} gcsr;
+
+static void gcsr_random(gcsr *A, int64_t n)
+{
+  double r[14];
+  A->n = n;
+  A->rp = calloc((size_t)n + 1, sizeof(int64_t));
+  A->col = malloc((size_t)n * 7 * sizeof(int64_t));
+  A->val = malloc((size_t)n * 7 * sizeof(double));
+  for (int64_t i = 0; i < n; i++) {
+    int64_t k = A->rp[i];
+    ng_test_random(r, 14);
+    A->col[k] = i;
+    A->val[k++] = 10.0 + r[0];
+    for (int q = 0; q < 6; q++) {
+      int64_t j = (int64_t)((r[1 + q] + 1.0) * 0.5 * (double)n) % n;
+      int dup = 0;
+      for (int64_t p = A->rp[i]; p < k; p++) dup |= A->col[p] == j;
+      if (dup || r[7 + q] < -0.2) continue;
+      A->col[k] = j;
+      A->val[k++] = r[8 + q];
+    }
+    A->rp[i + 1] = k;
+  }
+}
+static void gcsr_free(gcsr *A) { free(A->rp); free(A->col); free(A->val); }
+
+/* Random ranges tiling 0..n; rank 1 owns no rows when size > 2. */
+static void random_starts(int64_t n, int64_t *starts)
+{
+  double r[64];
+  ng_test_random(r, size);
+  starts[0] = 0;
+  starts[size] = n;
+  for (int k = 1; k < size; k++) starts[k] = (int64_t)((r[k] + 1.0) * 0.5 * (double)n);
+  for (int k = 1; k < size; k++)
+    for (int j = k; j > 1 && starts[j] < starts[j - 1]; j--) {
+      int64_t t = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = t;
+    }
+  if (size > 2) starts[2] = starts[1];
+}
+
+static ng_status create_rows(const gcsr *G, const int64_t *starts, const char *transport, ng_matrix *A)
+{
+  int64_t b = starts[rank], e = starts[rank + 1], p0 = G->rp[b];
+  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t));
+  for (int64_t i = b; i <= e; i++) rp[i - b] = G->rp[i] - p0;
+  ng_status st = ng_context_set_transport(ctx, transport);
+  if (!st) st = ng_matrix_create_distributed(ctx, G->n, b, e, rp, G->col + p0, G->val + p0, A);
+  free(rp);
+  return st;
+}
+
+static double xval(int64_t g, int e) { return (1.0 + 0.001 * (double)g) * (double)(e + 1) + 1.0 / 3.0; }
+
+/* All ranks: did every rank pass cond? */
+static int all_true(int cond)
+{
+  int v = cond;
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return v;
+}
+
+/* Exchanges x_e = xval(., e) for e < n_ex through A's plan; halo[e] gets
+ * the received values (host copies). */
+static void run_exchanges(ng_matrix A, int n_ex, double **halo)
+{
+  double *xh = malloc(((size_t)A->n_local + 1) * sizeof(double)), *x;
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &x, A->n_local + 1));
+  for (int e = 0; e < n_ex; e++) {
+    for (int32_t i = 0; i < A->n_local; i++) xh[i] = xval(A->row_begin + i, e);
+    NG_ASSERT_OK(ctx->vops->upload(ctx, x, xh, A->n_local));
+    halo[e] = malloc(((size_t)A->n_halo + 1) * sizeof(double));
+    if (A->halo) {
+      NG_ASSERT_OK(ng_halo_begin(A, x));
+      NG_ASSERT_OK(ng_halo_end(A));
+      NG_ASSERT_OK(ctx->vops->download(ctx, halo[e], A->halo_values, A->n_halo));
+    }
+  }
+  ctx->vops->free(ctx, x);
+  free(xh);
+}
+
+START_TEST(halo_identical_to_host)
+{
+  for (int trial = 0; trial < 4; trial++) {
+    gcsr G;
+    int64_t starts[65];
+    ng_matrix H;
+    double *ref[3];
+    gcsr_random(&G, 300 + 41 * trial);
+    random_starts(G.n, starts);
+    NG_ASSERT_OK(create_rows(&G, starts, "host", &H));
+    run_exchanges(H, 3, ref);
+    for (int e = 0; e < 3; e++)
+      for (int32_t k = 0; k < H->n_halo; k++)
+        ck_assert_msg(ref[e][k] == xval(H->halo_gcol[k], e), "host: rank %d halo %d exchange %d: %g, want %g", rank,
+                      (int)k, e, ref[e][k], xval(H->halo_gcol[k], e));
+    for (int t = 0; t < n_transports; t++) {
+      ng_matrix A;
+      double *got[3];
+      NG_ASSERT_OK(create_rows(&G, starts, transports[t], &A));
+      ck_assert_int_eq(A->n_halo, H->n_halo);
+      run_exchanges(A, 3, got);
+      for (int e = 0; e < 3; e++) {
+        ck_assert_msg(A->n_halo == 0 || !memcmp(got[e], ref[e], (size_t)A->n_halo * sizeof(double)),
+                      "%s: rank %d exchange %d differs from host", transports[t], rank, e);
+        free(got[e]);
+      }
+      ng_matrix_destroy(A);
+    }
+    for (int e = 0; e < 3; e++) free(ref[e]);
+    ng_matrix_destroy(H);
+    gcsr_free(&G);
+  }
+  NG_ASSERT_OK(ng_context_set_transport(ctx, "auto"));
+}
+END_TEST
+
+/* A plan with the roles of A's plan swapped (each rank sends its halo
+ * slots back to their owners), its receive buffer at an offset inside a
+ * larger context allocation: received entry k must be f(row_begin +
+ * send_idx_host[k]) when every rank sends f(halo_gcol[j]). */
+static void swapped_exchange(ng_matrix A, const char *transport, int n_ex, double **got)
+{
+  struct ng_halo_plan empty, *o = A->halo, *h;
+  double *pool, *fh;
+  int32_t *idx;
+  const int lead = 37; /* doubles before the receive buffer in its allocation */
+  int32_t zero = 0;
+  if (!o) { /* no neighbours here: an empty plan, still set up collectively */
+    memset(&empty, 0, sizeof(empty));
+    empty.send_offset = empty.recv_offset = &zero;
+    o = &empty;
+  }
+  h = calloc(1, sizeof(*h));
+  h->ctx = ctx;
+  h->n_send_nb = o->n_recv_nb;
+  h->n_recv_nb = o->n_send_nb;
+  h->send_rank = malloc(((size_t)h->n_send_nb + 1) * sizeof(int));
+  h->recv_rank = malloc(((size_t)h->n_recv_nb + 1) * sizeof(int));
+  h->send_offset = malloc(((size_t)h->n_send_nb + 1) * sizeof(int32_t));
+  h->recv_offset = malloc(((size_t)h->n_recv_nb + 1) * sizeof(int32_t));
+  if (h->n_send_nb) memcpy(h->send_rank, o->recv_rank, (size_t)h->n_send_nb * sizeof(int));
+  if (h->n_recv_nb) memcpy(h->recv_rank, o->send_rank, (size_t)h->n_recv_nb * sizeof(int));
+  memcpy(h->send_offset, o->recv_offset, ((size_t)h->n_send_nb + 1) * sizeof(int32_t));
+  memcpy(h->recv_offset, o->send_offset, ((size_t)h->n_recv_nb + 1) * sizeof(int32_t));
+  h->n_send = o->n_recv;
+  h->n_recv = o->n_send;
+  h->n_neighbors = o->n_neighbors;
+  idx = malloc(((size_t)h->n_send + 1) * sizeof(int32_t));
+  for (int32_t k = 0; k < h->n_send; k++) idx[k] = k; /* sends the halo slots in order */
+  h->send_idx_host = idx;
+  NG_ASSERT_OK(ctx->vops->alloc_raw(ctx, (void **)&h->send_idx, ((size_t)h->n_send + 1) * sizeof(int32_t), "idx"));
+  NG_ASSERT_OK(ctx->vops->upload_raw(ctx, h->send_idx, idx, (size_t)h->n_send * sizeof(int32_t)));
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &h->send_buf, h->n_send + 1));
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &pool, lead + h->n_recv + 1));
+  NG_ASSERT_OK(ng_context_set_transport(ctx, transport));
+  NG_ASSERT_OK(ng_transport_select_and_setup(h, pool + lead));
+  double *f;
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &f, A->n_halo + 1));
+  fh = malloc(((size_t)A->n_halo + 1) * sizeof(double));
+  for (int e = 0; e < n_ex; e++) {
+    for (int32_t j = 0; j < A->n_halo; j++) fh[j] = -xval(A->halo_gcol[j], e);
+    NG_ASSERT_OK(ctx->vops->upload(ctx, f, fh, A->n_halo));
+    NG_ASSERT_OK(h->transport->pack(h, f));
+    NG_ASSERT_OK(h->transport->start(h));
+    NG_ASSERT_OK(h->transport->finish(h, pool + lead));
+    got[e] = malloc(((size_t)h->n_recv + 1) * sizeof(double));
+    NG_ASSERT_OK(ctx->vops->download(ctx, got[e], pool + lead, h->n_recv));
+    for (int32_t k = 0; k < h->n_recv; k++)
+      ck_assert_msg(got[e][k] == -xval(A->row_begin + o->send_idx_host[k], e), "%s swapped: rank %d entry %d: %g",
+                    transport, rank, (int)k, got[e][k]);
+  }
+  free(fh);
+  ctx->vops->free(ctx, f);
+  ng_halo_plan_destroy(h); /* frees the tables, send_idx, send_buf and the transport */
+  ctx->vops->free(ctx, pool);
+  NG_ASSERT_OK(ng_context_set_transport(ctx, "auto"));
+}
+
+START_TEST(swapped_plan_any_buffer)
+{
+  gcsr G;
+  int64_t starts[65];
+  ng_matrix A;
+  gcsr_random(&G, 400);
+  random_starts(G.n, starts);
+  NG_ASSERT_OK(create_rows(&G, starts, "host", &A));
+  double *ref[3];
+  int32_t n = A->halo ? A->halo->n_send : 0;
+  swapped_exchange(A, "host", 3, ref);
+  for (int t = 0; t < n_transports; t++) {
+    double *got[3];
+    swapped_exchange(A, transports[t], 3, got);
+    for (int e = 0; e < 3; e++) {
+      ck_assert_msg(!memcmp(got[e], ref[e], (size_t)n * sizeof(double)), "%s swapped differs", transports[t]);
+      free(got[e]);
+    }
+  }
+  for (int e = 0; e < 3; e++) free(ref[e]);
+  ng_matrix_destroy(A);
+  gcsr_free(&G);
+}
+END_TEST
+
+/* SpMV and PCG through each transport: the same numbers as host. */
+START_TEST(solve_identical_to_host)
+{
+  const char *spec = "lap27:12x12x24";
+  int its_host = -1;
+  double res_host = 0, y_host_sum = 0;
+  for (int t = -1; t < n_transports; t++) {
+    const char *name = t < 0 ? "host" : transports[t];
+    ng_options o;
+    ng_matrix A;
+    ng_vector b, x, y;
+    ng_solver S;
+    int its;
+    double res, ysum;
+    NG_ASSERT_OK(ng_context_set_transport(ctx, name));
+    NG_ASSERT_OK(ng_options_create(&o));
+    NG_ASSERT_OK(ng_options_set_from_string(o, "-solver pcg -precond jacobi -tol 1e-10"));
+    NG_ASSERT_OK(ng_matrix_generate(ctx, spec, &A, &b));
+    NG_ASSERT_OK(ng_vector_create(A, &x));
+    NG_ASSERT_OK(ng_vector_create(A, &y));
+    for (int rep = 0; rep < 4; rep++) NG_ASSERT_OK(ng_matrix_apply(A, b, y)); /* plan reused back to back */
+    NG_ASSERT_OK(ng_vector_dot(y, y, &ysum));
+    NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
+    NG_ASSERT_OK(ng_solver_set_operator(S, A));
+    NG_ASSERT_OK(ng_solver_solve(S, b, x));
+    NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
+    NG_ASSERT_OK(ng_solver_get_residual(S, &res));
+    if (t < 0) {
+      its_host = its;
+      res_host = res;
+      y_host_sum = ysum;
+    } else {
+      ck_assert_msg(its == its_host, "%s: %d iterations, host %d", name, its, its_host);
+      ck_assert_msg(fabs(res - res_host) <= 1e-12 * res_host + 1e-300, "%s: residual %.17g, host %.17g", name, res,
+                    res_host);
+      ck_assert_msg(ysum == y_host_sum, "%s: (Ab, Ab) %.17g, host %.17g", name, ysum, y_host_sum);
+    }
+    if (rank == 0) printf("%-9s pcg on %s, %d ranks: %d iterations, residual %.3e\n", name, spec, size, its, res);
+    ng_solver_destroy(S);
+    ng_vector_destroy(x);
+    ng_vector_destroy(y);
+    ng_vector_destroy(b);
+    ng_matrix_destroy(A);
+    ng_options_destroy(o);
+  }
+  NG_ASSERT_OK(ng_context_set_transport(ctx, "auto"));
+}
+END_TEST
+
+/* The report names every neighbour exactly once, under a known transport. */
+START_TEST(report_names_each_neighbour)
+{
+  gcsr G;
+  int64_t starts[65];
+  ng_matrix A;
+  char buf[512];
+  gcsr_random(&G, 250);
+  random_starts(G.n, starts);
+  NG_ASSERT_OK(create_rows(&G, starts, "auto", &A));
+  NG_ASSERT_OK(ng_matrix_get_transport(A, buf, sizeof(buf)));
+  int nb = 0;
+  NG_ASSERT_OK(ng_matrix_get_comm_info(A, NULL, NULL, &nb, NULL));
+  if (nb == 0) ck_assert_str_eq(buf, "-");
+  int seen[64] = {0}, count = 0;
+  char copy[512];
+  snprintf(copy, sizeof(copy), "%s", buf);
+  for (char *tok = strtok(copy, " "); tok && nb > 0; tok = strtok(NULL, " ")) {
+    char *colon = strchr(tok, ':');
+    ck_assert_msg(colon != NULL, "report '%s'", buf);
+    *colon = '\0';
+    ck_assert_msg(!strcmp(tok, "host") || !strcmp(tok, "ipc") || !strcmp(tok, "cuda_mpi"), "kind '%s'", tok);
+    if (!ctx->on_gpu) ck_assert_str_eq(tok, "host");
+    for (char *p = colon + 1; *p;) {
+      int r = (int)strtol(p, &p, 10);
+      ck_assert(r >= 0 && r < size && r != rank);
+      ck_assert_msg(!seen[r], "rank %d named twice in '%s'", r, buf);
+      seen[r] = 1;
+      count++;
+      if (*p == ',') p++;
+    }
+  }
+  ck_assert_msg(count == nb, "report '%s' names %d of %d neighbours", buf, count, nb);
+  ng_matrix_destroy(A);
+  gcsr_free(&G);
+}
+END_TEST
+
+/* Every rank got st and the same message. */
+static void assert_same_failure_everywhere(ng_status st, ng_status want)
+{
+  char msg[1024] = {0}, first[1024] = {0};
+  snprintf(msg, sizeof(msg), "%s", ng_last_error());
+  ck_assert_msg(st == want, "rank %d: %s, want %s: %s", rank, ng_status_name(st), ng_status_name(want), msg);
+  memcpy(first, msg, sizeof(msg));
+  MPI_Bcast(first, (int)sizeof(first), MPI_CHAR, 0, MPI_COMM_WORLD);
+  /* the agreed message: rank 0's own, or "rank R failed: <it>" elsewhere */
+  ck_assert_msg(all_true(strstr(msg, first) != NULL || strstr(first, msg) != NULL), "messages differ: '%s' vs '%s'",
+                msg, first);
+}
+
+START_TEST(cuda_mpi_fails_cleanly)
+{
+  char why[200];
+  if (ng_cuda_mpi_available(why, sizeof(why))) {
+    if (rank == 0) printf("MPI is CUDA-aware here: nothing to refuse\n");
+    return;
+  }
+  /* asked for through the API: refused at once, same message everywhere */
+  ng_status st = ng_context_set_transport(ctx, "cuda_mpi");
+  assert_same_failure_everywhere(st, NG_ERR_UNSUPPORTED);
+  ck_assert_msg(strstr(ng_last_error(), "cuda_mpi") != NULL, "%s", ng_last_error());
+  ck_assert_str_eq(ng_context_get_transport(ctx), "auto");
+  /* forced behind the setter's back (as a plan of another module could
+   * be): the plan creation fails on every rank, no rank hangs */
+  gcsr G;
+  int64_t starts[65];
+  ng_matrix A = NULL;
+  gcsr_random(&G, 200);
+  random_starts(G.n, starts);
+  ctx->comm_transport = NG_TRANSPORT_CUDA_MPI;
+  int64_t b = starts[rank], e = starts[rank + 1], p0 = G.rp[b];
+  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t));
+  for (int64_t i = b; i <= e; i++) rp[i - b] = G.rp[i] - p0;
+  st = ng_matrix_create_distributed(ctx, G.n, b, e, rp, G.col + p0, G.val + p0, &A);
+  ctx->comm_transport = NG_TRANSPORT_AUTO;
+  if (size > 1) {
+    assert_same_failure_everywhere(st, NG_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(ng_last_error(), "cuda_mpi") && strstr(ng_last_error(), why), "%s", ng_last_error());
+    ck_assert_ptr_null(A);
+  } else {
+    NG_ASSERT_OK(st); /* one rank: no plan, nothing to refuse */
+    ng_matrix_destroy(A);
+  }
+  free(rp);
+  gcsr_free(&G);
+}
+END_TEST
+
+START_TEST(names_checked)
+{
+  ck_assert_int_eq(ng_context_set_transport(ctx, "shm"), NG_ERR_ARGUMENT);
+  ck_assert(strstr(ng_last_error(), "auto, host, ipc or cuda_mpi") != NULL);
+  NG_ASSERT_OK(ng_context_set_transport(ctx, "host"));
+  ck_assert_str_eq(ng_context_get_transport(ctx), "host");
+  NG_ASSERT_OK(ng_context_set_transport(ctx, "auto"));
+  if (!ctx->on_gpu) { /* a CPU context accepts only host (and auto, which is host there) */
+    ck_assert_int_eq(ng_context_set_transport(ctx, "ipc"), NG_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(ng_last_error(), "only 'host'") != NULL, "%s", ng_last_error());
+    ck_assert_int_eq(ng_context_set_transport(ctx, "cuda_mpi"), NG_ERR_UNSUPPORTED);
+    ck_assert_str_eq(ng_context_get_transport(ctx), "auto");
+  }
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  unsigned seed;
+  const char *where = argc > 1 ? argv[1] : "cpu";
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 64) {
+    MPI_Finalize();
+    return 77;
+  }
+  seed = rank == 0 ? ng_test_seed() : 0;
+  MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+  if (rank != 0) {
+    char s[32];
+    snprintf(s, sizeof(s), "%u", seed);
+    setenv("NG_TEST_SEED", s, 1);
+  }
+  setenv("CK_FORK", "no", 1);
+  unsetenv("NG_COMM_TRANSPORT");
+  ng_status st = ng_context_create(where, &ctx);
+  if (!all_true(st == NG_SUCCESS)) {
+    if (rank == 0) printf(st == NG_ERR_NO_DEVICE ? "skipped: no CUDA device\n" : "context: %s\n", ng_last_error());
+    MPI_Finalize();
+    return st == NG_ERR_NO_DEVICE ? 77 : 1;
+  }
+  /* the transports to compare with host: what this context can use */
+  transports[n_transports++] = "auto";
+  if (ctx->on_gpu) {
+    char why[200];
+    int one_node = 0;
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &one_node);
+    MPI_Comm_free(&node);
+    if (all_true(one_node == size)) transports[n_transports++] = "ipc";
+    if (ng_cuda_mpi_available(why, sizeof(why))) transports[n_transports++] = "cuda_mpi";
+  }
+  if (rank == 0) {
+    printf("context: %s; transports compared with host:", ng_context_describe(ctx));
+    for (int t = 0; t < n_transports; t++) printf(" %s", transports[t]);
+    printf("\n");
+  }
+  Suite *s = suite_create("transport");
+  TCase *tc = tcase_create("transport");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, names_checked);
+  tcase_add_test(tc, halo_identical_to_host);
+  tcase_add_test(tc, swapped_plan_any_buffer);
+  tcase_add_test(tc, solve_identical_to_host);
+  tcase_add_test(tc, report_names_each_neighbour);
+  tcase_add_test(tc, cuda_mpi_fails_cleanly);
+  suite_add_tcase(s, tc);
+  int rc = ng_test_run(s), worst = rc;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  ng_context_destroy(ctx);
+  MPI_Finalize();
+  return worst;
+}
