@@ -11,24 +11,22 @@ ng_status ng_coo_init(ng_coo *C, int32_t nrows, int32_t ncols, int64_t capacity)
   C->ncols = ncols;
   if (capacity < 16) capacity = 16;
   C->cap = capacity;
-  NG_CHECK(NG_MALLOC(C->row, capacity));
-  NG_CHECK(NG_MALLOC(C->col, capacity));
-  NG_CHECK(NG_MALLOC(C->val, capacity));
+  ng_status st;
+  NG_CHECK_GOTO(st, NG_MALLOC(C->row, capacity), fail);
+  NG_CHECK_GOTO(st, NG_MALLOC(C->col, capacity), fail);
+  NG_CHECK_GOTO(st, NG_MALLOC(C->val, capacity), fail);
   return NG_SUCCESS;
+fail:
+  ng_coo_free(C);
+  return st;
 }
 
 static ng_status coo_grow(ng_coo *C)
 {
   int64_t cap = C->cap * 2;
-  int32_t *r = realloc(C->row, (size_t)cap * sizeof(int32_t));
-  if (!r) return NG_ERROR(NG_ERR_MEMORY, "out of host memory growing COO to %lld entries", (long long)cap);
-  C->row = r;
-  int32_t *c = realloc(C->col, (size_t)cap * sizeof(int32_t));
-  if (!c) return NG_ERROR(NG_ERR_MEMORY, "out of host memory growing COO to %lld entries", (long long)cap);
-  C->col = c;
-  double *v = realloc(C->val, (size_t)cap * sizeof(double));
-  if (!v) return NG_ERROR(NG_ERR_MEMORY, "out of host memory growing COO to %lld entries", (long long)cap);
-  C->val = v;
+  NG_CHECK(ng_host_realloc((void **)&C->row, (size_t)cap, sizeof(int32_t), "COO rows"));
+  NG_CHECK(ng_host_realloc((void **)&C->col, (size_t)cap, sizeof(int32_t), "COO columns"));
+  NG_CHECK(ng_host_realloc((void **)&C->val, (size_t)cap, sizeof(double), "COO values"));
   C->cap = cap;
   return NG_SUCCESS;
 }

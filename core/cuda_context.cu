@@ -17,6 +17,11 @@ extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
 {
   *p = NULL;
   if (bytes == 0) bytes = 8; /* a valid pointer for empty arrays */
+  int64_t k = ng_alloc_fault_device_next(); /* NG_FAIL_ALLOC_DEVICE (core/memory.c) */
+  if (k)
+    return NG_ERROR(NG_ERR_DEVICE_MEMORY,
+                    "cudaMalloc of %zu bytes for %s failed: out of memory (injected failure of device allocation #%lld, NG_FAIL_ALLOC_DEVICE)",
+                    bytes, what, (long long)k);
   cudaError_t e = cudaMalloc(p, bytes);
   if (e != cudaSuccess) {
     cudaGetLastError();
@@ -54,6 +59,12 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   NG_CUSPARSE_CHECK(cusparseSetStream(cu->cusparse, cu->stream));
   NG_CHECK(NG_CUDA_MALLOC(cu->scratch, NG_CUDA_SCRATCH));
   NG_CUDA_CHECK(cudaMemset(cu->scratch, 0, NG_CUDA_SCRATCH * sizeof(double)));
+  int64_t k = ng_alloc_fault_device_next(); /* pinned memory counts as a device allocation */
+  if (k)
+    return NG_ERROR(NG_ERR_DEVICE_MEMORY,
+                    "cudaHostAlloc of %zu bytes for the reduction results failed: out of memory (injected failure of "
+                    "device allocation #%lld, NG_FAIL_ALLOC_DEVICE)",
+                    1024 * sizeof(double), (long long)k);
   NG_CUDA_CHECK(cudaHostAlloc((void **)&cu->host_scratch, 1024 * sizeof(double), cudaHostAllocMapped));
   /* reductions write their few results straight into host memory when the
    * device can map it (saves a copy per reduction); else they are copied */

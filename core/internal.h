@@ -52,8 +52,22 @@ ng_status ng_error_trace(ng_status code, const char *file, int line);
  * a valid pointer. ng_free(NULL) is fine. */
 ng_status ng_host_alloc(void **p, size_t count, size_t size, int zero, const char *what);
 void ng_free(void *p);
+/* *p grown (or shrunk) to count x size bytes; on failure *p is unchanged
+ * (still owned by the caller). *p NULL allocates. */
+ng_status ng_host_realloc(void **p, size_t count, size_t size, const char *what);
 #define NG_MALLOC(p, count) ng_host_alloc((void **)&(p), (size_t)(count), sizeof(*(p)), 0, #p)
 #define NG_CALLOC(p, count) ng_host_alloc((void **)&(p), (size_t)(count), sizeof(*(p)), 1, #p)
+
+/* Allocation-failure injection (core/memory.c; NG_FAIL_ALLOC=N and
+ * NG_FAIL_ALLOC_DEVICE=N in the environment): the Nth host / device
+ * allocation fails. _set re-arms (0 = never) and restarts both counts;
+ * _counts reads the allocations since then and the host blocks still live
+ * (ng_host_alloc'd, not yet ng_free'd; any out parameter may be NULL);
+ * _device_next counts one device allocation and returns its number when it
+ * is the one to fail, else 0 (ng_cuda_malloc calls it first). */
+void ng_alloc_fault_set(int64_t host_nth, int64_t device_nth);
+void ng_alloc_fault_counts(int64_t *host, int64_t *device, int64_t *host_live);
+int64_t ng_alloc_fault_device_next(void);
 
 /* Wall clock in seconds (monotonic). */
 double ng_wtime(void);
@@ -320,11 +334,20 @@ ng_status ng_dot2(ng_context ctx, int32_t n, const double *x1, const double *y1,
 /* Convergence bookkeeping (solver/krylov_util.c). ng_krylov_begin records
  * ||r0|| as history[0], sets the target and *done when r0 already meets it;
  * ng_krylov_check records iteration it's ||r||, prints with -monitor, sets
- * *done on convergence and fails with NG_ERR_DIVERGED on NaN/Inf or growth
- * past divtol*||r0||; the other two build the failure messages. */
+ * *done on convergence and fails with NG_ERR_NUMERIC on NaN/Inf and
+ * NG_ERR_DIVERGED on growth past divtol*||r0||; the others build the
+ * failure messages. */
 ng_status ng_krylov_begin(ng_solver S, double r0norm, int *done);
 ng_status ng_krylov_check(ng_solver S, int it, double rnorm, int *done);
 ng_status ng_krylov_breakdown(ng_solver S, int it, const char *what, double value);
+/* NG_ERR_NUMERIC: the global scalar `what` became non-finite at iteration it
+ * (value), with the cause. The _preconditioned_ form finds the cause itself:
+ * it reduces ||z||^2 of the preconditioner output z (named zname) over the
+ * ranks (collective: call it on every rank, as the value is global) and
+ * blames the preconditioner when z is not finite, else says if_z_finite. */
+ng_status ng_krylov_nonfinite(ng_solver S, int it, const char *what, double value, const char *cause);
+ng_status ng_krylov_preconditioned_nonfinite(ng_solver S, int it, const char *what, double value,
+                                             const double *z, const char *zname, const char *if_z_finite);
 ng_status ng_krylov_not_converged(ng_solver S);
 
 /* Halo plan (comm/halo.c): built once at setup from the global columns this

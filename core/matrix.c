@@ -260,8 +260,10 @@ ng_status ng_matrix_update_values(ng_matrix A, const double *val)
 {
   NG_ASSERT_ARG(A && (val || A->nnz_global == 0), "ng_matrix_update_values: null argument");
   int64_t nloc = A->local.nnz, nnz = nloc + A->offrank.nnz;
-  for (int64_t p = 0; p < nnz; p++) {
+  /* all checked before any is written: a refused update leaves A as it was */
+  for (int64_t p = 0; p < nnz; p++)
     if (!isfinite(val[p])) return NG_ERROR(NG_ERR_NUMERIC, "new value %lld is not finite", (long long)p);
+  for (int64_t p = 0; p < nnz; p++) {
     int64_t s = A->value_map ? A->value_map[p] : p;
     if (s < nloc) A->local.val[s] = val[p]; else A->offrank.val[s - nloc] = val[p];
   }

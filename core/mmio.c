@@ -157,9 +157,7 @@ static ng_status mm_getline(mm_reader *R, int *got)
                         NG_MM_MAX_LINE);
       size_t cap = R->lcap;
       while (cap < len + take + 1) cap *= 2;
-      char *p = realloc(R->line, cap);
-      if (!p) return NG_ERROR(NG_ERR_MEMORY, "out of host memory for a %zu-byte line of %s", cap, R->path);
-      R->line = p;
+      NG_CHECK(ng_host_realloc((void **)&R->line, cap, 1, "a text line"));
       R->lcap = cap;
     }
     memcpy(R->line + len, start, take);
@@ -456,6 +454,15 @@ static ng_status mm_read_coordinate(mm_reader *R, const mm_header *H, ng_csr *A)
   }
   NG_CHECK_GOTO(st, ng_coo_to_csr(&C, A), fail);
   ng_coo_free(&C);
+  /* every value was finite, but duplicates are summed: 1e308 + 1e308 */
+  for (int32_t r = 0; r < A->nrows; r++)
+    for (int64_t p = A->rowptr[r]; p < A->rowptr[r + 1]; p++)
+      if (!isfinite(A->val[p])) {
+        st = NG_ERROR(NG_ERR_NUMERIC, "%s: the duplicate entries at (%d, %d) sum to %g (each is finite)", R->path,
+                      (int)r + 1, (int)A->col[p] + 1, A->val[p]);
+        ng_csr_free(A);
+        return st;
+      }
   return NG_SUCCESS;
 fail:
   ng_coo_free(&C);
@@ -526,12 +533,7 @@ ng_status ng_mmio_read_array(const char *path, double **x, int32_t *n)
       }
       if (k == cap) {
         cap = 2 * cap < H.nnz ? 2 * cap : H.nnz;
-        double *p = realloc(v, (size_t)cap * sizeof(double));
-        if (!p) {
-          st = NG_ERROR(NG_ERR_MEMORY, "out of host memory reading %lld values of %s", (long long)cap, path);
-          goto done;
-        }
-        v = p;
+        NG_CHECK_GOTO(st, ng_host_realloc((void **)&v, (size_t)cap, sizeof(double), "vector values"), done);
       }
       const char *s = R.line;
       if (H.field == MM_INTEGER) {

@@ -80,13 +80,13 @@ struct ng_options_s {
   opt_entry *e;
 };
 
-static char *dup_str(const char *s)
+/* A copy of s into *d; on failure the allocator's message (what, bytes). */
+static ng_status dup_str(const char *s, const char *what, char **d)
 {
   size_t len = strlen(s) + 1;
-  char *d = NULL;
-  if (ng_host_alloc((void **)&d, len, 1, 0, "option string") != NG_SUCCESS) return NULL;
-  memcpy(d, s, len);
-  return d;
+  NG_CHECK(ng_host_alloc((void **)d, len, 1, 0, what));
+  memcpy(*d, s, len);
+  return NG_SUCCESS;
 }
 
 /* "-tol" and "tol" name the same option. */
@@ -113,13 +113,13 @@ static ng_status add_entry(ng_options o, const char *name, opt_type type, const 
     o->cap = cap;
   }
   opt_entry *e = &o->e[o->n];
-  e->name = dup_str(bare(name));
-  e->def = dup_str(def);
-  e->help = dup_str(help);
-  e->value = dup_str(def);
-  if (!e->name || !e->def || !e->help || !e->value) {
+  ng_status st;
+  memset(e, 0, sizeof(*e));
+  if ((st = dup_str(bare(name), "option name", &e->name)) || (st = dup_str(def, "option default", &e->def)) ||
+      (st = dup_str(help, "option help", &e->help)) || (st = dup_str(def, "option value", &e->value))) {
     ng_free(e->name); ng_free(e->def); ng_free(e->help); ng_free(e->value);
-    return NG_ERROR(NG_ERR_MEMORY, "options: no memory for option -%s", bare(name));
+    memset(e, 0, sizeof(*e));
+    return ng_error_trace(st, __FILE__, __LINE__);
   }
   e->choices = choices;
   e->type = type;
@@ -253,8 +253,8 @@ ng_status ng_options_set(ng_options o, const char *name, const char *value)
   opt_entry *e = lookup(o, name);
   if (!e) return NG_ERROR(NG_ERR_ARGUMENT, "unknown option -%s (-help lists the options)", bare(name));
   NG_CHECK(check_value(e, value));
-  char *v = dup_str(value);
-  if (!v) return NG_ERROR(NG_ERR_MEMORY, "options: no memory for the value of -%s", e->name);
+  char *v = NULL;
+  NG_CHECK(dup_str(value, "option value", &v));
   ng_free(e->value);
   e->value = v;
   return NG_SUCCESS;

@@ -8,7 +8,10 @@
 #define NG_OMP_FOR
 #endif
 
-static ng_status h_alloc(ng_context ctx, double **p, int32_t n) { return NG_MALLOC(*p, n); }
+static ng_status h_alloc(ng_context ctx, double **p, int32_t n)
+{
+  return ng_host_alloc((void **)p, (size_t)n, sizeof(double), 0, "vector");
+}
 static void h_free(ng_context ctx, double *p) { ng_free(p); }
 static ng_status h_copy_in(ng_context ctx, double *dst, const double *src, int32_t n)
 {

@@ -7,16 +7,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* NG_EX_CALL that releases what exists before exiting (no leaks on errors:
+ * the sanitizer tree's leak check runs every bad-input case). */
+#define TRY(call)                                                            \
+  do {                                                                       \
+    ng_status try_s_ = (call);                                               \
+    if (try_s_ != NG_SUCCESS) { rc = ng_example_fail(#call, try_s_); goto done; } \
+  } while (0)
+
 int main(int argc, char **argv)
 {
-  ng_context ctx;
-  ng_options opts;
-  ng_matrix A;
-  ng_vector b, x;
+  ng_context ctx = NULL;
+  ng_options opts = NULL;
+  ng_matrix A = NULL;
+  ng_vector b = NULL, x = NULL, ones = NULL;
   const char *problem, *device, *rhs, *out, *format, *path = NULL;
-  NG_EX_CALL(ng_options_create(&opts));
-  NG_EX_CALL(ng_example_register_options(opts));
-  NG_EX_CALL(ng_options_set_from_args(opts, &argc, argv, 1));
+  int rc = 0;
+  ng_status st = NG_SUCCESS;
+  TRY(ng_options_create(&opts));
+  TRY(ng_example_register_options(opts));
+  TRY(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
     printf("usage: %s [matrix.mtx] [options]\n", argv[0]);
     ng_options_print_help(opts, stdout);
@@ -26,45 +36,49 @@ int main(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     if (path) {
       fprintf(stderr, "error: more than one matrix file given ('%s' and '%s')\n", path, argv[i]);
+      ng_options_destroy(opts);
       return 2;
     }
     path = argv[i];
   }
-  NG_EX_CALL(ng_options_get_string(opts, "device", &device));
-  NG_EX_CALL(ng_options_get_string(opts, "problem", &problem));
-  NG_EX_CALL(ng_options_get_string(opts, "rhs", &rhs));
-  NG_EX_CALL(ng_options_get_string(opts, "o", &out));
-  NG_EX_CALL(ng_options_get_string(opts, "format", &format));
-  NG_EX_CALL(ng_context_create(device, &ctx));
-  NG_EX_CALL(ng_example_apply_binding(ctx, opts));
+  TRY(ng_options_get_string(opts, "device", &device));
+  TRY(ng_options_get_string(opts, "problem", &problem));
+  TRY(ng_options_get_string(opts, "rhs", &rhs));
+  TRY(ng_options_get_string(opts, "o", &out));
+  TRY(ng_options_get_string(opts, "format", &format));
+  TRY(ng_context_create(device, &ctx));
+  TRY(ng_example_apply_binding(ctx, opts));
   if (path) {
-    NG_EX_CALL(ng_matrix_read_mtx(ctx, path, &A));
-    NG_EX_CALL(ng_vector_create(A, &b));
+    TRY(ng_matrix_read_mtx(ctx, path, &A));
+    TRY(ng_vector_create(A, &b));
     if (rhs && *rhs) {
-      NG_EX_CALL(ng_vector_read_mtx(b, rhs));
+      TRY(ng_vector_read_mtx(b, rhs));
     } else {
-      ng_vector ones;
-      NG_EX_CALL(ng_vector_create(A, &ones));
-      NG_EX_CALL(ng_vector_fill(ones, 1.0));
-      NG_EX_CALL(ng_matrix_apply(A, ones, b));
+      TRY(ng_vector_create(A, &ones));
+      TRY(ng_vector_fill(ones, 1.0));
+      TRY(ng_matrix_apply(A, ones, b));
       ng_vector_destroy(ones);
+      ones = NULL;
     }
   } else {
-    NG_EX_CALL(ng_matrix_generate(ctx, problem, &A, &b));
+    TRY(ng_matrix_generate(ctx, problem, &A, &b));
     path = problem;
   }
-  if (format && *format && strcmp(format, "csr")) NG_EX_CALL(ng_matrix_set_format(A, format));
-  NG_EX_CALL(ng_vector_create(A, &x));
-  ng_status st = ng_example_solve_and_report(ctx, opts, A, b, x, path);
+  if (format && *format && strcmp(format, "csr")) TRY(ng_matrix_set_format(A, format));
+  TRY(ng_vector_create(A, &x));
+  st = ng_example_solve_and_report(ctx, opts, A, b, x, path);
   if (st != NG_SUCCESS) ng_example_fail("solve", st);
   if (out && *out) {
     ng_status wst = ng_vector_write_mtx(x, out);
     if (wst != NG_SUCCESS) st = (ng_status)ng_example_fail("writing the solution", wst);
   }
+  if (st != NG_SUCCESS) rc = 1;
+done:
+  ng_vector_destroy(ones);
   ng_vector_destroy(x);
   ng_vector_destroy(b);
   ng_matrix_destroy(A);
   ng_options_destroy(opts);
   ng_context_destroy(ctx);
-  return st == NG_SUCCESS ? 0 : 1;
+  return rc;
 }

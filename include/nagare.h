@@ -23,9 +23,9 @@ typedef enum {
   NG_ERR_IO,            /* a file could not be opened, read or written */
   NG_ERR_PARSE,         /* malformed input file (message has the line number) */
   NG_ERR_UNSUPPORTED,   /* valid but not supported (complex matrix, no CUDA build) */
-  NG_ERR_NUMERIC,       /* NaN/Inf in input, zero or missing diagonal */
+  NG_ERR_NUMERIC,       /* NaN/Inf in input or during a solve, zero or missing diagonal */
   NG_ERR_BREAKDOWN,     /* Krylov breakdown (rho or a denominator vanished) */
-  NG_ERR_DIVERGED,      /* residual grew past the divergence limit or became NaN */
+  NG_ERR_DIVERGED,      /* residual grew past the divergence limit */
   NG_ERR_NOT_CONVERGED, /* max iterations reached before the tolerance */
   NG_ERR_DOES_NOT_FIT,  /* a storage format refuses this matrix (too much padding) */
   NG_ERR_CUDA,          /* a CUDA, cuBLAS or cuSPARSE call failed */
@@ -218,7 +218,11 @@ ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S);
 ng_status ng_solver_set_operator(ng_solver S, ng_matrix A);
 /* Solve A x = b from the initial guess in x. Returns NG_SUCCESS when the
  * tolerance was reached, else NG_ERR_NOT_CONVERGED / _BREAKDOWN / _DIVERGED
- * (the iterate in x and the statistics below are still valid). */
+ * (the iterate in x and the statistics below are still valid), or
+ * NG_ERR_NUMERIC at once when b or x0 holds NaN/Inf or a NaN/Inf appears
+ * during the iteration (an overflow in A p, a preconditioner producing
+ * NaN/Inf); the message names the iteration and the quantity, and under MPI
+ * every rank returns the same status at the same iteration. */
 ng_status ng_solver_solve(ng_solver S, ng_vector b, ng_vector x);
 ng_status ng_solver_get_iterations(ng_solver S, int *iterations);
 /* Final relative residual as the solver measured it (recursive residual). */

@@ -99,7 +99,7 @@ ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
           acc[c] += a * B->val[q];
         }
       }
-      if (sorted) qsort(b->col + c0, (size_t)(b->len - c0), sizeof(int32_t), cmp_int32);
+      if (sorted && b->len > c0) qsort(b->col + c0, (size_t)(b->len - c0), sizeof(int32_t), cmp_int32);
       for (int64_t p = c0; p < b->len; p++) {
         int32_t c = b->col[p];
         b->val[p] = acc[c];

@@ -4,7 +4,9 @@
  * recursive residual b - A x. s overwrites r; without a preconditioner phat
  * is p and shat is s (no copies). Reductions per iteration: (r0hat, v), the
  * fused (t, s) and (t, t), and (r0hat, r) with (r, r) fused into the
- * update of x and r (one pass, vops->bicgstab_update).
+ * update of x and r (one pass, vops->bicgstab_update). Each of them is
+ * checked finite where it is formed: NaN/Inf end the solve at once with
+ * NG_ERR_NUMERIC (krylov_util.c).
  * Work: r, r0hat, p, v, t (+ phat, shat for pbicgstab). */
 #include "internal.h"
 #include <math.h>
@@ -43,13 +45,26 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
     NG_CHECK(ng_op_apply(S, phat, v));
     double r0v;
     NG_CHECK(ng_dot(ctx, n, r0hat, v, &r0v));
-    if (r0v == 0.0 || !isfinite(r0v)) return ng_krylov_breakdown(S, it, "(r0hat, v)", r0v);
+    if (!isfinite(r0v)) {
+      if (S->P)
+        return ng_krylov_preconditioned_nonfinite(S, it, "(r0hat, A M^-1 p)", r0v, phat, "M^-1 p",
+                                                  "A M^-1 p overflowed");
+      return ng_krylov_nonfinite(S, it, "(r0hat, A p)", r0v, "A p overflowed: p was finite");
+    }
+    if (r0v == 0.0) return ng_krylov_breakdown(S, it, "(r0hat, v)", r0v);
     alpha = rho / r0v;
     /* s = r - alpha v,  t = A M^-1 s,  omega = (t, s) / (t, t) */
     NG_CHECK(vo->axpy(ctx, n, -alpha, v, s));
     if (S->P) NG_CHECK(ng_pc_apply(S, s, shat));
     NG_CHECK(ng_op_apply(S, shat, t));
     NG_CHECK(ng_dot2(ctx, n, t, s, t, t, d));
+    if (!isfinite(d[0]) || !isfinite(d[1])) {
+      double bad = isfinite(d[1]) ? d[0] : d[1];
+      if (S->P)
+        return ng_krylov_preconditioned_nonfinite(S, it, "(t, s), (t, t) with t = A M^-1 s", bad, shat, "M^-1 s",
+                                                  "A M^-1 s overflowed");
+      return ng_krylov_nonfinite(S, it, "(t, s), (t, t) with t = A s", bad, "A s overflowed: s was finite");
+    }
     omega = d[1] != 0.0 ? d[0] / d[1] : 0.0; /* t = 0 only when s = 0: then x below is exact */
     /* x += alpha phat + omega shat,  r = s - omega t, and (r0hat, r) for
      * the next step with ||r||: one fused pass, one reduction */
@@ -57,6 +72,7 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
     NG_CHECK(ng_comm_allreduce_sum(ctx, d, 2));
     NG_CHECK(ng_krylov_check(S, it, sqrt(d[1]), &done));
     if (done) return NG_SUCCESS;
+    if (!isfinite(d[0])) return ng_krylov_nonfinite(S, it, "(r0hat, r)", d[0], "overflow: r was finite");
     if (omega == 0.0) return ng_krylov_breakdown(S, it, "omega = (t, s) / (t, t)", omega);
     rho_old = rho;
     rho = d[0];

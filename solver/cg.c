@@ -9,7 +9,9 @@
  * deferred into the pass that makes the next direction p = z + beta p, so p
  * is read once for both. On exit the deferred x update is applied. On one
  * rank, (p, A p) and the residual update are one call (cg_step) whose
- * alpha never leaves the device, so an iteration waits on the device once. */
+ * alpha never leaves the device, so an iteration waits on the device once.
+ * NaN/Inf: (r, M^-1 r), (p, A p) and ||r|| are checked where they are
+ * formed (NG_ERR_NUMERIC naming the iteration, krylov_util.c). */
 #include "internal.h"
 #include <math.h>
 
@@ -65,6 +67,8 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   }
   NG_CHECK(ng_krylov_begin(S, sqrt(rr), &done));
   if (done) return NG_SUCCESS;
+  if (!isfinite(rho))
+    return ng_krylov_preconditioned_nonfinite(S, 0, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
   NG_CHECK(v->copy(ctx, n, z, p));
 
   for (int it = 1; it <= S->maxit; it++) {
@@ -77,12 +81,14 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
        * one call: alpha is formed on the device too (bitwise the same) */
       NG_CHECK(v->cg_step(ctx, n, rho, p, q, r, dinv, z, d3));
       pq = d3[2];
+      if (!isfinite(pq)) return ng_krylov_nonfinite(S, it, "(p, A p)", pq, "A p overflowed: p was finite");
       if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
       alpha = rho / pq;
       rho_new = d3[0];
       rr = d3[1];
     } else {
       NG_CHECK(ng_dot(ctx, n, p, q, &pq));
+      if (!isfinite(pq)) return ng_krylov_nonfinite(S, it, "(p, A p)", pq, "A p overflowed: p was finite");
       if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
       alpha = rho / pq;
       /* r -= alpha A p,  z = M^-1 r  (x += alpha p is deferred) */
@@ -90,9 +96,15 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
     }
     ng_status st = ng_krylov_check(S, it, sqrt(rr), &done);
     if (st != NG_SUCCESS || done) {
-      NG_CHECK(v->axpy(ctx, n, alpha, p, x));
+      NG_CHECK(v->axpy(ctx, n, alpha, p, x)); /* alpha and p are finite here */
       NG_CHECK(st);
       return NG_SUCCESS;
+    }
+    /* a finite r with a non-finite (r, M^-1 r): the preconditioner's z */
+    if (!isfinite(rho_new)) {
+      st = ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho_new, z, "M^-1 r", "(r, M^-1 r) overflowed");
+      NG_CHECK(v->axpy(ctx, n, alpha, p, x)); /* x of this iteration (finite) */
+      return st;
     }
     /* x += alpha p,  p = z + beta p,  beta = (r_new, z_new) / (r, z) */
     NG_CHECK(v->cg_update_xp(ctx, n, alpha, rho_new / rho, z, x, p));

@@ -1,6 +1,10 @@
 /* solver/krylov_util.c: building blocks every Krylov method shares: the
  * operator and preconditioner applications on context memory, and the
  * convergence/divergence bookkeeping (history, -monitor, status messages).
+ * Numeric faults: every scalar a method forms from a global reduction is
+ * checked finite where it is formed, so NaN/Inf from the matrix product or
+ * the preconditioner ends the solve at that iteration with NG_ERR_NUMERIC,
+ * the same on every rank (the checked values are global sums).
  * Nothing here allocates or branches on the device. */
 #include "internal.h"
 #include <math.h>
@@ -38,8 +42,12 @@ ng_status ng_krylov_begin(ng_solver S, double r0norm, int *done)
   S->target = fmax(S->tol * S->norm_ref, S->atol);
   S->residual = S->norm_ref > 0 ? r0norm / S->norm_ref : 0.0;
   monitor(S, 0, r0norm);
+  /* b and x0 were checked finite (ng_solver_solve) and A's values are
+   * finite (checked at creation and update): r0 = b - A x0 overflowed */
   if (!isfinite(r0norm))
-    return NG_ERROR(NG_ERR_DIVERGED, "%s: initial residual norm is %g (NaN/Inf in A, b or x0)", S->ops->name, r0norm);
+    return NG_ERROR(NG_ERR_NUMERIC,
+                    "%s: the initial residual norm is %g at iteration 0: b and x0 are finite, so b - A x0 overflowed",
+                    S->ops->name, r0norm);
   *done = r0norm <= S->target;
   return NG_SUCCESS;
 }
@@ -52,12 +60,33 @@ ng_status ng_krylov_check(ng_solver S, int it, double rnorm, int *done)
   S->residual = S->norm_ref > 0 ? rnorm / S->norm_ref : 0.0;
   monitor(S, it, rnorm);
   if (!isfinite(rnorm))
-    return NG_ERROR(NG_ERR_DIVERGED, "%s: residual norm became %g at iteration %d", S->ops->name, rnorm, it);
+    return NG_ERROR(NG_ERR_NUMERIC, "%s: NaN/Inf at iteration %d: the residual norm ||r|| became %g", S->ops->name,
+                    it, rnorm);
   if (rnorm > S->divtol * S->history[0])
     return NG_ERROR(NG_ERR_DIVERGED, "%s: diverged at iteration %d: ||r|| = %.3e > divtol %g * ||r0|| = %.3e",
                     S->ops->name, it, rnorm, S->divtol, S->history[0]);
   *done = rnorm <= S->target;
   return NG_SUCCESS;
+}
+
+ng_status ng_krylov_nonfinite(ng_solver S, int it, const char *what, double value, const char *cause)
+{
+  return NG_ERROR(NG_ERR_NUMERIC, "%s: NaN/Inf at iteration %d: %s = %g (%s; last finite ||r|| = %.3e)",
+                  S->ops->name, it, what, value, cause, S->history[S->history_len - 1]);
+}
+
+ng_status ng_krylov_preconditioned_nonfinite(ng_solver S, int it, const char *what, double value,
+                                             const double *z, const char *zname, const char *if_z_finite)
+{
+  double zz;
+  char cause[160];
+  NG_CHECK(ng_dot(S->ctx, S->A->n_local, z, z, &zz));
+  if (!isfinite(zz))
+    snprintf(cause, sizeof(cause), "the preconditioner %s produced NaN/Inf: ||%s||^2 = %g",
+             S->P ? S->P->ops->name : "(none)", zname, zz);
+  else
+    snprintf(cause, sizeof(cause), "%s is finite: %s", zname, if_z_finite);
+  return ng_krylov_nonfinite(S, it, what, value, cause);
 }
 
 ng_status ng_krylov_breakdown(ng_solver S, int it, const char *what, double value)

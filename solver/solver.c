@@ -92,9 +92,17 @@ ng_status ng_solver_solve(ng_solver S, ng_vector b, ng_vector x)
   S->iterations = 0;
   S->history_len = 0;
   S->residual = 0.0;
-  NG_CHECK(ng_dot(S->ctx, b->n, b->data, b->data, &S->bnorm));
-  S->bnorm = sqrt(S->bnorm);
-  if (!isfinite(S->bnorm)) return NG_ERROR(NG_ERR_NUMERIC, "ng_solver_solve: the right-hand side has NaN or Inf entries");
+  /* ||b|| and ||x0|| in one reduction: NaN/Inf in either ends here, before
+   * any iteration, on every rank alike (global sums) */
+  double d[2];
+  NG_CHECK(ng_dot2(S->ctx, b->n, b->data, b->data, x->data, x->data, d));
+  S->bnorm = sqrt(d[0]);
+  if (!isfinite(d[0]))
+    return NG_ERROR(NG_ERR_NUMERIC, "ng_solver_solve: the right-hand side b has NaN or Inf entries (||b||^2 = %g)",
+                    d[0]);
+  if (!isfinite(d[1]))
+    return NG_ERROR(NG_ERR_NUMERIC, "ng_solver_solve: the initial guess x has NaN or Inf entries (||x0||^2 = %g)",
+                    d[1]);
   ng_status st;
   if (S->bnorm == 0.0) {
     /* A x = 0 has the solution x = 0 */

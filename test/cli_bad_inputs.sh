@@ -9,7 +9,9 @@ data=${NG_TEST_DATA:?NG_TEST_DATA not set}
 top=${NG_TOP_BUILDDIR:-.}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 vg=""
-if command -v valgrind >/dev/null 2>&1; then
+if [ -n "$NG_NO_VALGRIND" ]; then
+  echo "NG_NO_VALGRIND set (sanitizer build): no valgrind"
+elif command -v valgrind >/dev/null 2>&1; then
   vg="valgrind -q --error-exitcode=99 --leak-check=no --suppressions=$data/../valgrind.supp"
 else
   echo "valgrind not found: checking exit codes and messages only"

@@ -146,6 +146,10 @@ program test_fortran
   call ng_matrix_destroy(a)
   call ng_options_destroy(opts)
   call ng_context_destroy(ctx)
+  ! the main program's allocatables are never freed by the runtime (LSan in the
+  ! sanitizer tree reports them): release them here
+  if (allocated(hist)) deallocate (hist)
+  if (allocated(str)) deallocate (str)
   open (unit=10, file='test_fortran_A.mtx')
   close (10, status='delete')
   open (unit=10, file='test_fortran_b.mtx')

@@ -392,7 +392,9 @@ START_TEST(public_generate)
   NG_ASSERT_OK(ng_vector_get_values(y, yv));
   NG_ASSERT_OK(ng_vector_get_values(bv, bh));
   for (int i = 0; i < 60; i++) ck_assert_double_eq(yv[i], bh[i]);
-  ck_assert_int_eq(ng_matrix_generate(ctx, "nope:3", &M, NULL), NG_ERR_ARGUMENT);
+  ng_matrix M2 = M; /* a failed call sets its output to NULL: keep M to destroy it */
+  ck_assert_int_eq(ng_matrix_generate(ctx, "nope:3", &M2, NULL), NG_ERR_ARGUMENT);
+  ck_assert_ptr_null(M2);
   ng_vector_destroy(x);
   ng_vector_destroy(y);
   ng_vector_destroy(bv);

@@ -432,6 +432,30 @@ START_TEST(malformed_inputs)
 }
 END_TEST
 
+/* Found by fuzz/fuzz_mmio_matrix: finite duplicates summing to Inf gave a
+ * matrix with an Inf value; now NG_ERR_NUMERIC naming the entry. */
+START_TEST(duplicates_summing_to_inf)
+{
+  const char *f = ng_test_tmpfile(".mtx");
+  FILE *fp = fopen(f, "w");
+  ck_assert_ptr_nonnull(fp);
+  fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1e308\n2 3 1e308\n2 3 1e308\n3 3 1\n");
+  fclose(fp);
+  ng_csr A;
+  ck_assert_int_eq(ng_mmio_read_csr(f, &A), NG_ERR_NUMERIC);
+  ck_assert_msg(strstr(ng_last_error(), "entries at (2, 3) sum to inf") != NULL, "%s", ng_last_error());
+  ck_assert_ptr_null(A.rowptr);
+  double *x = NULL;
+  int32_t n;
+  fp = fopen(f, "w");
+  fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n2 1 2\n2 1 -1e308\n2 1 -1e308\n");
+  fclose(fp);
+  ck_assert_int_eq(ng_mmio_read_array(f, &x, &n), NG_ERR_NUMERIC);
+  ck_assert_ptr_null(x);
+  remove(f);
+}
+END_TEST
+
 START_TEST(io_errors)
 {
   ng_csr A;
@@ -592,6 +616,7 @@ int main(void)
   tcase_add_test(tc, long_lines);
   tcase_add_test(tc, malformed_inputs);
   tcase_add_test(tc, io_errors);
+  tcase_add_test(tc, duplicates_summing_to_inf);
   tcase_add_test(tc, mutated_inputs);
   tcase_add_test(tc, public_api);
   suite_add_tcase(s, tc);

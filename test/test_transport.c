@@ -170,8 +170,8 @@ static void swapped_exchange(ng_matrix A, const char *transport, int n_ex, doubl
   h->recv_rank = malloc(((size_t)h->n_recv_nb + 1) * sizeof(int));
   h->send_offset = malloc(((size_t)h->n_send_nb + 1) * sizeof(int32_t));
   h->recv_offset = malloc(((size_t)h->n_recv_nb + 1) * sizeof(int32_t));
-  memcpy(h->send_rank, o->recv_rank, (size_t)h->n_send_nb * sizeof(int));
-  memcpy(h->recv_rank, o->send_rank, (size_t)h->n_recv_nb * sizeof(int));
+  if (h->n_send_nb) memcpy(h->send_rank, o->recv_rank, (size_t)h->n_send_nb * sizeof(int));
+  if (h->n_recv_nb) memcpy(h->recv_rank, o->send_rank, (size_t)h->n_recv_nb * sizeof(int));
   memcpy(h->send_offset, o->recv_offset, ((size_t)h->n_send_nb + 1) * sizeof(int32_t));
   memcpy(h->recv_offset, o->send_offset, ((size_t)h->n_recv_nb + 1) * sizeof(int32_t));
   h->n_send = o->n_recv;
