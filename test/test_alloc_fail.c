@@ -12,7 +12,8 @@
  * sanitizer tree's leak check at exit also covers memory from elsewhere.
  * test_alloc_fail_gpu (same source) walks the device allocations of the same
  * run on a GPU context, then its host allocations; it skips without a device.
- * CK_FORK is irrelevant: the walk is one test. Prints the counts. */
+ * On the GPU the tests run without fork (the device probe initialised CUDA,
+ * which a forked child cannot use). Prints the counts. */
 #include "testutil.h"
 #include "../core/internal.h"
 #include <math.h>
@@ -196,6 +197,9 @@ int main(void)
 {
 #ifdef NG_ALLOC_FAIL_ON_GPU
   if (ng_test_no_gpu()) return 77;
+  /* the probe above initialised CUDA in this process, and CUDA does not
+   * survive fork(): the tests run in this process */
+  setenv("CK_FORK", "no", 1);
 #endif
   Suite *s = suite_create("alloc_fail");
   TCase *tc = tcase_create("walk");
