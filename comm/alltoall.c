@@ -23,8 +23,11 @@ ng_status ng_comm_alltoallv(ng_context ctx, const void *sbuf, const int64_t *sen
 #ifdef NG_HAVE_MPI
   if (ctx->size > 1) {
     int size = ctx->size, *sc = NULL, *sd = NULL, *rc = NULL, *rd = NULL, bad = 0;
-    ng_status st = NG_MALLOC(sc, 4 * (size_t)size);
-    if (st) return ng_error_trace(st, __FILE__, __LINE__);
+    ng_status st = ng_comm_agree(ctx, NG_MALLOC(sc, 4 * (size_t)size)); /* all or none go on */
+    if (st) {
+      ng_free(sc);
+      return ng_error_trace(st, __FILE__, __LINE__);
+    }
     sd = sc + size;
     rc = sd + size;
     rd = rc + size;

@@ -72,7 +72,17 @@ static ng_status plan_send_side(ng_matrix A, struct ng_halo_plan *h, const int *
 
 /* Requested global indices -> local rows (checked), copied to context
  * memory, plus the packed buffer, halo_values and the transport. */
+static ng_status plan_local(ng_matrix A, struct ng_halo_plan *h, const int64_t *want);
+
+/* The local part, agreed on by every rank, then the transport (collective). */
 static ng_status plan_finish(ng_matrix A, struct ng_halo_plan *h, const int64_t *want)
+{
+  NG_CHECK(ng_comm_agree(A->ctx, plan_local(A, h, want)));
+  NG_CHECK(ng_halo_plan_attach_transport(h, A->halo_values));
+  return NG_SUCCESS;
+}
+
+static ng_status plan_local(ng_matrix A, struct ng_halo_plan *h, const int64_t *want)
 {
   ng_context ctx = A->ctx;
   for (int32_t k = 0; k < h->n_send; k++) {
@@ -94,7 +104,6 @@ static ng_status plan_finish(ng_matrix A, struct ng_halo_plan *h, const int64_t 
     else { a++; b++; }
     h->n_neighbors++;
   }
-  NG_CHECK(ng_halo_plan_attach_transport(h, A->halo_values));
   return NG_SUCCESS;
 }
 

@@ -50,14 +50,16 @@ ng_status ng_halo_reverse_end(struct ng_halo_plan *rev, const struct ng_halo_pla
 void ng_halo_reverse_destroy(struct ng_halo_plan *rev);
 
 /* Setup-time exchanges on the host (comm/halo_host.c), outside the
- * transports and the timers: items of elem bytes. NULL h (no neighbours):
- * nothing to do. exchange: halo[k] = x[local row of halo entry k] of its owner.
+ * transports and the timers: items of elem bytes. Collective over ctx (a
+ * rank whose buffers cannot be allocated makes every rank fail, none waits
+ * for its messages); NULL h: no neighbours here. exchange: halo[k] = x[local row of halo entry k] of its owner.
  * rows_lengths / rows_exchange: variable-length rows (rowptr-indexed data of
  * the own rows): the halo rows' offsets (n_recv + 1), then their data. */
-ng_status ng_halo_exchange_host(const struct ng_halo_plan *h, const void *x, void *halo, size_t elem);
-ng_status ng_halo_rows_lengths(const struct ng_halo_plan *h, const int64_t *rowptr, int64_t *halo_rowptr);
-ng_status ng_halo_rows_exchange(const struct ng_halo_plan *h, const int64_t *rowptr, const void *data, size_t elem,
-                                const int64_t *halo_rowptr, void *halo_data);
+ng_status ng_halo_exchange_host(ng_context ctx, const struct ng_halo_plan *h, const void *x, void *halo, size_t elem);
+ng_status ng_halo_rows_lengths(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr,
+                               int64_t *halo_rowptr);
+ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr, const void *data,
+                                size_t elem, const int64_t *halo_rowptr, void *halo_data);
 
 /* Collective personalised exchanges (comm/alltoall.c): counts per rank in
  * items of elem bytes; the receive side's counts from ng_comm_alltoall_counts. */

@@ -33,15 +33,16 @@ static ng_status exchange_bytes(const struct ng_halo_plan *h, const char *sbuf, 
   return NG_SUCCESS;
 }
 
-ng_status ng_halo_exchange_host(const struct ng_halo_plan *h, const void *x, void *halo, size_t elem)
+ng_status ng_halo_exchange_host(ng_context ctx, const struct ng_halo_plan *h, const void *x, void *halo, size_t elem)
 {
-  if (!h) return NG_SUCCESS;
   char *sbuf = NULL;
   int64_t *soff = NULL, *roff = NULL;
-  ng_status st = NG_MALLOC(sbuf, (size_t)h->n_send * elem);
-  if (!st) st = NG_MALLOC(soff, h->n_send_nb + 1);
-  if (!st) st = NG_MALLOC(roff, h->n_recv_nb + 1);
-  if (!st) {
+  ng_status st = NG_SUCCESS;
+  if (h) st = NG_MALLOC(sbuf, (size_t)h->n_send * elem);
+  if (h && !st) st = NG_MALLOC(soff, h->n_send_nb + 1);
+  if (h && !st) st = NG_MALLOC(roff, h->n_recv_nb + 1);
+  st = ng_comm_agree(ctx, st);
+  if (h && !st) {
     for (int32_t k = 0; k < h->n_send; k++)
       memcpy(sbuf + (size_t)k * elem, (const char *)x + (size_t)h->send_idx_host[k] * elem, elem);
     for (int q = 0; q <= h->n_send_nb; q++) soff[q] = (int64_t)h->send_offset[q] * (int64_t)elem;
@@ -54,34 +55,38 @@ ng_status ng_halo_exchange_host(const struct ng_halo_plan *h, const void *x, voi
   return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }
 
-ng_status ng_halo_rows_lengths(const struct ng_halo_plan *h, const int64_t *rowptr, int64_t *halo_rowptr)
+ng_status ng_halo_rows_lengths(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr,
+                               int64_t *halo_rowptr)
 {
   halo_rowptr[0] = 0;
-  if (!h) return NG_SUCCESS;
   int64_t *len = NULL;
   int32_t n = 0;
-  for (int32_t k = 0; k < h->n_send; k++)
+  for (int32_t k = 0; h && k < h->n_send; k++)
     if (h->send_idx_host[k] + 1 > n) n = h->send_idx_host[k] + 1;
-  NG_CHECK(NG_MALLOC(len, n));
-  for (int32_t i = 0; i < n; i++) len[i] = rowptr[i + 1] - rowptr[i];
-  ng_status st = ng_halo_exchange_host(h, len, halo_rowptr + 1, sizeof(int64_t));
+  ng_status st = NG_MALLOC(len, n);
+  st = ng_comm_agree(ctx, st);
+  if (!st) {
+    for (int32_t i = 0; i < n; i++) len[i] = rowptr[i + 1] - rowptr[i];
+    st = ng_halo_exchange_host(ctx, h, len, halo_rowptr + 1, sizeof(int64_t));
+  }
   ng_free(len);
   NG_CHECK(st);
-  for (int32_t k = 0; k < h->n_recv; k++) halo_rowptr[k + 1] += halo_rowptr[k];
+  for (int32_t k = 0; h && k < h->n_recv; k++) halo_rowptr[k + 1] += halo_rowptr[k];
   return NG_SUCCESS;
 }
 
-ng_status ng_halo_rows_exchange(const struct ng_halo_plan *h, const int64_t *rowptr, const void *data, size_t elem,
-                                const int64_t *halo_rowptr, void *halo_data)
+ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr, const void *data,
+                                size_t elem, const int64_t *halo_rowptr, void *halo_data)
 {
-  if (!h) return NG_SUCCESS;
   char *sbuf = NULL;
   int64_t *soff = NULL, *roff = NULL, total = 0;
-  for (int32_t k = 0; k < h->n_send; k++) total += rowptr[h->send_idx_host[k] + 1] - rowptr[h->send_idx_host[k]];
-  ng_status st = NG_MALLOC(sbuf, (size_t)total * elem);
-  if (!st) st = NG_MALLOC(soff, h->n_send_nb + 1);
-  if (!st) st = NG_MALLOC(roff, h->n_recv_nb + 1);
-  if (!st) {
+  ng_status st = NG_SUCCESS;
+  for (int32_t k = 0; h && k < h->n_send; k++) total += rowptr[h->send_idx_host[k] + 1] - rowptr[h->send_idx_host[k]];
+  if (h) st = NG_MALLOC(sbuf, (size_t)total * elem);
+  if (h && !st) st = NG_MALLOC(soff, h->n_send_nb + 1);
+  if (h && !st) st = NG_MALLOC(roff, h->n_recv_nb + 1);
+  st = ng_comm_agree(ctx, st);
+  if (h && !st) {
     int64_t pos = 0;
     soff[0] = 0;
     for (int q = 0; q < h->n_send_nb; q++) {
@@ -102,17 +107,18 @@ ng_status ng_halo_rows_exchange(const struct ng_halo_plan *h, const int64_t *row
   return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }
 #else
-ng_status ng_halo_exchange_host(const struct ng_halo_plan *h, const void *x, void *halo, size_t elem)
+ng_status ng_halo_exchange_host(ng_context ctx, const struct ng_halo_plan *h, const void *x, void *halo, size_t elem)
 {
   return h ? NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI") : NG_SUCCESS;
 }
-ng_status ng_halo_rows_lengths(const struct ng_halo_plan *h, const int64_t *rowptr, int64_t *halo_rowptr)
+ng_status ng_halo_rows_lengths(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr,
+                               int64_t *halo_rowptr)
 {
   halo_rowptr[0] = 0;
   return h ? NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI") : NG_SUCCESS;
 }
-ng_status ng_halo_rows_exchange(const struct ng_halo_plan *h, const int64_t *rowptr, const void *data, size_t elem,
-                                const int64_t *halo_rowptr, void *halo_data)
+ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr, const void *data,
+                                size_t elem, const int64_t *halo_rowptr, void *halo_data)
 {
   return h ? NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI") : NG_SUCCESS;
 }

@@ -129,6 +129,9 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b);
 typedef struct ng_comm ng_comm; /* defined in comm/comm.h */
 ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n);
 ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n);
+/* Collective: NG_SUCCESS on every rank when all passed NG_SUCCESS, else the
+ * lowest failing rank's status and message everywhere (comm/distribute.c). */
+ng_status ng_comm_agree(ng_context ctx, ng_status st);
 
 /* ---- vector operations on the context's memory space ---------------------
  * Host table in core/vec_host.c, CUDA table in core/vec_cuda.cu. Pointers

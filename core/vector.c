@@ -5,16 +5,23 @@
 
 ng_status ng_vector_create(ng_matrix A, ng_vector *v)
 {
-  ng_vector w;
   NG_ASSERT_ARG(A && v, "ng_vector_create: null argument");
-  NG_CHECK(NG_CALLOC(w, 1));
-  w->ctx = A->ctx;
-  w->n = A->n_local;
-  w->n_global = A->n_global;
-  ng_status st = A->ctx->vops->alloc(A->ctx, &w->data, w->n);
-  if (st != NG_SUCCESS) { ng_free(w); return ng_error_trace(st, __FILE__, __LINE__); }
-  st = A->ctx->vops->fill(A->ctx, w->n, 0.0, w->data);
-  if (st != NG_SUCCESS) { ng_vector_destroy(w); return ng_error_trace(st, __FILE__, __LINE__); }
+  /* collective (every rank creates its part): a rank that fails tells the
+   * others, so none goes on into a solve the failed one never reaches */
+  ng_vector w = NULL;
+  ng_status st = NG_CALLOC(w, 1);
+  if (!st) {
+    w->ctx = A->ctx;
+    w->n = A->n_local;
+    w->n_global = A->n_global;
+    st = A->ctx->vops->alloc(A->ctx, &w->data, w->n);
+  }
+  if (!st) st = A->ctx->vops->fill(A->ctx, w->n, 0.0, w->data);
+  st = ng_comm_agree(A->ctx, st);
+  if (st != NG_SUCCESS) {
+    if (w) ng_vector_destroy(w);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
   *v = w;
   return NG_SUCCESS;
 }

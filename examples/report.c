@@ -81,6 +81,19 @@ ng_status ng_example_apply_binding(ng_context ctx, ng_options opts)
 int ng_example_fail(const char *what, ng_status st)
 {
   fprintf(stderr, "error: %s: %s: %s\n", what, ng_status_name(st), ng_last_error());
+#ifdef NG_HAVE_MPI
+  /* the library's collective calls fail on every rank together; a step of
+   * the program's own that failed on this rank alone must not leave the
+   * others waiting for it */
+  int init = 0, fin = 0, size = 1;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (init && !fin) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 1) {
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+#endif
   return 1;
 }
 

@@ -149,6 +149,8 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   if (min_rows < 0) NG_CHECK_GOTO(st, NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows), fail);
   M->gpu_min_rows = min_rows;
   NG_CHECK_GOTO(st, read_threads(M, P->ctx, opts), fail);
+  /* the build is collective under MPI: every rank got this far, or none goes on */
+  NG_CHECK_GOTO(st, ng_comm_agree(P->ctx, NG_SUCCESS), fail);
   int saved = threads_begin(M);
   st = ng_amg_build(P, M, A);
   threads_end(saved);

@@ -25,10 +25,11 @@ static ng_status dist_strength(ng_matrix A, double theta, ng_graph *S)
   double *d = NULL;
   ng_status st;
   memset(S, 0, sizeof(*S));
-  NG_CHECK(NG_MALLOC(d, (size_t)n + nh));
-  NG_CHECK_GOTO(st, ng_csr_diagonal(&A->local, d, 1), fail);
+  st = NG_MALLOC(d, (size_t)n + nh);
+  if (!st) st = ng_csr_diagonal(&A->local, d, 1);
+  NG_CHECK_GOTO(st, ng_comm_agree(A->ctx, st), fail); /* the exchange below is collective */
   for (int32_t i = 0; i < n; i++) d[i] = sqrt(fabs(d[i]));
-  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->halo, d, d + n, sizeof(double)), fail);
+  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, d, d + n, sizeof(double)), fail);
   NG_CHECK_GOTO(st, NG_CALLOC(S->rowptr, (size_t)n + 1), fail);
   S->n = n;
   const ng_csr *L = &A->local, *O = &A->offrank;
@@ -59,7 +60,7 @@ static ng_status dist_strength(ng_matrix A, double theta, ng_graph *S)
     }
     if (!pass) {
       for (int32_t i = 0; i < n; i++) S->rowptr[i + 1] += S->rowptr[i];
-      NG_CHECK_GOTO(st, NG_MALLOC(S->col, S->rowptr[n]), fail);
+      NG_CHECK_GOTO(st, NG_MALLOC(S->col, S->rowptr[n]), fail); /* no collective follows in here */
     }
   }
   ng_free(d);
@@ -83,7 +84,7 @@ static ng_status max_round(ng_matrix A, const ng_graph *S, const uint64_t *in, u
       if (in[S->col[k]] > m) m = in[S->col[k]];
     out[i] = m;
   }
-  if (exchange) NG_CHECK(ng_halo_exchange_host(A->halo, out, out + n, sizeof(uint64_t)));
+  if (exchange) NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, out, out + n, sizeof(uint64_t)));
   return NG_SUCCESS;
 }
 
@@ -110,7 +111,7 @@ static ng_status sparse_round(ng_matrix A, const ng_graph *S, const int32_t *U, 
       if (T[S->col[k]] > m) m = T[S->col[k]];
     M1[j] = m;
   }
-  NG_CHECK(ng_halo_exchange_host(A->halo, M1, M1 + n, sizeof(uint64_t)));
+  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, M1, M1 + n, sizeof(uint64_t)));
   for (int32_t u = 0; u < nu; u++) {
     int32_t i = U[u];
     uint64_t m = M1[i];
@@ -132,7 +133,7 @@ static ng_status dist_mis2(ng_matrix A, const ng_graph *S, uint64_t *T, uint64_t
   NG_CHECK_GOTO(st, ng_comm_agree(A->ctx, st), out);
   for (int32_t i = 0; i < n; i++)
     T[i] = ng_amg_mis_key(S->rowptr[i + 1] > S->rowptr[i] ? UNDECIDED : OUT, (uint32_t)(A->row_begin + i));
-  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->halo, T, T + n, sizeof(uint64_t)), out);
+  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, T, T + n, sizeof(uint64_t)), out);
   for (int64_t round = 0;; round++) {
     if (nu >= 0) NG_CHECK_GOTO(st, sparse_round(A, S, U, nu, need, (int32_t)round + 1, T, M1, M2), out);
     else {
@@ -151,7 +152,7 @@ static ng_status dist_mis2(ng_matrix A, const ng_graph *S, uint64_t *T, uint64_t
     }
     undecided = left;
     if (nu >= 0 || left < n / 16) nu = left; /* few left: sparse rounds from now on */
-    NG_CHECK_GOTO(st, ng_halo_exchange_host(A->halo, T, T + n, sizeof(uint64_t)), out);
+    NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, T, T + n, sizeof(uint64_t)), out);
     NG_CHECK_GOTO(st, ng_comm_allreduce_sum(A->ctx, &undecided, 1), out);
     if (undecided == 0) break;
     if (round > A->n_global) { /* the global maximum joins every round */
@@ -189,7 +190,7 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
     int32_t e = root[i] >= 0 ? i : first_with(S, i, root);
     step[i] = e >= 0 ? root[e] : -1;
   }
-  NG_CHECK(ng_halo_exchange_host(A->halo, step, step + n, sizeof(int64_t)));
+  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, step, step + n, sizeof(int64_t)));
   /* left over (only in a nonsymmetric graph): rows with neighbours that
    * no aggregate reached become roots of their own after the IN roots */
   int32_t nroots = 0, nleft = 0;
@@ -204,7 +205,7 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++)
     if (cid[i] >= 0) cid[i] += D->cstarts[ctx->rank];
-  NG_CHECK(ng_halo_exchange_host(A->halo, cid, cid + n, sizeof(int64_t)));
+  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, cid, cid + n, sizeof(int64_t)));
   /* coarse row after one step (the root's), then after two */
   int64_t *stepc = root; /* root[] is no longer needed: reuse it */
 #pragma omp parallel for schedule(static) if (n > 20000)
@@ -216,7 +217,7 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
       if (key_state(T[S->col[k]]) == IN) e = S->col[k];
     stepc[i] = cid[e];
   }
-  NG_CHECK(ng_halo_exchange_host(A->halo, stepc, stepc + n, sizeof(int64_t)));
+  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, stepc, stepc + n, sizeof(int64_t)));
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     if (stepc[i] >= 0) D->agg[i] = stepc[i];
@@ -226,7 +227,7 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
       D->agg[i] = e >= 0 ? stepc[e] : -1;
     }
   }
-  NG_CHECK(ng_halo_exchange_host(A->halo, D->agg, D->agg_halo, sizeof(int64_t)));
+  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, D->agg, D->agg_halo, sizeof(int64_t)));
   return NG_SUCCESS;
 }
 

@@ -105,12 +105,12 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
   int32_t n = A->n_local, nh = A->n_halo;
   int64_t own = D->p_rowptr[n];
   NG_CHECK(NG_MALLOC(G->halo_rp, (size_t)nh + 1));
-  NG_CHECK(ng_halo_rows_lengths(A->halo, D->p_rowptr, G->halo_rp));
+  NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->p_rowptr, G->halo_rp));
   int64_t hn = G->halo_rp[nh];
   NG_CHECK(NG_MALLOC(G->halo_gcol, hn));
   NG_CHECK(NG_MALLOC(G->halo_val, hn));
-  NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
-  NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
+  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
+  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
   /* the coarse columns met: own coarse rows marked, the others (P's halo
    * columns and the fetched rows' foreign columns: boundary-sized) sorted */
   ng_matrix P = D->P;
@@ -229,13 +229,13 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   int64_t *rp = NULL, *gc = NULL, nrecv = 0, nrrows = 0, *mcnt_s = NULL, *mcnt_r = NULL;
   contrib *C = NULL, *S = NULL;
   int64_t *start = NULL;
-  ng_status st;
-  NG_CHECK(NG_CALLOC(G->scnt, size));
-  NG_CHECK(NG_CALLOC(G->rcnt, size));
-  NG_CHECK(NG_CALLOC(rows_s, size));
-  NG_CHECK(NG_CALLOC(rows_r, size));
-  NG_CHECK(NG_MALLOC(G->send_rows, G->m));
-  NG_CHECK(NG_MALLOC(G->own_rows, G->m));
+  ng_status st = NG_CALLOC(G->scnt, size);
+  if (!st) st = NG_CALLOC(G->rcnt, size);
+  if (!st) st = NG_CALLOC(rows_s, size);
+  if (!st) st = NG_CALLOC(rows_r, size);
+  if (!st) st = NG_MALLOC(G->send_rows, G->m);
+  if (!st) st = NG_MALLOC(G->own_rows, G->m);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   /* T rows by owner: own ones kept, the rest grouped by rank */
   for (int r = 0; r < size; r++)
     for (int32_t t = 0; t < G->m; t++) {
@@ -247,8 +247,8 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
         G->scnt[r] += G->T.rowptr[t + 1] - G->T.rowptr[t];
       }
     }
-  NG_CHECK(ng_comm_alltoall_counts(ctx, G->scnt, G->rcnt));
-  NG_CHECK(ng_comm_alltoall_counts(ctx, rows_s, rows_r));
+  NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, G->scnt, G->rcnt), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, rows_s, rows_r), out);
   int64_t nsend = 0;
   for (int r = 0; r < size; r++) {
     nsend += G->scnt[r];
@@ -359,7 +359,7 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
   ng_context ctx = A->ctx;
   int32_t n = A->n_local, nh = A->n_halo;
   int64_t own = D->p_rowptr[n], nrecv = 0;
-  NG_CHECK(ng_halo_rows_exchange(A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
+  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
   memcpy(G->B.val, D->p_val, (size_t)own * sizeof(double));
   memcpy(G->B.val + own, G->halo_val, (size_t)G->halo_rp[nh] * sizeof(double));
   aext_values(A, &G->Aext);

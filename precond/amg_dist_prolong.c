@@ -81,7 +81,7 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
     }
     D->ptent[i] = 1.0 / sqrt((double)s);
   }
-  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->halo, D->ptent, D->ptent_halo, sizeof(double)), out);
+  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, D->ptent, D->ptent_halo, sizeof(double)), out);
 out:
   ng_free(scnt);
   ng_free(rcnt);

@@ -257,7 +257,7 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
   ng_context ctx = P->ctx;
   double t0 = ng_wtime(), t;
   ng_amg_dlevel *D = NULL;
-  NG_CHECK(NG_CALLOC(D, M->max_levels));
+  NG_CHECK(ng_comm_agree(ctx, NG_CALLOC(D, M->max_levels)));
   M->dist = D;
   D[0].A = A;
   D[0].group = 1;

@@ -105,26 +105,29 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
   int32_t n = A->n_local;
   double *h = NULL, *s = NULL, *t = NULL, *w = NULL, est = 0.0;
   int done = 0;
-  ng_status st = NG_SUCCESS;
-  NG_CHECK_GOTO(st, V->alloc(ctx, &s, n), out);
-  NG_CHECK_GOTO(st, V->alloc(ctx, &t, n), out);
-  NG_CHECK_GOTO(st, V->alloc(ctx, &w, n), out);
+  ng_status st = V->alloc(ctx, &s, n);
+  if (!st) st = V->alloc(ctx, &t, n);
+  if (!st) st = V->alloc(ctx, &w, n);
 #ifdef NG_HAVE_CUDA
   /* s and the start vector made on the device from the matrix's CSR (same values) */
-  if (ctx->on_gpu && ctx->size == 1) NG_CHECK_GOTO(st, ng_amg_gpu_rho_init(A, s, warm ? NULL : v, &done), out);
+  if (!st && ctx->on_gpu && ctx->size == 1) st = ng_amg_gpu_rho_init(A, s, warm ? NULL : v, &done);
 #endif
-  if (!done) {
-    NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
-    NG_CHECK_GOTO(st, ng_csr_diagonal(&A->local, h, 1), out);
+  if (!st && !done) {
+    st = NG_MALLOC(h, n);
+    if (!st) st = ng_csr_diagonal(&A->local, h, 1);
+    if (!st) {
 #pragma omp parallel for schedule(static) if (n > 20000)
-    for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
-    NG_CHECK_GOTO(st, V->upload(ctx, s, h, n), out);
-    if (!warm) {
+      for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
+      st = V->upload(ctx, s, h, n);
+    }
+    if (!st && !warm) {
       /* by global row: every rank count starts from the same vector */
       for (int32_t i = 0; i < n; i++) h[i] = start_value((int32_t)(A->row_begin + i));
-      NG_CHECK_GOTO(st, V->upload(ctx, v, h, n), out);
+      st = V->upload(ctx, v, h, n);
     }
   }
+  /* the iterations are collective: no rank starts them alone */
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   for (int it = 0; it < iters; it++) {
     double r[3];
     const double *x[3] = {v, v, w}, *y[3] = {v, w, w};

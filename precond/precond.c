@@ -36,7 +36,11 @@ ng_status ng_precond_create(ng_context ctx, ng_options opts, ng_matrix A, ng_pre
     NG_CHECK(ng_options_create(&defaults));
     opts = defaults;
   }
-  NG_CHECK_GOTO(st, NG_CALLOC(p, 1), out);
+  st = NG_CALLOC(p, 1);
+  if (st) {
+    st = ng_comm_agree(ctx, st);
+    goto out;
+  }
   NG_CHECK_GOTO(st, ng_options_get_string(opts, "precond", &name), fail);
   p->ops = ng_precond_find(name);
   if (!p->ops) {
@@ -48,11 +52,17 @@ ng_status ng_precond_create(ng_context ctx, ng_options opts, ng_matrix A, ng_pre
   p->ctx = ctx;
   p->A = A;
   NG_CHECK_GOTO(st, p->ops->setup(p, A, opts), fail);
+  /* collective: every rank leaves with the same verdict */
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, NG_SUCCESS), destroy);
   *P = p;
+  goto out;
+destroy:
+  ng_precond_destroy(p);
   goto out;
 fail:
   p->ops = NULL; /* setup cleans up after itself on failure */
   ng_precond_destroy(p);
+  st = ng_comm_agree(ctx, st);
 out:
   ng_options_destroy(defaults);
   return st;

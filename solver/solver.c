@@ -30,11 +30,14 @@ ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S)
   NG_CHECK_GOTO(st, ng_options_get_string(s->opts, "norm", &norm), fail);
   s->norm_r0 = !strcmp(norm, "r0");
   if (s->maxit < 0) { st = NG_ERROR(NG_ERR_ARGUMENT, "-maxit %d must be >= 0", s->maxit); goto fail; }
+  /* collective: a rank that failed here must not leave the others waiting
+   * in the set_operator that follows */
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, NG_SUCCESS), fail);
   *S = s;
   return NG_SUCCESS;
 fail:
   ng_solver_destroy(s);
-  return st;
+  return ng_comm_agree(ctx, st);
 }
 
 static void free_work(ng_solver S)

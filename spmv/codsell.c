@@ -64,10 +64,11 @@ static ng_status sorted_columns(const ng_csr *A, int32_t **scol, int *owned)
     qsort(c, (size_t)l, sizeof(int32_t), cmp_i32);
     for (int64_t k = 1; k < l; k++)
       if (c[k] == c[k - 1]) {
+        int32_t dup = c[k]; /* read before the buffer goes */
         ng_free(*scol);
         *scol = NULL;
         *owned = 0;
-        return NG_ERROR(NG_ERR_DOES_NOT_FIT, "codsell: row %d has column %d more than once", (int)i, (int)c[k]);
+        return NG_ERROR(NG_ERR_DOES_NOT_FIT, "codsell: row %d has column %d more than once", (int)i, (int)dup);
       }
   }
   return NG_SUCCESS;
