@@ -10,24 +10,12 @@
 #define NG_TAG_PLAN 7310
 
 #ifdef NG_HAVE_MPI
-/* Rank owning global row g: the last r with starts[r] <= g (ranks with no
- * rows share their start with the next rank and are skipped). */
-static int owner_of(const int64_t *starts, int size, int64_t g)
-{
-  int lo = 0, hi = size - 1;
-  while (lo < hi) {
-    int mid = (lo + hi + 1) / 2;
-    if (starts[mid] <= g) lo = mid; else hi = mid - 1;
-  }
-  return lo;
-}
-
 /* Local part of the plan: receive lists from A->halo_gcol. */
 static ng_status plan_recv_side(ng_matrix A, struct ng_halo_plan *h, const int64_t *starts, int *recv_count)
 {
   int size = A->ctx->size;
   for (int32_t k = 0; k < A->n_halo; k++) {
-    int r = owner_of(starts, size, A->halo_gcol[k]);
+    int r = ng_partition_owner(starts, size, A->halo_gcol[k]);
     if (r == A->ctx->rank)
       return NG_ERROR(NG_ERR_INTERNAL, "halo column %lld is owned by this rank", (long long)A->halo_gcol[k]);
     recv_count[r]++;

@@ -90,6 +90,9 @@ ng_status ng_comm_bcast_int64(ng_context ctx, int64_t *v, int n);
 ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts);
 /* Collective: every rank's block (by starts) gathered into x on rank 0. */
 ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x);
+/* Rank owning global index g under the ranges starts (size + 1 entries;
+ * empty ranges skipped) (comm/partition.c). */
+int ng_partition_owner(const int64_t *starts, int size, int64_t g);
 /* Contiguous whole-plane slabs of an nx*ny*nz natural-order grid (starts:
  * size+1); ranks beyond nz planes own no rows. */
 ng_status ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *starts);

@@ -51,3 +51,15 @@ int ng_partition_spec_grid(const char *spec, int64_t dims[3])
   else if (nd != 3) return 0;
   return 1;
 }
+
+/* Rank owning global index g: the last r with starts[r] <= g (ranks with no
+ * rows share their start with the next rank and are skipped). */
+int ng_partition_owner(const int64_t *starts, int size, int64_t g)
+{
+  int lo = 0, hi = size - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (starts[mid] <= g) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}

@@ -77,16 +77,6 @@ static int32_t compact(const ng_amg_dgalerkin *G, const int32_t *own_pos, int64_
   }
   return lo;
 }
-static int owner_of(const int64_t *starts, int size, int64_t g)
-{
-  int lo = 0, hi = size - 1;
-  while (lo < hi) {
-    int mid = (lo + hi + 1) / 2;
-    if (starts[mid] <= g) lo = mid; else hi = mid - 1;
-  }
-  return lo;
-}
-
 /* [A_local | A_offrank] values, row by row (the pattern's order). */
 static void aext_values(ng_matrix A, ng_csr *X)
 {
@@ -239,7 +229,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   /* T rows by owner: own ones kept, the rest grouped by rank */
   for (int r = 0; r < size; r++)
     for (int32_t t = 0; t < G->m; t++) {
-      if (G->T.rowptr[t + 1] == G->T.rowptr[t] || owner_of(D->cstarts, size, G->cmap[t]) != r) continue;
+      if (G->T.rowptr[t + 1] == G->T.rowptr[t] || ng_partition_owner(D->cstarts, size, G->cmap[t]) != r) continue;
       if (r == rank) G->own_rows[G->n_own_rows++] = t;
       else {
         G->send_rows[G->n_send_rows++] = t;

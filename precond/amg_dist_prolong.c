@@ -20,16 +20,6 @@ static int thread_id(void)
 #endif
 }
 
-static int owner_of(const int64_t *starts, int size, int64_t g)
-{
-  int lo = 0, hi = size - 1;
-  while (lo < hi) {
-    int mid = (lo + hi + 1) / 2;
-    if (starts[mid] <= g) lo = mid; else hi = mid - 1;
-  }
-  return lo;
-}
-
 ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
 {
   ng_context ctx = A->ctx;
@@ -47,7 +37,7 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
     int64_t c = D->agg[i];
     if (c < 0) continue;
     if (c >= D->cstarts[rank] && c < D->cstarts[rank + 1]) cnt[c - D->cstarts[rank]]++;
-    else scnt[owner_of(D->cstarts, size, c)]++;
+    else scnt[ng_partition_owner(D->cstarts, size, c)]++;
   }
   NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, scnt, rcnt), out);
   for (int r = 0; r < size; r++) {
@@ -63,7 +53,7 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
   for (int32_t i = 0; i < n; i++) {
     int64_t c = D->agg[i];
     if (c < 0 || (c >= D->cstarts[rank] && c < D->cstarts[rank + 1])) continue;
-    int r = owner_of(D->cstarts, size, c);
+    int r = ng_partition_owner(D->cstarts, size, c);
     sbuf[sdsp[r] + scnt[r]++] = c;
   }
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, sbuf, scnt, rbuf, rcnt, sizeof(int64_t)), out);
@@ -76,7 +66,7 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
     if (c < 0) { D->ptent[i] = 0.0; continue; }
     if (c >= D->cstarts[rank] && c < D->cstarts[rank + 1]) s = cnt[c - D->cstarts[rank]];
     else {
-      int r = owner_of(D->cstarts, size, c);
+      int r = ng_partition_owner(D->cstarts, size, c);
       s = sbuf[sdsp[r] + scnt[r]++];
     }
     D->ptent[i] = 1.0 / sqrt((double)s);
