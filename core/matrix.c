@@ -28,10 +28,13 @@ static int32_t find_sorted(const int64_t *v, int32_t n, int64_t g)
 static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
 {
   const ng_spmv_ops *ops = NULL;
-  void *data = NULL;
-  /* "name[:options]"; "auto" times the formats and reports "auto:<chosen>" */
-  NG_CHECK(ng_spmv_create(A->ctx, format, &A->local, &ops, &data));
-  if (A->spmv) A->spmv->destroy(A->spmv_data);
+  void *data = NULL, *old = A->spmv_data;
+  /* "name[:options]"; "auto" times the formats and reports "auto:<chosen>".
+   * The current instance is the base: on the GPU the new format is built
+   * from its device CSR (no upload); it is taken over (old = NULL) when the
+   * new one keeps it (csr, or auto choosing csr). */
+  NG_CHECK(ng_spmv_create_from(A->ctx, format, &A->local, A->spmv, &old, &ops, &data));
+  if (A->spmv && old) A->spmv->destroy(old);
   A->spmv = ops;
   A->spmv_data = data;
   snprintf(A->format, sizeof(A->format), "%s", ops->describe ? ops->describe(data) : format);

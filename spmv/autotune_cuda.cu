@@ -1,8 +1,9 @@
 /* spmv/autotune_cuda.cu: timing SpMVs on the GPU with CUDA events on the
  * context's stream (for "auto" and bench/formats): one event pair per run,
- * the median of the runs, cycling through several x/y copies. */
+ * the median of the runs, cycling through several x/y copies; and the
+ * clocks of the "auto" breakdown (a pair of events per clock). */
 #include "cuda_internal.h"
-#include "formats.h"
+#include "autotune.h"
 #include <algorithm>
 #include <vector>
 
@@ -51,4 +52,37 @@ done:
   for (auto e : ev)
     if (e) cudaEventDestroy(e);
   return st;
+}
+
+/* ---- clocks for the auto breakdown (spmv/autotune.h) ----------------------------------- */
+extern "C" ng_status ng_clock_start_cuda(ng_clock *c)
+{
+  for (int k = 0; k < 2; k++) {
+    cudaEvent_t e;
+    cudaError_t ce = cudaEventCreate(&e);
+    if (ce != cudaSuccess) {
+      ng_clock_free_cuda(c);
+      return NG_ERROR(NG_ERR_CUDA, "cudaEventCreate failed: %s", cudaGetErrorString(ce));
+    }
+    c->ev[k] = e;
+  }
+  NG_CUDA_CHECK(cudaEventRecord((cudaEvent_t)c->ev[0], c->ctx->cuda->stream));
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_clock_ms_cuda(ng_clock *c, double *ms)
+{
+  float t = 0.0f;
+  NG_CUDA_CHECK(cudaEventRecord((cudaEvent_t)c->ev[1], c->ctx->cuda->stream));
+  NG_CUDA_CHECK(cudaEventSynchronize((cudaEvent_t)c->ev[1]));
+  NG_CUDA_CHECK(cudaEventElapsedTime(&t, (cudaEvent_t)c->ev[0], (cudaEvent_t)c->ev[1]));
+  *ms = t;
+  return NG_SUCCESS;
+}
+
+extern "C" void ng_clock_free_cuda(ng_clock *c)
+{
+  for (int k = 0; k < 2; k++)
+    if (c->ev[k]) cudaEventDestroy((cudaEvent_t)c->ev[k]);
+  c->ev[0] = c->ev[1] = NULL;
 }

@@ -7,6 +7,7 @@
  * test/test_formats_gpu.c compares them with the host converters byte for
  * byte through the *_build_cuda_host entries at the end. */
 #include "convert_cuda.h"
+#include "autotune.h"
 #include <new>
 #include <thrust/count.h>
 #include <thrust/copy.h>
@@ -126,7 +127,7 @@ __global__ void k_dia_mark(int64_t n, int half, const int64_t *rp, const int32_t
   unsigned long long c = 0;
   for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
     int64_t off = (int64_t)acol[p] - i;
-    mark[off + n - 1] = 1;
+    if (!mark[off + n - 1]) mark[off + n - 1] = 1; /* read first: every row hits the same few bytes */
     c += !half || off <= 0;
   }
   if (c) atomicAdd(stored, c);
@@ -487,6 +488,47 @@ extern "C" ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr
   return NG_SUCCESS;
 }
 extern "C" void ng_dcsr_destroy(void *dcsr) { delete (ng_dcsr *)dcsr; }
+
+/* The 32-bit row offsets of a csr instance, widened for the converters. */
+static __global__ void k_widen(int64_t m, const int32_t *a, int64_t *b)
+{
+  int64_t i = TID;
+  if (i < m) b[i] = a[i];
+}
+
+extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
+                                        double **val);
+
+extern "C" ng_status ng_dcsr_view(ng_context ctx, const ng_spmv_ops *ops, void *data, const ng_csr *A, void **dcsr)
+{
+  int32_t *rp32, *col;
+  double *val;
+  *dcsr = NULL;
+  if (ng_csr_cuda_arrays(ops, data, &rp32, &col, &val) != NG_SUCCESS) return NG_ERR_ARGUMENT; /* quiet, as documented */
+  ng_dcsr *d = new (std::nothrow) ng_dcsr;
+  if (!d) return NG_ERROR(NG_ERR_MEMORY, "no memory for a device CSR handle");
+  d->borrowed = true;
+  d->n = A->nrows;
+  d->ncols = A->ncols;
+  d->nnz = A->nnz;
+  d->col = col;
+  d->val = val;
+  ng_status st = dalloc(&d->rp, d->n + 1, "device CSR row offsets (64-bit view)");
+  if (st == NG_SUCCESS && rp32) {
+    k_widen<<<blocks(d->n + 1), TPB, 0, ctx->cuda->stream>>>(d->n + 1, rp32, d->rp);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "widening the CSR row offsets failed: %s", cudaGetErrorString(e));
+  } else if (st == NG_SUCCESS) { /* no rows: rowptr may be absent */
+    cudaError_t e = cudaMemsetAsync(d->rp, 0, (size_t)(d->n + 1) * sizeof(int64_t), ctx->cuda->stream);
+    if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "clearing the CSR row offsets failed: %s", cudaGetErrorString(e));
+  }
+  if (st != NG_SUCCESS) {
+    delete d;
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *dcsr = d;
+  return NG_SUCCESS;
+}
 
 /* ---- results in host containers (tests, bench) ---------------------------------------- */
 template <typename T> static ng_status back(ng_context ctx, T **h, T *d, int64_t count)

@@ -1,7 +1,9 @@
 /* spmv/convert_cuda.h: what the GPU converters share (spmv/convert_cuda.cu,
  * spmv/codsell_cuda.cu): a CSR on the device with 64-bit row offsets, the
  * stable length sort inside sigma windows that SELL and CoD-SELL start from,
- * and the converters of dia, dia_half, ell, ellr and sell. Each converter
+ * and the converters of dia, dia_half, ell, ellr and sell. The device CSR
+ * is either an upload of a host CSR (ng_dcsr_upload) or a view of a GPU csr
+ * instance's arrays (ng_dcsr_view, spmv/autotune.h: no upload). Each converter
  * builds on the device exactly the arrays its host converter (spmv/dia.c,
  * ell.c, sell.c) builds, with the same refusals; the host container it fills
  * holds the metadata (sizes, options, dia offsets, sell slice offsets) and
@@ -16,14 +18,17 @@ struct ng_dcsr {
   int64_t *rp = NULL; /* n + 1 */
   int32_t *col = NULL;
   double *val = NULL;
+  bool borrowed = false; /* col and val belong to a CSR instance (ng_dcsr_view): not freed here */
   ng_dcsr() = default;
   ng_dcsr(const ng_dcsr &) = delete;
   ng_dcsr &operator=(const ng_dcsr &) = delete;
   ~ng_dcsr()
   {
     cudaFree(rp);
-    cudaFree(col);
-    cudaFree(val);
+    if (!borrowed) {
+      cudaFree(col);
+      cudaFree(val);
+    }
   }
 };
 /* Copies A to the device (on ctx's stream, synchronised). */

@@ -125,6 +125,15 @@ ng_status ng_dia_build_cuda_host(ng_context ctx, const ng_csr *A, int half, cons
 ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr);
 void ng_dcsr_destroy(void *dcsr);
 #endif
+/* ng_spmv_create from an instance *base_data of A in base_ops's format that
+ * already lives on ctx's memory (the matrix's own, core/matrix.c): on the
+ * GPU a csr base's device arrays are what every converter starts from (no
+ * upload); "csr" takes the base itself and "auto" may keep it as its choice.
+ * On success *base_data is set to NULL when the new instance took the base
+ * over (the caller must then not destroy it); on failure nothing changes.
+ * base_ops NULL: as ng_spmv_create. */
+ng_status ng_spmv_create_from(ng_context ctx, const char *spec, const ng_csr *A, const ng_spmv_ops *base_ops,
+                              void **base_data, const ng_spmv_ops **ops, void **data);
 /* ng_spmv_create from a device copy of A (dcsr may be NULL: as ng_spmv_create). */
 ng_status ng_spmv_create_dev(ng_context ctx, const char *spec, const ng_csr *A, const void *dcsr,
                              const ng_spmv_ops **ops, void **data);

@@ -1,8 +1,10 @@
 /* spmv/registry.c: the table of SpMV formats per memory space, the parser of
  * format options ("sell:32:256", "dia:noldg:nounroll", env defaults) and
- * ng_spmv_create, which turns a format spec into a created instance. A new
- * format adds its ops table here and nowhere else. */
-#include "formats.h"
+ * ng_spmv_create / ng_spmv_create_from, which turn a format spec into a
+ * created instance (the latter from a CSR instance already on ctx's memory,
+ * so that GPU conversions start from its device arrays). A new format adds
+ * its ops table here and nowhere else. */
+#include "autotune.h"
 #include <errno.h>
 
 extern const ng_spmv_ops ng_spmv_csr_host, ng_spmv_dia_host, ng_spmv_dia_half_host, ng_spmv_ell_host,
@@ -131,27 +133,78 @@ ng_status ng_spmv_create(ng_context ctx, const char *spec, const ng_csr *A, cons
   return NG_SUCCESS;
 }
 
-ng_status ng_spmv_create_dev(ng_context ctx, const char *spec, const ng_csr *A, const void *dcsr,
-                             const ng_spmv_ops **ops, void **data)
+/* Splits "name[:options]" and finds the table. */
+static ng_status spec_find(ng_context ctx, const char *spec, char *name, size_t len, const char **opt,
+                           const ng_spmv_ops **t)
 {
-  char name[32];
-  const char *colon = strchr(spec, ':'), *opt = colon ? colon + 1 : "";
-  size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-  if (len >= sizeof(name)) return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s'", spec);
-  memcpy(name, spec, len);
-  name[len] = 0;
-  const ng_spmv_ops *t = ng_spmv_find(name, ctx->on_gpu);
-  if (!t) {
+  const char *colon = strchr(spec, ':');
+  size_t L = colon ? (size_t)(colon - spec) : strlen(spec);
+  *opt = colon ? colon + 1 : "";
+  if (L >= len) return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s'", spec);
+  memcpy(name, spec, L);
+  name[L] = 0;
+  *t = ng_spmv_find(name, ctx->on_gpu);
+  if (!*t) {
     char known[256] = "";
     for (const char *const *n = ng_spmv_names(ctx->on_gpu); *n; n++)
       snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", *known ? ", " : "", *n);
     return NG_ERROR(NG_ERR_ARGUMENT, "unknown SpMV format '%s' on the %s (known: %s)", spec,
                     ctx->on_gpu ? "GPU" : "host", known);
   }
+  return NG_SUCCESS;
+}
+
+static ng_status create_with(ng_context ctx, const ng_spmv_ops *t, const char *name, const char *opt,
+                             const ng_csr *A, const void *dcsr, void **data)
+{
   if (dcsr && t->create_dev) NG_CHECK(t->create_dev(ctx, A, dcsr, opt, data));
   else if (t->create_opt) NG_CHECK(t->create_opt(ctx, A, opt, data));
   else if (*opt) return NG_ERROR(NG_ERR_ARGUMENT, "SpMV format '%s' takes no options (given '%s')", name, opt);
   else NG_CHECK(t->create(ctx, A, data));
+  return NG_SUCCESS;
+}
+
+ng_status ng_spmv_create_dev(ng_context ctx, const char *spec, const ng_csr *A, const void *dcsr,
+                             const ng_spmv_ops **ops, void **data)
+{
+  char name[32];
+  const char *opt;
+  const ng_spmv_ops *t;
+  NG_CHECK(spec_find(ctx, spec, name, sizeof(name), &opt, &t));
+  NG_CHECK(create_with(ctx, t, name, opt, A, dcsr, data));
+  *ops = t;
+  return NG_SUCCESS;
+}
+
+ng_status ng_spmv_create_from(ng_context ctx, const char *spec, const ng_csr *A, const ng_spmv_ops *base_ops,
+                              void **base_data, const ng_spmv_ops **ops, void **data)
+{
+  char name[32];
+  const char *opt;
+  const ng_spmv_ops *t;
+  void *base = base_ops && base_data ? *base_data : NULL;
+  NG_CHECK(spec_find(ctx, spec, name, sizeof(name), &opt, &t));
+  if (!strcmp(name, "auto")) {
+    int taken = 0;
+    NG_CHECK(ng_spmv_auto_create_from(ctx, A, base ? base_ops : NULL, base, opt, data, &taken));
+    if (taken) *base_data = NULL;
+  } else if (base && t == base_ops && !strcmp(name, "csr") && !*opt) {
+    *data = base; /* A is in CSR already: the instance moves over */
+    *base_data = NULL;
+  } else {
+    void *dcsr = NULL;
+#ifdef NG_HAVE_CUDA
+    if (base && ctx->on_gpu && t->create_dev) {
+      ng_status v = ng_dcsr_view(ctx, base_ops, base, A, &dcsr); /* NG_ERR_ARGUMENT: base is not a GPU csr */
+      if (v != NG_SUCCESS && v != NG_ERR_ARGUMENT) return ng_error_trace(v, __FILE__, __LINE__);
+    }
+#endif
+    ng_status st = create_with(ctx, t, name, opt, A, dcsr, data);
+#ifdef NG_HAVE_CUDA
+    if (dcsr) ng_dcsr_destroy(dcsr);
+#endif
+    NG_CHECK(st);
+  }
   *ops = t;
   return NG_SUCCESS;
 }

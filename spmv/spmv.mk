@@ -5,11 +5,14 @@ libnagare_la_SOURCES += spmv/csr_cuda.cu
 endif
 # SpMV formats (issue 5): DIA full/half, ELL, ELLR, SELL-C-sigma, auto.
 libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/autotune.c
+# auto from a structural profile (issue 13 item 4): lower bounds, then conversions that can win.
+libnagare_la_SOURCES += spmv/autotune.h spmv/autotune_predict.c
 # CoD-SELL (issue 13): host converters and reference, the GPU converter and SpMV.
 libnagare_la_SOURCES += spmv/codsell_core.h spmv/codsell.c
 if NG_CUDA
 libnagare_la_SOURCES += spmv/dia_cuda.cu spmv/ell_cuda.cu spmv/sell_cuda.cu spmv/autotune_cuda.cu
 libnagare_la_SOURCES += spmv/convert_cuda.h spmv/convert_cuda.cu spmv/codsell_cuda.cu
+libnagare_la_SOURCES += spmv/autotune_profile_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_formats
