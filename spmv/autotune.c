@@ -17,6 +17,7 @@
 #define NG_AUTO_WARMUP 2
 #define NG_AUTO_REPS 5
 #define NG_AUTO_SLACK 1.3
+#define NG_AUTO_PRUNE_MB 256.0
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -85,24 +86,33 @@ void ng_clock_free(ng_clock *c)
 }
 
 /* ---- the choice --------------------------------------------------------------- */
-/* "all", "slack=F" (default NG_AUTO_SLACK in the environment, else 1.3). */
-static ng_status auto_opts(const char *opt, int *all, double *slack)
+/* A number >= lo from the environment variable `name`, else def. */
+static ng_status env_number(const char *name, double def, double lo, double *v)
 {
-  const char *env = getenv("NG_AUTO_SLACK");
+  const char *e = getenv(name);
+  char *end;
+  *v = def;
+  if (!e || !*e) return NG_SUCCESS;
+  *v = strtod(e, &end);
+  if (*end || !(*v >= lo) || !isfinite(*v)) return NG_ERROR(NG_ERR_ARGUMENT, "%s='%s' is not a number >= %g", name, e, lo);
+  return NG_SUCCESS;
+}
+
+/* Options "all", "slack=F"; environment NG_AUTO_SLACK (F >= 1, default 1.3)
+ * and NG_AUTO_PRUNE_MB (prune only blocks whose CSR has at least that many
+ * MB, default 256). */
+static ng_status auto_opts(const char *opt, int *all, double *slack, double *prune_mb)
+{
   char *end, buf[128];
   *all = 0;
-  *slack = NG_AUTO_SLACK;
-  if (env && *env) {
-    *slack = strtod(env, &end);
-    if (*end || !(*slack >= 1.0) || !isfinite(*slack))
-      return NG_ERROR(NG_ERR_ARGUMENT, "NG_AUTO_SLACK='%s' is not a number >= 1", env);
-  }
+  NG_CHECK(env_number("NG_AUTO_SLACK", NG_AUTO_SLACK, 1.0, slack));
+  NG_CHECK(env_number("NG_AUTO_PRUNE_MB", NG_AUTO_PRUNE_MB, 0.0, prune_mb));
   if (!opt || !*opt) return NG_SUCCESS;
   if (strlen(opt) >= sizeof(buf)) return NG_ERROR(NG_ERR_ARGUMENT, "auto: options '%s' too long", opt);
   snprintf(buf, sizeof(buf), "%s", opt);
   for (char *save = NULL, *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
     if (!strcmp(t, "all")) *all = 1;
-    else if (!strncmp(t, "slack=", 6) && (*slack = strtod(t + 6, &end), !*end && t[6]) && *slack >= 1.0 &&
+    else if (!strncmp(t, "slack=", 6) && t[6] && (*slack = strtod(t + 6, &end), !*end) && *slack >= 1.0 &&
              isfinite(*slack))
       ;
     else
@@ -239,7 +249,8 @@ ng_status ng_spmv_select_from(ng_context ctx, const ng_csr *A, const ng_spmv_ops
   ng_status st = NG_SUCCESS;
   memset(bd, 0, sizeof(*bd));
   memset(&w, 0, sizeof(w));
-  NG_CHECK(auto_opts(opt, &bd->all, &bd->slack));
+  double prune_mb;
+  NG_CHECK(auto_opts(opt, &bd->all, &bd->slack, &prune_mb));
   w.ctx = ctx;
   w.csr = ng_spmv_find("csr", ctx->on_gpu);
   NG_CHECK(ng_clock_start(ctx, &total));
@@ -277,8 +288,11 @@ ng_status ng_spmv_select_from(ng_context ctx, const ng_csr *A, const ng_spmv_ops
 #endif
     NG_CHECK_GOTO(st, ng_spmv_profile_host(A, &prof), done);
   NG_CHECK_GOTO(st, lap(&step, &prev, &bd->profile_ms), done);
-  /* 4. candidates, and 5. conversions and timings while they can win */
+  /* 4. candidates, and 5. conversions and timings while they can win. A
+   * block whose CSR is under prune_mb MB may sit in the caches, where times
+   * do not follow the bytes: every format that fits is timed (cheap there). */
   NG_CHECK_GOTO(st, auto_candidates(ctx, &prof, bd, order), done);
+  int prune = bd->pruning = !bd->all && 12.0 * (double)A->nnz + 4.0 * A->nrows >= prune_mb * 1e6;
   for (int k = 0; k < bd->ncand; k++) {
     ng_auto_cand *c = &bd->cand[order[k]];
     if (c->state) continue; /* refused by the profile */
@@ -288,7 +302,7 @@ ng_status ng_spmv_select_from(ng_context ctx, const ng_csr *A, const ng_spmv_ops
         c->state = refusal_name(csr_st);
         continue;
       }
-    } else if (!bd->all && w.best && c->lo_bytes / (bd->slack * best_bw) >= best_ms) {
+    } else if (prune && w.best && c->lo_bytes / (bd->slack * best_bw) >= best_ms) {
       c->state = "pruned";
       continue;
     }
@@ -333,9 +347,9 @@ void ng_auto_breakdown_json(const ng_auto_breakdown *bd, char *buf, size_t len)
 {
   if (!buf || !len) return;
   snprintf(buf, len,
-           "\"total_ms\":%.3f,\"from_device\":%d,\"all\":%d,\"slack\":%.2f,\"csr_ms\":%.3f,\"view_ms\":%.3f,"
+           "\"total_ms\":%.3f,\"from_device\":%d,\"all\":%d,\"pruning\":%d,\"slack\":%.2f,\"csr_ms\":%.3f,\"view_ms\":%.3f,"
            "\"profile_ms\":%.3f,\"candidates\":[",
-           bd->total_ms, bd->from_device, bd->all, bd->slack, bd->csr_ms, bd->view_ms, bd->profile_ms);
+           bd->total_ms, bd->from_device, bd->all, bd->pruning, bd->slack, bd->csr_ms, bd->view_ms, bd->profile_ms);
   for (int k = 0; k < bd->ncand; k++) {
     const ng_auto_cand *c = &bd->cand[k];
     size_t used = strlen(buf);
