@@ -11,7 +11,7 @@
  * on the GPU), which moves results by a few ulps of that scale. */
 #include "testutil.h"
 #include "../core/internal.h"
-#include "../spmv/formats.h"
+#include "../spmv/autotune.h"
 #include <math.h>
 
 #ifdef NG_FORMATS_ON_GPU
@@ -398,6 +398,273 @@ START_TEST(auto_choice)
 }
 END_TEST
 
+/* ---- auto from the structural profile (issue 13 item 4) ----------------------- */
+/* The profile of a small hand-made matrix, counted by hand: rows
+ * {0: 0,1}, {1: 0,1,3}, {2: 2}, {3: 1,3}, {4: 0,4}: diagonals 0, +1, -1, +2,
+ * -2, -4 (+4 absent: not symmetric). */
+START_TEST(auto_profile_by_hand)
+{
+  static const int64_t rp[6] = {0, 2, 5, 6, 8, 10};
+  static const int32_t col[10] = {0, 1, 0, 1, 3, 2, 1, 3, 0, 4};
+  static const double val[10] = {4, -1, -1, 4, -1, 4, -1, 4, -1, 4};
+  ng_csr A = {5, 5, 10, (int64_t *)rp, (int32_t *)col, (double *)val};
+  ng_spmv_profile p;
+  NG_ASSERT_OK(ng_spmv_profile_host(&A, &p));
+  ck_assert_int_eq(p.n, 5);
+  ck_assert_int_eq(p.nnz, 10);
+  ck_assert_int_eq(p.max_row, 3);
+  ck_assert_int_eq(p.nnz_lower, 8); /* (0,0) (1,0) (1,1) (2,2) (3,1) (3,3) (4,0) (4,4) */
+  ck_assert_int_eq(p.ndiag, 6);
+  ck_assert_int_eq(p.ndiag_lower, 4); /* 0, -1, -2, -4 */
+  ck_assert_int_eq(p.diag_symmetric, 0);
+  double lo;
+  char why[96];
+  ck_assert_int_eq(ng_spmv_predict(&p, "dia_half", &lo, why, sizeof(why)), 1);
+  ck_assert_msg(strstr(why, "not symmetric"), "%s", why);
+  ck_assert_int_eq(ng_spmv_predict(&p, "dia", &lo, why, sizeof(why)), 1); /* 30 slots > 2 x 10 nonzeros */
+  ck_assert_int_eq(ng_spmv_predict(&p, "ell", &lo, why, sizeof(why)), 0);
+  ck_assert(lo == 12.0 * 3 * 5 + 16.0 * 5);
+  ck_assert_int_eq(ng_spmv_predict(&p, "csr", &lo, why, sizeof(why)), 0);
+  ck_assert(lo == 12.0 * 10 + 4.0 * 6 + 16.0 * 5);
+  /* rectangular: no diagonals counted */
+  ng_csr R = {5, 6, 10, (int64_t *)rp, (int32_t *)col, (double *)val};
+  NG_ASSERT_OK(ng_spmv_profile_host(&R, &p));
+  ck_assert_int_eq(p.ndiag, -1);
+  ck_assert_int_eq(ng_spmv_predict(&p, "dia", &lo, why, sizeof(why)), 1);
+  ck_assert_msg(strstr(why, "not square"), "%s", why);
+}
+END_TEST
+
+/* Refusals predicted from the profile are the converters' own; every lower
+ * bound is below the bytes the format really stores (+ x + y). */
+static void predict_vs_convert(const ng_csr *A, const char *what)
+{
+  ng_spmv_profile p;
+  NG_ASSERT_OK(ng_spmv_profile_host(A, &p));
+#if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
+  { /* the device computes the same profile */
+    void *d = NULL;
+    ng_spmv_profile g;
+    NG_ASSERT_OK(ng_dcsr_create(ctx, A, &d));
+    NG_ASSERT_OK(ng_spmv_profile_cuda(ctx, d, &g));
+    ng_dcsr_destroy(d);
+    ck_assert_msg(!memcmp(&p, &g, sizeof(p)),
+                  "%s: GPU profile (max %lld lower %lld nd %d/%d sym %d) differs from the host's (%lld %lld %d/%d %d)",
+                  what, (long long)g.max_row, (long long)g.nnz_lower, (int)g.ndiag, (int)g.ndiag_lower,
+                  (int)g.diag_symmetric, (long long)p.max_row, (long long)p.nnz_lower, (int)p.ndiag,
+                  (int)p.ndiag_lower, (int)p.diag_symmetric);
+  }
+#endif
+  const char *names[] = {"csr", "dia", "dia_half", "ell", "ellr", "sell", "codsell", NULL};
+  for (int k = 0; names[k]; k++) {
+    double lo = -1.0;
+    char why[96] = "";
+    int refused = ng_spmv_predict(&p, names[k], &lo, why, sizeof(why));
+    const ng_spmv_ops *ops;
+    void *data = NULL;
+    ng_status st = ng_spmv_create(ctx, names[k], A, &ops, &data);
+    if (refused) {
+      ck_assert_msg(st == NG_ERR_DOES_NOT_FIT, "%s: %s predicted refused (%s) but the converter says %s", what,
+                    names[k], why, ng_status_name(st));
+      ck_assert_msg(strstr(why, names[k]) == why, "%s: reason '%s' does not name %s", what, why, names[k]);
+      continue;
+    }
+    /* dia_half may still refuse on values (pattern symmetric, values not), codsell when it does not pay */
+    if (st == NG_ERR_DOES_NOT_FIT && (!strcmp(names[k], "dia_half") || !strcmp(names[k], "codsell"))) continue;
+    ck_assert_msg(st == NG_SUCCESS, "%s: %s not predicted refused, converter: %s: %s", what, names[k],
+                  ng_status_name(st), ng_last_error());
+    double real = (double)ops->bytes(data) + 8.0 * A->ncols + 8.0 * A->nrows;
+    ck_assert_msg(lo <= real, "%s: %s lower bound %.0f above its real traffic %.0f", what, names[k], lo, real);
+    if (!strcmp(names[k], "dia") || !strcmp(names[k], "dia_half") || !strcmp(names[k], "ell"))
+      ck_assert_msg(lo == real, "%s: %s bound %.0f should be exact (%.0f)", what, names[k], lo, real);
+    ops->destroy(data);
+  }
+}
+
+/* A choice with the pruning rule on (NG_AUTO_PRUNE_MB=0): a registered
+ * format, the fastest of those timed, SpMV equal to CSR, every candidate
+ * accounted for. */
+static void check_choice(const ng_csr *A, const char *what, const char *opt)
+{
+  const ng_spmv_ops *ops = NULL;
+  void *data = NULL;
+  ng_auto_breakdown bd;
+  NG_ASSERT_OK(ng_spmv_select_from(ctx, A, NULL, NULL, opt, &ops, &data, &bd));
+  ck_assert_msg(ops && ops != ng_spmv_find("auto", ctx->on_gpu) && ops == ng_spmv_find(ops->name, ctx->on_gpu),
+                "%s: chose no registered format", what);
+  ck_assert_str_eq(bd.chosen, ops->name);
+  ck_assert_int_eq(bd.pruning, strcmp(opt, "all") != 0);
+  ck_assert_int_eq(bd.from_device, 0);
+  ck_assert_msg(bd.total_ms >= bd.profile_ms && bd.profile_ms >= 0.0, "%s: times %g %g", what, bd.total_ms,
+                bd.profile_ms);
+  double best = INFINITY;
+  int timed = 0;
+  for (int k = 0; k < bd.ncand; k++) {
+    const ng_auto_cand *c = &bd.cand[k];
+    ck_assert_msg(c->state != NULL, "%s: %s has no state", what, c->name);
+    if (!strcmp(c->name, "csr")) ck_assert_str_eq(c->state, "timed");
+    if (!strcmp(opt, "all")) ck_assert_msg(strcmp(c->state, "pruned"), "%s: auto:all pruned %s", what, c->name);
+    if (!strcmp(c->state, "refused")) ck_assert_msg(*c->why, "%s: %s refused without a reason", what, c->name);
+    if (!strcmp(c->state, "timed")) {
+      timed++;
+      ck_assert_msg(c->bytes >= c->lo_bytes, "%s: %s bytes %.0f below its bound %.0f", what, c->name, c->bytes,
+                    c->lo_bytes);
+      if (c->spmv_ms < best) best = c->spmv_ms;
+    }
+  }
+  ck_assert_int_ge(timed, 1);
+  for (int k = 0; k < bd.ncand; k++)
+    if (!strcmp(bd.cand[k].name, ops->name)) ck_assert(bd.cand[k].spmv_ms == best);
+  char json[4096];
+  ng_auto_breakdown_json(&bd, json, sizeof(json));
+  ck_assert_msg(strstr(json, "\"chosen\":\"") && strstr(json, "\"candidates\":[{"), "%s: json %s", what, json);
+  check_apply(ops, data, A, what);
+  ops->destroy(data);
+}
+
+START_TEST(auto_predicted_choice)
+{
+  setenv("NG_AUTO_PRUNE_MB", "0", 1); /* the pruning rule on these small blocks too */
+  const char *gens[] = {"lap7:9", "lap27:8", "fem27:5x6x7", "mps:6", "elast27:4", NULL};
+  for (int k = 0; gens[k]; k++) {
+    ng_csr A;
+    double *b = NULL;
+    NG_ASSERT_OK(ng_generate_csr(gens[k], &A, &b));
+    predict_vs_convert(&A, gens[k]);
+    check_choice(&A, gens[k], "");
+    check_choice(&A, gens[k], "all");
+    ng_csr_free(&A);
+    ng_free(b);
+  }
+  const char *names[] = {"bcsstk13.mtx", "494_bus.mtx", "jagmesh7.mtx", "west0479.mtx", NULL};
+  for (int k = 0; names[k]; k++) {
+    ng_csr A;
+    NG_ASSERT_OK(ng_mmio_read_csr(ng_test_data(names[k]), &A));
+    predict_vs_convert(&A, names[k]);
+    check_choice(&A, names[k], "");
+    ng_csr_free(&A);
+  }
+  /* shapes: 1x1, 0x0, empty rows, uneven (ELL refused), rectangular (DIA refused) */
+  ng_csr A;
+  int len[400];
+  len[0] = 1;
+  build(&A, 1, 1, len, diag_only);
+  predict_vs_convert(&A, "1x1");
+  check_choice(&A, "1x1", "");
+  ng_csr_free(&A);
+  NG_ASSERT_OK(ng_csr_alloc(&A, 0, 0, 0));
+  A.rowptr[0] = 0;
+  predict_vs_convert(&A, "0x0");
+  check_choice(&A, "0x0", "");
+  ng_csr_free(&A);
+  for (int i = 0; i < 300; i++) len[i] = i % 3 ? 1 : 0;
+  build(&A, 300, 300, len, diag_only);
+  predict_vs_convert(&A, "empty rows");
+  check_choice(&A, "empty rows", "");
+  ng_csr_free(&A);
+  g_n = 400;
+  len[0] = 400;
+  for (int i = 1; i < 400; i++) len[i] = 1 + i % 3;
+  build(&A, 400, 400, len, dense_first);
+  predict_vs_convert(&A, "uneven");
+  check_choice(&A, "uneven", "");
+  ng_csr_free(&A);
+  for (int i = 0; i < 300; i++) len[i] = 1;
+  build(&A, 300, 310, len, diag_only);
+  predict_vs_convert(&A, "rectangular");
+  check_choice(&A, "rectangular", "");
+  ng_csr_free(&A);
+  unsetenv("NG_AUTO_PRUNE_MB");
+}
+END_TEST
+
+#if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
+/* spmv/csr_cuda.cu: the device arrays behind a GPU csr instance */
+ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col, double **val);
+#endif
+
+/* Conversions from a CSR instance already on ctx's memory (the matrix's own):
+ * each format equals CSR, the base is untouched (its SpMV and, on the GPU,
+ * its device values and columns), "csr" and an auto choice of csr take the
+ * base over; and at matrix level, -format auto starts from the matrix's CSR
+ * and leaves the matrix's values as they were. */
+START_TEST(auto_from_matrix_csr)
+{
+  ng_csr A;
+  double *b = NULL;
+  NG_ASSERT_OK(ng_generate_csr("fem27:9", &A, &b));
+  const ng_spmv_ops *csr = ng_spmv_find("csr", ctx->on_gpu);
+  void *base = NULL;
+  NG_ASSERT_OK(csr->create(ctx, &A, &base));
+  const char *specs_from[] = {"dia", "dia_half", "ell", "ellr", "sell", "sell:4:1", "codsell:force", "auto",
+                              "auto:all", "csr", NULL};
+  for (int k = 0; specs_from[k]; k++) {
+    const ng_spmv_ops *ops = NULL;
+    void *data = NULL, *was = base;
+    NG_ASSERT_OK(ng_spmv_create_from(ctx, specs_from[k], &A, csr, &base, &ops, &data));
+    check_apply(ops, data, &A, specs_from[k]);
+    if (!strncmp(specs_from[k], "auto", 4)) {
+      const ng_auto_breakdown *bd = ng_spmv_auto_breakdown(ops, data);
+      ck_assert_msg(bd && bd->from_device == 1 && bd->csr_ms == 0.0, "%s: did not start from the base", specs_from[k]);
+      ck_assert_msg((base == NULL) == !strcmp(bd->chosen, "csr"), "%s: chose %s, base %s", specs_from[k], bd->chosen,
+                    base ? "kept" : "taken");
+    }
+    if (!strcmp(specs_from[k], "csr")) ck_assert_msg(base == NULL && data == was, "csr: the base was not taken over");
+    if (base) { /* untouched */
+      check_apply(csr, base, &A, "the base after a conversion");
+#if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
+      int32_t *drp, *dcol;
+      double *dval, *hv = malloc((size_t)A.nnz * sizeof(double) + 8);
+      int32_t *hc = malloc((size_t)A.nnz * sizeof(int32_t) + 4);
+      NG_ASSERT_OK(ng_csr_cuda_arrays(csr, base, &drp, &dcol, &dval));
+      NG_ASSERT_OK(ctx->vops->download_raw(ctx, hv, dval, (size_t)A.nnz * sizeof(double)));
+      NG_ASSERT_OK(ctx->vops->download_raw(ctx, hc, dcol, (size_t)A.nnz * sizeof(int32_t)));
+      ck_assert_msg(!memcmp(hv, A.val, (size_t)A.nnz * sizeof(double)), "%s changed the device values", specs_from[k]);
+      ck_assert_msg(!memcmp(hc, A.col, (size_t)A.nnz * sizeof(int32_t)), "%s changed the device columns",
+                    specs_from[k]);
+      free(hv);
+      free(hc);
+#endif
+      ops->destroy(data);
+    } else {
+      base = data; /* the instance is the base again: it is a csr one */
+      ck_assert(ops == csr || ng_spmv_auto_breakdown(ops, data));
+      if (ops != csr) { /* auto holding the base: make a fresh one */
+        ops->destroy(data);
+        NG_ASSERT_OK(csr->create(ctx, &A, &base));
+      }
+    }
+  }
+  csr->destroy(base);
+  ck_assert_int_eq(ng_spmv_create_from(ctx, "auto:bogus", &A, NULL, NULL, &csr, &base), NG_ERR_ARGUMENT);
+  ck_assert_int_eq(ng_spmv_create(ctx, "auto:slack=0.5", &A, &csr, &base), NG_ERR_ARGUMENT);
+
+  /* at matrix level */
+  double *val0 = malloc((size_t)A.nnz * sizeof(double));
+  memcpy(val0, A.val, (size_t)A.nnz * sizeof(double));
+  ng_matrix M;
+  NG_ASSERT_OK(ng_matrix_create_csr(ctx, A.nrows, A.ncols, A.rowptr, A.col, A.val, &M));
+  setenv("NG_AUTO_PRUNE_MB", "0", 1);
+  NG_ASSERT_OK(ng_matrix_set_format(M, "auto"));
+  unsetenv("NG_AUTO_PRUNE_MB");
+  const ng_auto_breakdown *bd = ng_spmv_auto_breakdown(M->spmv, M->spmv_data);
+  ck_assert_msg(bd && bd->from_device == 1, "matrix auto did not start from the matrix's CSR");
+  ck_assert_msg(!memcmp(M->local.val, val0, (size_t)A.nnz * sizeof(double)), "auto changed the matrix's values");
+  check_apply(M->spmv, M->spmv_data, &A, "matrix auto");
+  NG_ASSERT_OK(ng_matrix_set_format(M, "csr"));
+  check_apply(M->spmv, M->spmv_data, &A, "matrix back to csr");
+  void *inst = M->spmv_data;
+  NG_ASSERT_OK(ng_matrix_set_format(M, "csr"));
+  ck_assert_msg(M->spmv_data == inst, "csr -> csr should keep the instance");
+  NG_ASSERT_OK(ng_matrix_set_format(M, "sell"));
+  check_apply(M->spmv, M->spmv_data, &A, "matrix sell from csr");
+  ng_matrix_destroy(M);
+  free(val0);
+  ng_csr_free(&A);
+  ng_free(b);
+}
+END_TEST
+
 #if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
 /* ---- GPU converters against the host converters, byte for byte ---------------- */
 #define SAME(a, b, count, what)                                                                            \
@@ -525,6 +792,9 @@ int main(void)
   tcase_add_test(tc, refusal_reasons);
   tcase_add_test(tc, bad_specs);
   tcase_add_test(tc, auto_choice);
+  tcase_add_test(tc, auto_profile_by_hand);
+  tcase_add_test(tc, auto_predicted_choice);
+  tcase_add_test(tc, auto_from_matrix_csr);
 #if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
   tcase_add_test(tc, gpu_conversions_equal_host);
 #endif
