@@ -8,7 +8,7 @@
  *    "GBs":..,"GFLOPS":..,"bytes":..,"setup_s":..}
  * GB/s counts the format's bytes() + x (8 n) + y written (8 n) once per SpMV;
  * GFLOPS = 2 nnz / time. A refusal prints "refused" with the reason.
- * Usage: formats [-reps N] [-device cpu|gpu] [-auto-only] [MATRIX[=fmt,fmt,...]] ...
+ * Usage: formats [-reps N] [-device cpu|gpu] [-auto-only] [-profile] [MATRIX[=fmt,fmt,...]] ...
  * With no MATRIX, runs fem27:64/128/256 (seed 000's table: NODES per side),
  * lap27:256 and mps:43; give .mtx paths for real matrices. -copy also times
  * a plain 2 GB device copy, the bandwidth roof.
@@ -38,7 +38,11 @@
  * total_ms is the whole choice (the number the issue bounds by 1.5 s at
  * 256^3); the "formats" line of the same spec times the chosen format from
  * the host CSR (setup_s: upload included; left out with -auto-only).
- * "auto:all" times every format. */
+ * "auto:all" times every format. -profile prints only auto's structural
+ * profile and each format's refusal or lower bound over CSR's (no
+ * conversion, no timing):
+ *   {"bench":"auto_profile","matrix":..,"max_row":..,"ndiag":..,
+ *    "formats":[{"format":..,"lo_over_csr":..|"refused":why},...]} */
 #include "internal.h"
 #include "../spmv/autotune.h"
 #ifdef NG_HAVE_CUDA
@@ -54,7 +58,7 @@ static const char *seed000 =
     "dia_half:nounroll:noldg,ell,ellr,sell,sell:32:1,codsell,codsell:16,auto";
 static const char *general = "csr,dia,dia_half,ell,ellr,sell,sell:32:1,codsell,codsell:16,auto";
 
-static int reps = 30, auto_only = 0;
+static int reps = 30, auto_only = 0, profile_only = 0;
 
 static void json_str(const char *key, const char *v) { printf("\"%s\":\"%s\"", key, v); }
 
@@ -133,6 +137,38 @@ static ng_status bench_auto(ng_context ctx, const char *mname, const ng_csr *A, 
   return NG_SUCCESS;
 }
 
+/* -profile: auto's structural profile of A on the host and each format's
+ * refusal or lower bound, nothing converted or timed (cheap at any size). */
+static void bench_profile(const char *mname, const ng_csr *A)
+{
+  ng_spmv_profile p;
+  double t0 = ng_wtime();
+  if (ng_spmv_profile_host(A, &p) != NG_SUCCESS) {
+    printf("{\"bench\":\"auto_profile\",\"matrix\":\"%s\",\"error\":\"profile failed\"}\n", mname);
+    return;
+  }
+  double ms = (ng_wtime() - t0) * 1e3, csr = 0.0;
+  char why[96];
+  ng_spmv_predict(&p, "csr", &csr, why, sizeof(why));
+  printf("{\"bench\":\"auto_profile\",\"matrix\":\"%s\",\"n\":%lld,\"nnz\":%lld,\"max_row\":%lld,"
+         "\"ndiag\":%d,\"ndiag_lower\":%d,\"diag_symmetric\":%d,\"host_ms\":%.1f,\"formats\":[",
+         mname, (long long)p.n, (long long)p.nnz, (long long)p.max_row, (int)p.ndiag, (int)p.ndiag_lower,
+         (int)p.diag_symmetric, ms);
+  const char *const *names = ng_spmv_names(0);
+  for (int k = 0, first = 1; names[k]; k++) {
+    double lo = 0.0;
+    if (!strcmp(names[k], "auto")) continue;
+    why[0] = 0;
+    int refused = ng_spmv_predict(&p, names[k], &lo, why, sizeof(why));
+    printf("%s{\"format\":\"%s\",", first ? "" : ",", names[k]);
+    if (refused) printf("\"refused\":\"%s\"}", why);
+    else printf("\"lo_over_csr\":%.3f}", csr > 0 ? lo / csr : 0.0);
+    first = 0;
+  }
+  printf("]}\n");
+  fflush(stdout);
+}
+
 /* Converters and footprints of CoD-SELL on A (see the file comment). */
 static ng_status bench_codsell(ng_context ctx, const char *mname, const ng_csr *A)
 {
@@ -196,6 +232,12 @@ static ng_status bench_matrix(ng_context ctx, const char *arg)
   fprintf(stderr, "# %s: n %d nnz %lld, built in %.1f s\n", mname, (int)A.nrows, (long long)A.nnz, ng_wtime() - t0);
   const char *base = strrchr(mname, '/') ? strrchr(mname, '/') + 1 : mname;
   ng_status st = NG_SUCCESS;
+  if (profile_only) {
+    bench_profile(base, &A);
+    ng_csr_free(&A);
+    ng_free(b);
+    return NG_SUCCESS;
+  }
   if (strstr(list, "codsell")) st = bench_codsell(ctx, base, &A);
   for (char *save = NULL, *f = strtok_r(list, ",", &save); f && st == NG_SUCCESS; f = strtok_r(NULL, ",", &save)) {
     if (!strncmp(f, "auto", 4)) st = bench_auto(ctx, base, &A, f);
@@ -247,6 +289,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[first], "-device") && first + 1 < argc) device = argv[++first];
     else if (!strcmp(argv[first], "-copy")) copy = 1;
     else if (!strcmp(argv[first], "-auto-only")) auto_only = 1;
+    else if (!strcmp(argv[first], "-profile")) profile_only = 1;
     else { fprintf(stderr, "unknown option %s\n", argv[first]); return 2; }
     first++;
   }
