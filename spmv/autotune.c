@@ -18,6 +18,7 @@
 #define NG_AUTO_REPS 5
 #define NG_AUTO_SLACK 1.3
 #define NG_AUTO_PRUNE_MB 256.0
+
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
