@@ -7,18 +7,27 @@
  * receive buffer: the gather kernel writes through the peer mapping, and no
  * value passes through host memory.
  *
- * Ordering, with zero-byte MPI messages (no IPC events: their lifetime
- * across processes would make plan destruction collective):
- *   receiver, pack:   stream sync (every earlier reader of recv_buf done),
- *                     then READY to each sender into it;
- *   sender, pack:     wait for READY from each receiver, gather into them,
- *                     record a local event;
- *   sender, finish:   wait for that event (the gathers only: the interior
- *                     SpMV queued after them keeps running), DONE to each
- *                     receiver;
- *   receiver, finish: wait for DONE from each sender: the values are there.
- * A sender therefore never overwrites values the receiver still reads, and
- * the receiver never reads before they landed.
+ * Ordering, by default with interprocess CUDA events that the streams wait
+ * on (no host waits on the GPU). Each pair has two events, each created and
+ * exported by the rank whose stream waits on it and recorded by the other:
+ * FREE (owned by the sender) and LANDED (owned by the receiver).
+ *   receiver, pack:   record FREE on its stream (after every earlier reader
+ *                     of recv_buf), then a zero-byte READY message to the
+ *                     sender ("recorded", not "reached");
+ *   sender, pack:     wait for READY, make its stream wait on FREE, gather
+ *                     into the receiver, record LANDED, DONE message;
+ *   receiver, finish: wait for DONE, make its stream wait on LANDED: work
+ *                     queued after finish reads the landed values.
+ * The messages only order a record before its wait on the host (a wait
+ * applies to the last record made before it); an event is recorded again
+ * only after the message of the previous exchange that follows its wait.
+ * Destruction stays local: every record of an exchange is waited on in the
+ * owner's stream in the same exchange, so once a rank has synced its own
+ * stream no other rank's queued work refers to the events it destroys, and
+ * its own records on imported events have run.
+ * NG_IPC_SYNC=host selects the older ordering with host waits instead
+ * (stream sync before READY, event sync before DONE), kept for comparison
+ * in bench/halo.
  *
  * When the allocation base of recv_buf cannot be found (no driver entry
  * point), senders write into a landing buffer of this part instead, copied
@@ -35,6 +44,7 @@
 /* What a receiver tells each of its senders once. */
 typedef struct {
   cudaIpcMemHandle_t handle;
+  cudaIpcEventHandle_t landed; /* the receiver's LANDED event of this pair */
   long long offset; /* bytes from the allocation base to this sender's block */
   int count;        /* doubles in the block (checked against the sender's) */
   int ok;           /* 0: the receiver failed to export; the sender fails too */
@@ -50,6 +60,10 @@ typedef struct {
   MPI_Request *ready_send, *ready_recv, *done_send, *done_recv; /* nr, ns, ns, nr */
   double *landing;      /* NULL: senders write into recv_buf itself */
   int pending_packed, have_packed;
+  int gpu_sync;         /* 1: interprocess events (default); 0: host waits */
+  /* gpu_sync events (NULL: not created / opened) */
+  cudaEvent_t *own_free, *peer_landed; /* ns: this rank as sender */
+  cudaEvent_t *own_landed, *peer_free; /* nr: this rank as receiver */
 } ipc_state;
 
 /* Allocation base of a device pointer (cuMemGetAddressRange through the
@@ -104,12 +118,17 @@ int ng_ipc_can_map(ng_context ctx, const char *bus)
 }
 
 /* Local half of the setup: this rank's offers to its senders. */
-static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state *s, ipc_offer *offer)
+static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state *s, ipc_offer *offer,
+                             cudaIpcEventHandle_t *free_handle)
 {
   const ng_nb_subset *nb = s->nb;
   char *base = NULL, *target = (char *)recv_buf;
   NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->packed, cudaEventDisableTiming));
   s->have_packed = 1;
+  for (int k = 0; s->gpu_sync && k < nb->ns; k++) {
+    NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->own_free[k], cudaEventDisableTiming | cudaEventInterprocess));
+    NG_CUDA_CHECK(cudaIpcGetEventHandle(&free_handle[k], s->own_free[k]));
+  }
   if (nb->nr == 0) return NG_SUCCESS;
   const char *force = getenv("NG_IPC_LANDING"); /* =1: the fallback, for tests */
   if ((force && !strcmp(force, "1")) || !allocation_base(recv_buf, &base)) {
@@ -120,6 +139,10 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
   NG_CUDA_CHECK(cudaIpcGetMemHandle(&handle, base));
   for (int k = 0; k < nb->nr; k++) {
     int q = nb->rnb[k];
+    if (s->gpu_sync) {
+      NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->own_landed[k], cudaEventDisableTiming | cudaEventInterprocess));
+      NG_CUDA_CHECK(cudaIpcGetEventHandle(&offer[k].landed, s->own_landed[k]));
+    }
     offer[k].handle = handle;
     offer[k].offset = (long long)(target - base) + (long long)h->recv_offset[q] * (long long)sizeof(double);
     offer[k].count = NB_COUNT(h->recv_offset, q);
@@ -128,8 +151,23 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
   return NG_SUCCESS;
 }
 
-/* Sender side: opens each receiver's allocation. */
-static ng_status ipc_open(struct ng_halo_plan *h, ipc_state *s, const ipc_offer *got)
+/* Opens an event another rank exported. */
+static ng_status open_event(cudaEvent_t *ev, cudaIpcEventHandle_t handle, int rank)
+{
+  cudaError_t e = cudaIpcOpenEventHandle(ev, handle);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    *ev = NULL;
+    return NG_ERROR(NG_ERR_CUDA, "ipc: cudaIpcOpenEventHandle of rank %d's event failed: %s", rank,
+                    cudaGetErrorString(e));
+  }
+  return NG_SUCCESS;
+}
+
+/* Sender side: opens each receiver's allocation (and LANDED event);
+ * receiver side: opens each sender's FREE event. */
+static ng_status ipc_open(struct ng_halo_plan *h, ipc_state *s, const ipc_offer *got,
+                          const cudaIpcEventHandle_t *got_free)
 {
   const ng_nb_subset *nb = s->nb;
   for (int k = 0; k < nb->ns; k++) {
@@ -147,7 +185,10 @@ static ng_status ipc_open(struct ng_halo_plan *h, ipc_state *s, const ipc_offer 
                       h->send_rank[q], cudaGetErrorString(e));
     }
     s->peer_dst[k] = (double *)((char *)s->peer_base[k] + got[k].offset);
+    if (s->gpu_sync) NG_CHECK(open_event(&s->peer_landed[k], got[k].landed, h->send_rank[q]));
   }
+  for (int k = 0; s->gpu_sync && k < nb->nr; k++)
+    NG_CHECK(open_event(&s->peer_free[k], got_free[k], h->recv_rank[nb->rnb[k]]));
   return NG_SUCCESS;
 }
 
@@ -160,20 +201,29 @@ static ng_status ipc_setup(struct ng_halo_plan *h, double *recv_buf, const ng_nb
   MPI_Comm comm = ctx->comm->comm;
   ipc_state *s = NULL;
   ipc_offer *offer = NULL, *got = NULL;
+  cudaIpcEventHandle_t *free_handle = NULL, *got_free = NULL;
   int nreq = 2 * (nb->nr + nb->ns);
+  const char *sync = getenv("NG_IPC_SYNC"); /* =host: the older ordering, for comparison */
   ng_status st = NG_CALLOC(s, 1);
   if (!st) {
     *state = s;
     s->nb = nb;
     s->stream = ctx->cuda ? ctx->cuda->stream : NULL;
+    s->gpu_sync = !(sync && !strcmp(sync, "host"));
     st = NG_CALLOC(s->peer_base, nb->ns);
   }
+  if (!st) st = NG_CALLOC(s->own_free, nb->ns + 1);
+  if (!st) st = NG_CALLOC(s->peer_landed, nb->ns + 1);
+  if (!st) st = NG_CALLOC(s->own_landed, nb->nr + 1);
+  if (!st) st = NG_CALLOC(s->peer_free, nb->nr + 1);
+  if (!st) st = NG_CALLOC(free_handle, nb->ns + 1);
+  if (!st) st = NG_CALLOC(got_free, nb->nr + 1);
   if (!st) st = NG_CALLOC(s->peer_dst, nb->ns);
   if (!st) st = NG_MALLOC(s->req, nreq + 1);
   if (!st) st = NG_CALLOC(offer, nb->nr + 1);
   if (!st) st = NG_CALLOC(got, nb->ns + 1);
   if (!st && nreq > 0)
-    st = ctx->on_gpu ? ipc_prepare(h, recv_buf, s, offer)
+    st = ctx->on_gpu ? ipc_prepare(h, recv_buf, s, offer, free_handle)
                      : NG_ERROR(NG_ERR_UNSUPPORTED, "the ipc transport needs a GPU context");
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
   s->ready_send = s->req;
@@ -187,12 +237,22 @@ static ng_status ipc_setup(struct ng_halo_plan *h, double *recv_buf, const ng_nb
   for (int k = 0; k < nb->nr && rc == MPI_SUCCESS; k++)
     rc = MPI_Isend(&offer[k], (int)sizeof(ipc_offer), MPI_BYTE, h->recv_rank[nb->rnb[k]], NG_TAG_IPC_SETUP, comm,
                    &s->req[n++]);
+  /* the other way: each sender's FREE event to its receiver (req has room: 2 (nr + ns)) */
+  for (int k = 0; k < nb->nr && rc == MPI_SUCCESS; k++)
+    rc = MPI_Irecv(&got_free[k], (int)sizeof(cudaIpcEventHandle_t), MPI_BYTE, h->recv_rank[nb->rnb[k]], NG_TAG_IPC_EVENT,
+                   comm, &s->req[n++]);
+  for (int k = 0; k < nb->ns && rc == MPI_SUCCESS; k++)
+    rc = MPI_Isend(&free_handle[k], (int)sizeof(cudaIpcEventHandle_t), MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_EVENT,
+                   comm, &s->req[n++]);
   if (rc == MPI_SUCCESS) rc = MPI_Waitall(n, s->req, MPI_STATUSES_IGNORE);
   for (int k = 0; k < nreq; k++) s->req[k] = MPI_REQUEST_NULL;
-  st = rc == MPI_SUCCESS ? ipc_open(h, s, got) : NG_ERROR(NG_ERR_MPI, "ipc: exchange of receive-buffer handles failed");
+  st = rc == MPI_SUCCESS ? ipc_open(h, s, got, got_free)
+                         : NG_ERROR(NG_ERR_MPI, "ipc: exchange of receive-buffer handles failed");
 done:
   ng_free(offer);
   ng_free(got);
+  ng_free(free_handle);
+  ng_free(got_free);
   return st;
 }
 
@@ -202,8 +262,11 @@ static ng_status ipc_pack(struct ng_halo_plan *h, void *state, const double *x)
   const ng_nb_subset *nb = s->nb;
   ng_context ctx = h->ctx;
   MPI_Comm comm = ctx->comm->comm;
-  if (nb->nr > 0) { /* READY: every earlier reader of the receive buffer is done */
-    NG_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+  if (nb->nr > 0) { /* READY: every earlier reader of the receive buffer is done (gpu_sync: queued before FREE) */
+    if (s->gpu_sync)
+      for (int k = 0; k < nb->nr; k++) NG_CUDA_CHECK(cudaEventRecord(s->peer_free[k], s->stream));
+    else
+      NG_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     for (int k = 0; k < nb->nr; k++)
       NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->recv_rank[nb->rnb[k]], NG_TAG_IPC_READY, comm, &s->ready_send[k]));
   }
@@ -213,10 +276,17 @@ static ng_status ipc_pack(struct ng_halo_plan *h, void *state, const double *x)
     NG_MPI_CHECK(MPI_Waitall(nb->ns, s->ready_recv, MPI_STATUSES_IGNORE));
     for (int k = 0; k < nb->ns; k++) {
       int q = nb->snb[k];
+      if (s->gpu_sync) NG_CUDA_CHECK(cudaStreamWaitEvent(s->stream, s->own_free[k], 0));
       NG_CHECK(ctx->vops->gather(ctx, NB_COUNT(h->send_offset, q), h->send_idx + h->send_offset[q], x, s->peer_dst[k]));
+      if (s->gpu_sync) NG_CUDA_CHECK(cudaEventRecord(s->peer_landed[k], s->stream));
     }
-    NG_CUDA_CHECK(cudaEventRecord(s->packed, s->stream));
-    s->pending_packed = 1;
+    if (s->gpu_sync) { /* DONE at once: the receivers' streams wait on LANDED */
+      for (int k = 0; k < nb->ns; k++)
+        NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_DONE, comm, &s->done_send[k]));
+    } else {
+      NG_CUDA_CHECK(cudaEventRecord(s->packed, s->stream));
+      s->pending_packed = 1;
+    }
   }
   return NG_SUCCESS;
 }
@@ -235,15 +305,19 @@ static ng_status ipc_finish(struct ng_halo_plan *h, void *state, double *recv_bu
 {
   ipc_state *s = state;
   const ng_nb_subset *nb = s->nb;
-  if (s->pending_packed) { /* the gathers into the receivers have run (not the work queued after them) */
-    NG_CUDA_CHECK(cudaEventSynchronize(s->packed));
-    s->pending_packed = 0;
+  if (!s->gpu_sync) {
+    if (s->pending_packed) { /* the gathers into the receivers have run (not the work queued after them) */
+      NG_CUDA_CHECK(cudaEventSynchronize(s->packed));
+      s->pending_packed = 0;
+    }
+    for (int k = 0; k < nb->ns; k++)
+      NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_DONE, h->ctx->comm->comm,
+                             &s->done_send[k]));
   }
-  for (int k = 0; k < nb->ns; k++)
-    NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_DONE, h->ctx->comm->comm,
-                           &s->done_send[k]));
   /* READY sends, DONE sends and DONE receives: req holds them contiguously */
   NG_MPI_CHECK(MPI_Waitall(2 * (nb->nr + nb->ns), s->req, MPI_STATUSES_IGNORE));
+  for (int k = 0; s->gpu_sync && k < nb->nr; k++) /* work queued from here on sees the landed values */
+    NG_CUDA_CHECK(cudaStreamWaitEvent(s->stream, s->own_landed[k], 0));
   if (s->landing)
     for (int k = 0; k < nb->nr; k++) {
       int q = nb->rnb[k];
@@ -258,13 +332,26 @@ static void ipc_destroy(struct ng_halo_plan *h, void *state)
 {
   ipc_state *s = state;
   if (!s) return;
-  if (s->stream) cudaStreamSynchronize(s->stream); /* no gather may still write through a mapping */
+  /* nothing queued may still write through a mapping or wait on an event */
+  if (s->stream) cudaStreamSynchronize(s->stream);
   for (int k = 0; s->peer_base && k < s->nb->ns; k++)
     if (s->peer_base[k]) cudaIpcCloseMemHandle(s->peer_base[k]);
+  for (int k = 0; k < s->nb->ns; k++) {
+    if (s->own_free && s->own_free[k]) cudaEventDestroy(s->own_free[k]);
+    if (s->peer_landed && s->peer_landed[k]) cudaEventDestroy(s->peer_landed[k]);
+  }
+  for (int k = 0; k < s->nb->nr; k++) {
+    if (s->own_landed && s->own_landed[k]) cudaEventDestroy(s->own_landed[k]);
+    if (s->peer_free && s->peer_free[k]) cudaEventDestroy(s->peer_free[k]);
+  }
   if (s->have_packed) cudaEventDestroy(s->packed);
   if (s->landing) cudaFree(s->landing);
   ng_free(s->peer_base);
   ng_free(s->peer_dst);
+  ng_free(s->own_free);
+  ng_free(s->peer_landed);
+  ng_free(s->own_landed);
+  ng_free(s->peer_free);
   ng_free(s->req);
   ng_free(s);
 }
