@@ -14,7 +14,6 @@
 #define NG_TAG_IPC_READY 7313 /* ipc: "my receive buffer may be overwritten" */
 #define NG_TAG_IPC_DONE 7314  /* ipc: "your values have landed" */
 #define NG_TAG_CUDA_MPI 7315  /* cuda_mpi data */
-#define NG_TAG_IPC_EVENT 7317 /* ipc: a sender's DONE event handle, once per plan */
 
 /* The neighbours a part handles: indices into h->send_rank (snb, ns of
  * them) and h->recv_rank (rnb, nr); all_send / all_recv when the subset is

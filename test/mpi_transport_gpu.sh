@@ -14,8 +14,8 @@ if [ $? -ne 0 ]; then
 fi
 for np in 2 4; do
   "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
-  # the ipc landing-buffer fallback (receive buffer base not found)
-  NG_IPC_LANDING=1 "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
+  # the host ordering's landing-buffer fallback (receive buffer base not found)
+  NG_IPC_SYNC=host NG_IPC_LANDING=1 "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
   # the older ordering with host waits (kept for comparison in bench/halo)
   NG_IPC_SYNC=host "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
   for solver in "pcg -precond jacobi" "pcg -precond amg"; do
