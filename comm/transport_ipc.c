@@ -6,36 +6,33 @@
  * then packs straight into the neighbour's memory: the gather kernel writes
  * through the peer mapping, and no value passes through host memory.
  *
- * Default ordering ("lagged"): the receiver exports a landing area of two
- * buffers, used in turn (exchange k writes buffer k mod 2), so that no
- * stream sync is needed before the senders may write, and no stream ever
- * waits on another rank's queue of work:
+ * Default ordering ("event"): the receiver exports a landing area of two
+ * buffers, used in turn (exchange k writes buffer k mod 2), and one
+ * interprocess event per sender, LANDED, that the sender records and the
+ * receiver's stream waits on. No host waits for the GPU on the critical
+ * path, so the host keeps queueing work and exchanges overlap computation:
  *   receiver, pack:   make sure buffer k mod 2 is no longer read: its last
  *                     reader (the copy-out of exchange k - 2) was queued
  *                     before pack k - 1, where the event CONSUMED was
  *                     recorded: a host sync on that event, one exchange
  *                     late, which has almost always passed; record
  *                     CONSUMED again; zero-byte READY message to each sender;
- *   sender, pack:     wait for READY, gather into the buffer, record an
- *                     event after the gathers;
- *   sender, finish:   sync on that event (the gathers only: the interior
- *                     SpMV queued after them keeps the GPU busy), zero-byte
- *                     DONE message to each receiver;
- *   receiver, finish: wait for DONE, copy the buffer into recv_buf on the
- *                     stream.
- * NG_IPC_SYNC=event replaces the sender's host sync by an interprocess event
- * LANDED (one per pair, created by the receiver) that the sender records
- * after its gather and the receiver's stream waits on: DONE leaves at pack
- * and no host waits on the GPU at all. The messages only order a record
- * before its wait on the host (a wait applies to the last record made before
- * it); LANDED is recorded again only after the next READY, which follows the
- * receiver's wait. Destruction stays local: each record of LANDED is waited
- * on in the receiver's stream in the same exchange, so once a rank has
- * synced its own stream no other rank's queued work refers to what it
- * frees, and its own records on imported events have run. With several
- * ranks time-sharing one GPU (no MPS) a stream waiting on another process's
- * event costs a context switch, which shows in an isolated exchange; in a
- * solve it overlaps. bench/halo compares the orderings.
+ *   sender, pack:     wait for READY, gather into the buffer, record
+ *                     LANDED, zero-byte DONE message at once;
+ *   receiver, finish: wait for DONE, make the stream wait on LANDED, copy
+ *                     the buffer into recv_buf on the stream.
+ * The messages only order a record before its wait on the host (a wait
+ * applies to the last record made before it); LANDED is recorded again
+ * only after the next READY, which follows the receiver's wait.
+ * Destruction stays local: each record of LANDED is waited on in the
+ * receiver's stream in the same exchange, so once a rank has synced its own
+ * stream no other rank's queued work refers to what it frees, and its own
+ * records on imported events have run.
+ * With several ranks time-sharing one GPU (no MPS), a stream that waits on
+ * another process's event costs a context switch: an isolated exchange
+ * (bench/halo "exchange") is slower than with host waits, while solves are
+ * about twice as fast (doc/performance.md has both).
+ *
  * NG_IPC_SYNC=host selects the older ordering, kept for comparison in
  * bench/halo: senders write into recv_buf itself (its allocation exported),
  * the receiver syncs its stream before READY and each sender syncs its
@@ -56,7 +53,7 @@ typedef struct {
   cudaIpcMemHandle_t handle;
   cudaIpcEventHandle_t landed; /* event ordering: the receiver's LANDED event of this pair */
   long long offset; /* bytes from the allocation base to this sender's block (buffer 0) */
-  long long stride; /* lagged: doubles from buffer 0 to buffer 1 */
+  long long stride; /* event ordering: doubles from buffer 0 to buffer 1 */
   int count;        /* doubles in the block (checked against the sender's) */
   int ok;           /* 0: the receiver failed to export; the sender fails too */
 } ipc_offer;
@@ -64,21 +61,20 @@ typedef struct {
 typedef struct {
   const ng_nb_subset *nb;
   cudaStream_t stream;
-  int lagged;           /* 1: double landing area (lagged and event orderings); 0: NG_IPC_SYNC=host */
-  int gpu_landed;       /* 1: NG_IPC_SYNC=event (LANDED events, no host sync on the gathers) */
+  int event;            /* 1: the default ordering; 0: NG_IPC_SYNC=host */
   void **peer_base;     /* ns opened allocations (NULL: not opened) */
   double **peer_dst;    /* ns: where block snb[k] goes (buffer 0) */
-  long long *peer_stride; /* ns: lagged: doubles to buffer 1 */
+  long long *peer_stride; /* ns: event ordering: doubles to buffer 1 */
   MPI_Request *req;     /* 2 (nr + ns): the four arrays below, MPI_REQUEST_NULL when idle */
   MPI_Request *ready_send, *ready_recv, *done_send, *done_recv; /* nr, ns, ns, nr */
-  double *landing;      /* lagged: 2 n_recv; host ordering: n_recv or NULL (recv_buf itself) */
+  double *landing;      /* event ordering: 2 n_recv; host ordering: n_recv or NULL (recv_buf itself) */
   long long nex;        /* exchanges so far: buffer nex mod 2 is the next */
   int cur;              /* the buffer of the exchange in flight */
-  cudaEvent_t consumed[2]; /* lagged */
+  cudaEvent_t consumed[2]; /* event ordering */
   int have_consumed;
   cudaEvent_t *own_landed;  /* event ordering, nr: created here, recorded by the sender */
   cudaEvent_t *peer_landed; /* event ordering, ns: opened, recorded here after the gather */
-  cudaEvent_t packed;   /* after this rank's gathers into its receivers (not gpu_landed) */
+  cudaEvent_t packed;   /* host ordering: after this rank's gathers into its receivers */
   int pending_packed, have_packed;
 } ipc_state;
 
@@ -139,19 +135,19 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
   const ng_nb_subset *nb = s->nb;
   char *base = NULL, *target = (char *)recv_buf;
   long long stride = 0;
-  if (s->lagged) {
+  if (s->event) {
     NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->consumed[0], cudaEventDisableTiming));
     s->have_consumed = 1;
     NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->consumed[1], cudaEventDisableTiming));
     s->have_consumed = 2;
   }
-  if (!s->gpu_landed) {
+  if (!s->event) {
     NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->packed, cudaEventDisableTiming));
     s->have_packed = 1;
   }
   if (nb->nr == 0) return NG_SUCCESS;
   const char *force = getenv("NG_IPC_LANDING"); /* =1: the host ordering's fallback, for tests */
-  if (s->lagged) {
+  if (s->event) {
     NG_CHECK(ng_cuda_malloc((void **)&s->landing, 2 * (size_t)h->n_recv * sizeof(double), "ipc landing buffers"));
     target = base = (char *)s->landing;
     stride = h->n_recv;
@@ -163,7 +159,7 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
   NG_CUDA_CHECK(cudaIpcGetMemHandle(&handle, base));
   for (int k = 0; k < nb->nr; k++) {
     int q = nb->rnb[k];
-    if (s->gpu_landed) {
+    if (s->event) {
       NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->own_landed[k], cudaEventDisableTiming | cudaEventInterprocess));
       NG_CUDA_CHECK(cudaIpcGetEventHandle(&offer[k].landed, s->own_landed[k]));
     }
@@ -197,7 +193,7 @@ static ng_status ipc_open(struct ng_halo_plan *h, ipc_state *s, const ipc_offer 
     }
     s->peer_dst[k] = (double *)((char *)s->peer_base[k] + got[k].offset);
     s->peer_stride[k] = got[k].stride;
-    if (s->gpu_landed) {
+    if (s->event) {
       e = cudaIpcOpenEventHandle(&s->peer_landed[k], got[k].landed);
       if (e != cudaSuccess) {
         cudaGetLastError();
@@ -220,18 +216,17 @@ static ng_status ipc_setup(struct ng_halo_plan *h, double *recv_buf, const ng_nb
   ipc_state *s = NULL;
   ipc_offer *offer = NULL, *got = NULL;
   int nreq = 2 * (nb->nr + nb->ns);
-  const char *sync = getenv("NG_IPC_SYNC"); /* host | lagged (default) | event: bench/halo compares them */
+  const char *sync = getenv("NG_IPC_SYNC"); /* event (default) | host: bench/halo compares them */
   ng_status st = NG_CALLOC(s, 1);
   if (!st) {
     *state = s;
     s->nb = nb;
     s->stream = ctx->cuda ? ctx->cuda->stream : NULL;
-    s->lagged = !(sync && !strcmp(sync, "host"));
-    s->gpu_landed = sync && !strcmp(sync, "event");
+    s->event = !(sync && !strcmp(sync, "host"));
     st = NG_CALLOC(s->peer_base, nb->ns);
   }
-  if (!st && sync && strcmp(sync, "host") && strcmp(sync, "lagged") && strcmp(sync, "event"))
-    st = NG_ERROR(NG_ERR_ARGUMENT, "NG_IPC_SYNC=%s: expected host, lagged or event", sync);
+  if (!st && sync && strcmp(sync, "host") && strcmp(sync, "event"))
+    st = NG_ERROR(NG_ERR_ARGUMENT, "NG_IPC_SYNC=%s: expected event or host", sync);
   if (!st) st = NG_CALLOC(s->peer_dst, nb->ns);
   if (!st) st = NG_CALLOC(s->peer_stride, nb->ns + 1);
   if (!st) st = NG_CALLOC(s->peer_landed, nb->ns + 1);
@@ -271,7 +266,7 @@ static ng_status ipc_pack(struct ng_halo_plan *h, void *state, const double *x)
   MPI_Comm comm = ctx->comm->comm;
   s->cur = (int)(s->nex & 1);
   if (nb->nr > 0) { /* READY: the buffer the senders write is no longer read */
-    if (!s->lagged)
+    if (!s->event)
       NG_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     else {
       if (s->nex > 0) NG_CUDA_CHECK(cudaEventSynchronize(s->consumed[s->cur ^ 1]));
@@ -287,11 +282,11 @@ static ng_status ipc_pack(struct ng_halo_plan *h, void *state, const double *x)
     NG_MPI_CHECK(MPI_Waitall(nb->ns, s->ready_recv, MPI_STATUSES_IGNORE));
     for (int k = 0; k < nb->ns; k++) {
       int q = nb->snb[k];
-      double *dst = s->peer_dst[k] + (s->lagged ? s->cur * s->peer_stride[k] : 0);
+      double *dst = s->peer_dst[k] + (s->event ? s->cur * s->peer_stride[k] : 0);
       NG_CHECK(ctx->vops->gather(ctx, NB_COUNT(h->send_offset, q), h->send_idx + h->send_offset[q], x, dst));
-      if (s->gpu_landed) NG_CUDA_CHECK(cudaEventRecord(s->peer_landed[k], s->stream));
+      if (s->event) NG_CUDA_CHECK(cudaEventRecord(s->peer_landed[k], s->stream));
     }
-    if (s->gpu_landed) /* DONE at once: the receivers' streams wait on LANDED */
+    if (s->event) /* DONE at once: the receivers' streams wait on LANDED */
       for (int k = 0; k < nb->ns; k++)
         NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_DONE, comm, &s->done_send[k]));
     else {
@@ -316,7 +311,7 @@ static ng_status ipc_finish(struct ng_halo_plan *h, void *state, double *recv_bu
 {
   ipc_state *s = state;
   const ng_nb_subset *nb = s->nb;
-  if (!s->gpu_landed) {
+  if (!s->event) {
     if (s->pending_packed) { /* the gathers into the receivers have run (not the work queued after them) */
       NG_CUDA_CHECK(cudaEventSynchronize(s->packed));
       s->pending_packed = 0;
@@ -327,10 +322,10 @@ static ng_status ipc_finish(struct ng_halo_plan *h, void *state, double *recv_bu
   }
   /* READY sends, DONE sends and DONE receives: req holds them contiguously */
   NG_MPI_CHECK(MPI_Waitall(2 * (nb->nr + nb->ns), s->req, MPI_STATUSES_IGNORE));
-  for (int k = 0; s->gpu_landed && k < nb->nr; k++) /* the copies below run after the gathers */
+  for (int k = 0; s->event && k < nb->nr; k++) /* the copies below run after the gathers */
     NG_CUDA_CHECK(cudaStreamWaitEvent(s->stream, s->own_landed[k], 0));
   if (s->landing) {
-    const double *from = s->landing + (s->lagged ? (size_t)s->cur * (size_t)h->n_recv : 0);
+    const double *from = s->landing + (s->event ? (size_t)s->cur * (size_t)h->n_recv : 0);
     if (nb->all_recv)
       NG_CUDA_CHECK(cudaMemcpyAsync(recv_buf, from, (size_t)h->n_recv * sizeof(double), cudaMemcpyDeviceToDevice,
                                     s->stream));
