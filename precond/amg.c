@@ -6,7 +6,7 @@
  * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
- * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother
+ * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
  * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
  * -amg_cheby_degree, -amg_cheby_ratio. */
 #include "amg_dist.h"
@@ -66,6 +66,9 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_format", &s));
   if (strlen(s) >= sizeof(M->format)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_format '%s' is too long", s);
   strcpy(M->format, s);
+  NG_CHECK(ng_options_get_string(opts, "amg_fine_format", &s));
+  if (strlen(s) >= sizeof(M->fine_format)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_fine_format '%s' is too long", s);
+  strcpy(M->fine_format, s);
   if (M->max_levels < 1 || M->max_levels > 64)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_max_levels %d must be in 1..64", M->max_levels);
   if (coarse_size < 1) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_size %d must be >= 1", coarse_size);
@@ -217,8 +220,10 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     char colors[48] = "";
     if (M->smoother->colors && !(coarsest && M->coarse_direct))
       snprintf(colors, sizeof(colors), ", %s %d colors", M->smoother->name, M->smoother->colors(L->sdata));
-    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s\n", l, (int)L->n, z,
-                          L->n ? z / L->n : 0.0, sweeps, colors);
+    char fmt[48] = "";
+    if (l == 0 && M->fine_used[0]) snprintf(fmt, sizeof(fmt), ", cycle's A in %s", M->fine_used);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps, colors, fmt);
   }
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,

@@ -102,6 +102,8 @@ typedef struct {
   const ng_spmv_ops *Cops; void *Cdata;
   double *eigvec0;               /* finest level: power iteration buffer in context memory (when not on the device path) */
   char format[32];
+  char fine_format[32];          /* -amg_fine_format: the finest level's operator in the cycle (amg_fine.c) */
+  char fine_used[32];            /* the format L[0].Aops holds ("" when the cycle uses the matrix) */
   int profile;                   /* sync and time each level's cycle and update work (benchmarks only) */
   double setup_seconds, update_seconds;
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
@@ -149,6 +151,14 @@ void ng_amg_gpu_free(ng_amg *M);
  * the device keeps the patterns). NG_ERR_UNSUPPORTED: do it on the host. */
 ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T, void **state);
 void ng_amg_gpu_triple_free(void *state);
+#endif
+
+/* amg_fine.c: level 0's own operator for the cycle (L[0].Aops) in
+ * -amg_fine_format, or none (the matrix); refresh: convert it again. */
+ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh);
+#ifdef NG_HAVE_CUDA
+/* amg_fine_cuda.cu: a table in spec from the matrix's device CSR. */
+ng_status ng_amg_fine_create_dev(ng_context ctx, ng_matrix A, const char *spec, const ng_spmv_ops **ops, void **data);
 #endif
 
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
