@@ -21,7 +21,11 @@ check_PROGRAMS += test/test_amg_cycle
 test_test_amg_cycle_SOURCES = test/test_amg_cycle.c
 test_test_amg_cycle_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_cycle_LDADD = $(NG_TEST_LDADD) -lm
-TESTS += test/test_amg_cycle
+check_PROGRAMS += test/test_amg_cycle_gpu
+test_test_amg_cycle_gpu_SOURCES = test/test_amg_cycle_gpu.c
+test_test_amg_cycle_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_cycle_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_amg_cycle test/test_amg_cycle_gpu
 endif
 # The hierarchy across MPI ranks: test/test_amg_mpi on 1, 2 and 4 ranks.
 if NG_CHECK
