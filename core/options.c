@@ -64,6 +64,7 @@ static const opt_def known[] = {
   {"amg_setup", OPT_STRING, "gpu", "gpu|host", 0, "AMG setup of the big levels on the GPU (GPU context, one rank; their P and R in csr) or all on the host"},
   {"amg_gpu_min_rows", OPT_INT, "5000", NULL, 1, "AMG GPU setup: coarse levels with at least this many rows are also built on the GPU"},
   {"amg_host_threads", OPT_INT, "0", NULL, 1, "AMG OpenMP threads of the host-side setup and update; 0: as OpenMP decides on a CPU context, half the cores on a GPU context unless OMP_NUM_THREADS is set"},
+  {"amg_cuda_graph", OPT_BOOL, "0", NULL, 0, "AMG V-cycle captured once per (r, z) pair and replayed as a CUDA graph (one-rank GPU context; byte-identical to the plain cycle)"},
   {"amg_view", OPT_FLAG, "0", NULL, 0, "print the AMG hierarchy after setup (rank 0)"},
   {"help", OPT_FLAG, "0", NULL, 0, "list the options and exit"},
 };

@@ -154,6 +154,9 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   NG_CHECK_GOTO(st, read_threads(M, P->ctx, opts), fail);
   /* the build is collective under MPI: every rank got this far, or none goes on */
   NG_CHECK_GOTO(st, ng_comm_agree(P->ctx, NG_SUCCESS), fail);
+  int graph = 0;
+  NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_cuda_graph", &graph), fail);
+  M->use_graph = graph && P->ctx->on_gpu && P->ctx->size == 1;
   int saved = threads_begin(M);
   st = ng_amg_build(P, M, A);
   threads_end(saved);

@@ -116,7 +116,12 @@ typedef struct {
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
+  int use_graph;                 /* V-cycle as a CUDA graph (-amg_cuda_graph, one-rank GPU context) */
+  void *graphs;                  /* the captured cycles (amg_graph_cuda.cu) */
 } ng_amg;
+
+/* One V-cycle z = M(r) on the context's memory (amg_cycle.c). */
+typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, double *z);
 
 #ifdef NG_HAVE_CUDA
 /* amg_setup_cuda.cu: level l on the GPU (level 0: the matrix's device CSR,
@@ -151,6 +156,13 @@ void ng_amg_gpu_free(ng_amg *M);
  * the device keeps the patterns). NG_ERR_UNSUPPORTED: do it on the host. */
 ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T, void **state);
 void ng_amg_gpu_triple_free(void *state);
+/* amg_graph_cuda.cu: run body(P, M, r, z) as a CUDA graph, captured on the
+ * first call for this (r, z) and replayed after; *done = 0 when the cycle
+ * cannot be captured (the caller runs it). free: drop the graphs (update,
+ * destroy). launches: graph launches so far, *broken = capture failed. */
+ng_status ng_amg_graph_cycle(ng_precond P, ng_amg *M, const double *r, double *z, ng_amg_cycle_fn body, int *done);
+void ng_amg_graph_free(ng_amg *M);
+long ng_amg_graph_launches(ng_amg *M, int *broken);
 #endif
 
 /* amg_fine.c: level 0's own operator for the cycle (L[0].Aops) in

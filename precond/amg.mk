@@ -6,7 +6,7 @@ libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c preco
   precond/amg_dist_setup.c precond/smoother.h precond/smoother_jacobi.c precond/smoother_mcgs.c \
   precond/smoother_chebyshev.c precond/coloring.c precond/amg_fine.c
 if NG_CUDA
-libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/amg_fine_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu
+libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/amg_fine_cuda.cu precond/amg_graph_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_amg test/test_amg_gpu

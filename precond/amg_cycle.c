@@ -5,7 +5,8 @@
  * of their pre-sweep and R = P^T make it symmetric for CG. Everything runs on the context's memory
  * through the SpMV tables and ctx->vops: no allocation, host copy or sync
  * (unless per-level profiling is switched on by a benchmark). Tables with a
- * fused entry compute the residual in one pass. */
+ * fused entry compute the residual in one pass. With -amg_cuda_graph on a one-rank GPU
+ * context the cycle is replayed as a CUDA graph (amg_graph_cuda.cu). */
 #include "smoother.h"
 
 /* r = b - A x on level l: through the level's table (level 0: its own copy
@@ -85,8 +86,21 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
   return NG_SUCCESS;
 }
 
-ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
+static ng_status plain_cycle(ng_precond P, ng_amg *M, const double *r, double *z)
 {
   NG_CHECK(cycle(P, M, 0, r, z));
   return NG_SUCCESS;
+}
+
+ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
+{
+#ifdef NG_HAVE_CUDA
+  /* one graph launch per cycle (not while profiling: it syncs per level) */
+  if (M->use_graph && !M->profile) {
+    int done = 0;
+    NG_CHECK(ng_amg_graph_cycle(P, M, r, z, plain_cycle, &done));
+    if (done) return NG_SUCCESS;
+  }
+#endif
+  return plain_cycle(P, M, r, z);
 }

@@ -267,6 +267,9 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->dist) return ng_amg_dist_refresh(P, M, A);
   double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
+#ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M); /* captured again at the next cycle */
+#endif
   for (int l = 0; l < M->nlevels; l++) {
     ng_amg_level *L = &M->L[l];
     const ng_csr *Ah = level_matrix(M, A, l);
@@ -321,6 +324,7 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
   }
   if (M->Cops) M->Cops->destroy(M->Cdata);
 #ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M);
   ng_amg_gpu_free(M);
 #endif
   ctx->vops->free(ctx, M->eigvec0);
