@@ -116,6 +116,8 @@ typedef struct {
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
+  int single;                    /* -amg_precision single: the cycle in FP32 (amg_single.c) */
+  void *fp32;                    /* its float copies of the hierarchy (amg_single.c) */
   int use_graph;                 /* V-cycle as a CUDA graph (-amg_cuda_graph, one-rank GPU context) */
   void *graphs;                  /* the captured cycles (amg_graph_cuda.cu) */
 } ng_amg;
@@ -172,6 +174,14 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
 /* amg_fine_cuda.cu: a table in spec from the matrix's device CSR. */
 ng_status ng_amg_fine_create_dev(ng_context ctx, ng_matrix A, const char *spec, const ng_spmv_ops **ops, void **data);
 #endif
+
+/* amg_single.c (-amg_precision single): float copies of every level's A,
+ * P, R, dinv and work vectors, made (again: refresh) from the double
+ * hierarchy after its setup / update; the V-cycle in FP32, z = cycle(r)
+ * with r converted to float at entry and z back to double at exit. */
+ng_status ng_amg_single_build(ng_context ctx, ng_amg *M, ng_matrix A);
+ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
+void ng_amg_single_free(ng_context ctx, ng_amg *M);
 
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
  * format refuses it); the coarsest operator's dense inverse as a full CSR. */

@@ -88,6 +88,10 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
 
 static ng_status plain_cycle(ng_precond P, ng_amg *M, const double *r, double *z)
 {
+  if (M->single) { /* -amg_precision single: the FP32 cycle (amg_single.c) */
+    NG_CHECK(ng_amg_single_vcycle(P, M, r, z));
+    return NG_SUCCESS;
+  }
   NG_CHECK(cycle(P, M, 0, r, z));
   return NG_SUCCESS;
 }

@@ -243,6 +243,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     M->coarse_direct = 0;
   t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->setup_seconds = ng_wtime() - t0;
@@ -293,6 +294,7 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 1));
     M->L[l].t_update[2] = lap(ctx, M, &tf);
   }
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->update_seconds = ng_wtime() - t0;
@@ -322,6 +324,7 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->ptent);
     ng_free(L->rperm);
   }
+  ng_amg_single_free(ctx, M); /* the float copies (their own values only) */
   if (M->Cops) M->Cops->destroy(M->Cdata);
 #ifdef NG_HAVE_CUDA
   ng_amg_graph_free(M);
