@@ -9,7 +9,8 @@
  * the matrix to 1e-9 of max |z| on the same (host-built) hierarchy, AMG-PCG
  * takes the host's iterations within 1, with the GPU setup too, and after
  * an update the table is dia_half again with the iterations of a fresh
- * setup within 1. vcycle_graph_exact: -amg_cuda_graph (item 6), see
+ * setup within 1. gpu_single_precision: -amg_precision single (item 2),
+ * see there. vcycle_graph_exact: -amg_cuda_graph (item 6), see
  * there. Skips (77) without a CUDA device. */
 #include "testutil.h"
 #include "../precond/amg.h"
@@ -226,6 +227,50 @@ START_TEST(gpu_fine_format)
 }
 END_TEST
 
+/* -amg_precision single on the GPU (item 2): its cycle equals the host's
+ * single cycle on the same host-built hierarchy to 1e-5 of max |z| (float
+ * sums in another order), with the finest level in dia_half (default) and
+ * in the matrix's csr; AMG-PCG within 1 iteration of the host's single and
+ * within 2 of the GPU's double, also with the GPU setup. */
+START_TEST(gpu_single_precision)
+{
+  const char *probs[] = {"lap27:24", "fem27:18"};
+  const char *fine[] = {"", "-amg_fine_format matrix"};
+  for (int p = 0; p < 2; p++)
+    for (int f = 0; f < 2; f++) {
+      ng_matrix Ah, Ag;
+      ng_vector bh, bg;
+      char oh[160], og[160], od[160];
+      snprintf(oh, sizeof(oh), "-amg_precision single -amg_fine_format %s", f ? "matrix" : "dia_half");
+      snprintf(og, sizeof(og), "-amg_precision single -amg_setup host %s", fine[f]);
+      snprintf(od, sizeof(od), "-amg_precision single %s", fine[f]);
+      NG_ASSERT_OK(ng_matrix_generate(host, probs[p], &Ah, &bh));
+      NG_ASSERT_OK(ng_matrix_generate(gpu, probs[p], &Ag, &bg));
+      int32_t n = Ah->n_local;
+      double *r = malloc(n * sizeof(double)), *zh = malloc(n * sizeof(double)), *zg = malloc(n * sizeof(double));
+      ng_test_random(r, n);
+      ng_precond H = make_amg(host, Ah, oh), G = make_amg(gpu, Ag, og);
+      cycle(H, Ah, r, zh);
+      cycle(G, Ag, r, zg);
+      double e = max_rel_diff(zh, zg, n);
+      int ih = pcg(host, Ah, bh, oh), ig = pcg(gpu, Ag, bg, og), id = pcg(gpu, Ag, bg, od),
+          idd = pcg(gpu, Ag, bg, fine[f]);
+      printf("%s %s single: GPU vs host cycle %.2e; pcg host %d, gpu %d, gpu setup %d (double %d)\n", probs[p], fine[f],
+             e, ih, ig, id, idd);
+      ck_assert_msg(e <= 1e-5, "%s: the GPU single cycle differs from the host's by %.3e", probs[p], e);
+      ck_assert_int_le(abs(ih - ig), 1);
+      ck_assert_int_le(id, idd + 2);
+      ng_precond_destroy(H);
+      ng_precond_destroy(G);
+      free(r), free(zh), free(zg);
+      ng_vector_destroy(bh);
+      ng_vector_destroy(bg);
+      ng_matrix_destroy(Ah);
+      ng_matrix_destroy(Ag);
+    }
+}
+END_TEST
+
 #ifdef NG_HAVE_CUDA
 /* z = cycle(r) with the graph on or off, on the same hierarchy. */
 static void cycle_mode(ng_precond P, int graph, ng_vector r, ng_vector z, double *zh)
@@ -249,9 +294,9 @@ START_TEST(vcycle_graph_exact)
   const char *probs[] = {"fem27:24", "lap27:20"};
   const char *opts[] = {"-amg_cuda_graph 1", "-amg_cuda_graph 1 -amg_fine_format matrix",
                         "-amg_cuda_graph 1 -amg_coarse_solver smoother -amg_sweeps 3,1",
-                        "-amg_cuda_graph 1 -amg_smoother chebyshev"};
+                        "-amg_cuda_graph 1 -amg_smoother chebyshev", "-amg_cuda_graph 1 -amg_precision single"};
   for (int p = 0; p < 2; p++)
-    for (int o = 0; o < 4; o++) {
+    for (int o = 0; o < 5; o++) {
       ng_matrix A;
       ng_vector b, r[2], z[2];
       NG_ASSERT_OK(ng_matrix_generate(gpu, probs[p], &A, &b));
@@ -338,6 +383,7 @@ int main(void)
   tcase_add_test(tc, fine_table_from_device);
 #endif
   tcase_add_test(tc, gpu_fine_format);
+  tcase_add_test(tc, gpu_single_precision);
 #ifdef NG_HAVE_CUDA
   tcase_add_test(tc, vcycle_graph_exact);
 #endif
