@@ -45,7 +45,9 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
     const ng_spmv_ops *ops;
     void *data;
     ng_status st = create(ctx, A, cand[k], &ops, &data);
-    if (st == NG_ERR_DOES_NOT_FIT) { /* not a stencil (or no longer symmetric): next, else the matrix */
+    /* not a stencil (or no longer symmetric): the next candidate, else the
+     * matrix; "auto" also steps back when the copy does not fit in memory */
+    if (st == NG_ERR_DOES_NOT_FIT || (st == NG_ERR_DEVICE_MEMORY && !strcmp(M->fine_format, "auto"))) {
       ng_error_clear();
       continue;
     }
