@@ -253,23 +253,40 @@ static ng_status jacobi(ng_context ctx, single_state *S, int l, int sweeps, int 
   return NG_SUCCESS;
 }
 
+/* Profiling (benchmarks, as amg_cycle.c): wait and charge the time to level l. */
+static ng_status charge(ng_context ctx, ng_amg *M, int l, double *t)
+{
+  if (!M->profile) return NG_SUCCESS;
+  NG_CHECK(ctx->vops->sync(ctx));
+  double now = ng_wtime();
+  if (l >= 0) M->L[l].seconds += now - *t;
+  *t = now;
+  return NG_SUCCESS;
+}
+
 static ng_status cycle(ng_context ctx, ng_amg *M, single_state *S, int l, const float *b, float *x)
 {
   ng_amg_level *L = &M->L[l];
   slevel *F = &S->L[l];
   const ng_amg_fops *f = S->f;
+  double t = 0;
+  NG_CHECK(charge(ctx, M, -1, &t));
   if (l == M->nlevels - 1) {
     if (M->coarse_direct) NG_CHECK(f->spmv(ctx, &S->C, 1.0f, b, 0.0f, x));
     else NG_CHECK(jacobi(ctx, S, l, L->pre, 1, b, x));
+    NG_CHECK(charge(ctx, M, l, &t));
     return NG_SUCCESS;
   }
   slevel *C = &S->L[l + 1];
   NG_CHECK(jacobi(ctx, S, l, L->pre, 1, b, x));
   NG_CHECK(f->fused(ctx, &F->A, b, x, NULL, F->r));
   NG_CHECK(f->spmv(ctx, &F->R, 1.0f, F->r, 0.0f, C->b));
+  NG_CHECK(charge(ctx, M, l, &t));
   NG_CHECK(cycle(ctx, M, S, l + 1, C->b, C->x));
+  NG_CHECK(charge(ctx, M, -1, &t));
   NG_CHECK(f->spmv(ctx, &F->P, 1.0f, C->x, 1.0f, x));
   if (L->post > 0) NG_CHECK(jacobi(ctx, S, l, L->post, 0, b, x));
+  NG_CHECK(charge(ctx, M, l, &t));
   return NG_SUCCESS;
 }
 
