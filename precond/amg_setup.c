@@ -124,12 +124,13 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
 }
 
 /* Smoother weight, diagonal and the context-memory copies of level l. */
-static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l, int refresh)
+static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   NG_CHECK(smoother_diagonal(ctx, M, l, A));
+  if (l == 0) NG_CHECK(ng_amg_fine_table(ctx, M, Amat, refresh));
   if (l > 0) {
     if (!refresh) {
       int done = 0;
@@ -241,7 +242,8 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
     M->coarse_direct = 0;
   t = ng_wtime();
-  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 0));
+  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->setup_seconds = ng_wtime() - t0;
@@ -266,6 +268,9 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->dist) return ng_amg_dist_refresh(P, M, A);
   double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
+#ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M); /* captured again at the next cycle */
+#endif
   for (int l = 0; l < M->nlevels; l++) {
     ng_amg_level *L = &M->L[l];
     const ng_csr *Ah = level_matrix(M, A, l);
@@ -286,9 +291,10 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   t = ng_wtime();
   double tf = t;
   for (int l = 0; l < M->nlevels; l++) {
-    NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 1));
+    NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 1));
     M->L[l].t_update[2] = lap(ctx, M, &tf);
   }
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->update_seconds = ng_wtime() - t0;
@@ -318,8 +324,10 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->ptent);
     ng_free(L->rperm);
   }
+  ng_amg_single_free(ctx, M); /* the float copies (their own values only) */
   if (M->Cops) M->Cops->destroy(M->Cdata);
 #ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M);
   ng_amg_gpu_free(M);
 #endif
   ctx->vops->free(ctx, M->eigvec0);
