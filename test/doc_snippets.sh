@@ -53,11 +53,11 @@ while read -r doc name; do
   if ! (cd "$tmp" && $cmd -o "$base" "$name" $libs) > "$tmp/$base.cc.log" 2>&1; then
     cat "$tmp/$base.cc.log"; echo "FAIL: $doc: snippet $name does not compile ($kind)"; fail=1; continue
   fi
-  if ! (cd "$tmp" && "./$base") > "$tmp/$base.out" 2>&1; then
+  if ! (cd "$tmp" && "./$base") < /dev/null > "$tmp/$base.out" 2>&1; then
     cat "$tmp/$base.out"; echo "FAIL: $doc: snippet $name exits with an error"; fail=1; continue
   fi
   sed "s|^|  $name: |" "$tmp/$base.out"
-  (cd "$tmp" && "$here/mpi-run.sh" 2 "./$base") > "$tmp/$base.out2" 2>&1
+  (cd "$tmp" && "$here/mpi-run.sh" 2 "./$base") < /dev/null > "$tmp/$base.out2" 2>&1
   rc=$?
   if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
     cat "$tmp/$base.out2"; echo "FAIL: $doc: snippet $name on 2 ranks (exit $rc)"; fail=1; continue

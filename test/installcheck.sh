@@ -1,9 +1,8 @@
 #!/bin/sh
 # test/installcheck.sh: the installed nagare works from outside the build
 # tree, found through pkg-config alone. "make installcheck" runs it after
-# "make install" (also for a prefix other than configure's:
-# make install prefix=DIR && make installcheck prefix=DIR, as .ci/run does;
-# make distcheck runs it too). Checks:
+# "make install" (.ci/run does, configured with a temporary --prefix; make
+# distcheck does too). Checks:
 #  1. the installed files: nagare.h, libnagare, nagare.pc, nagare-solve and
 #     its man page nagare-solve.1 (formatted without warnings when groff is there);
 #  2. nagare-solve -version exits 0 and names pkg-config's version;
@@ -42,9 +41,8 @@ for f in "$includedir/nagare.h" "$bindir/nagare-solve" "$mandir/man1/nagare-solv
   [ -f "$f" ] || fail "$f is not installed"
 done
 ls "$libdir"/libnagare.* > /dev/null 2>&1 || fail "no libnagare in $libdir (the libdir of nagare.pc)"
-# The programs run with the installed library: when the prefix was given at
-# install time (not to configure), the library's run path is configure's, so
-# point the loader at this libdir, as a user of a non-system prefix does.
+# Programs built here find the installed library as a user's would under a
+# non-system prefix: through LD_LIBRARY_PATH (ldd below checks which one).
 LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; export LD_LIBRARY_PATH
 if command -v groff > /dev/null 2>&1; then
   groff -man -Tutf8 -ww -z "$mandir/man1/nagare-solve.1" > "$tmp/groff.log" 2>&1 || fail "groff on nagare-solve.1"
