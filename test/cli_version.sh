@@ -4,7 +4,9 @@
 # own version, and one yes/no line per build feature, which must agree with
 # config.h (CUDA, MPI, hwloc, Fortran, PETSc).
 top="${NG_TOP_BUILDDIR:-.}"
-out=$("$top/nagare-solve" -version 2>&1) || { echo "$out"; echo "FAIL: nagare-solve -version exit $?"; exit 1; }
+out=$("$top/nagare-solve" -version 2>&1)
+rc=$?
+[ $rc -eq 0 ] || { echo "$out"; echo "FAIL: nagare-solve -version exit $rc"; exit 1; }
 echo "$out"
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$top/config.h")
 echo "$out" | head -1 | grep -q "^nagare-solve $version (library libnagare $version)$" ||

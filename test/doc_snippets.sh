@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Extract: prints "FILE NAME" per snippet; a marker not followed by a fence
 # (blank lines allowed) or a name used twice is an error.
 for doc in "$src/README.md" "$src/doc/user-guide.md"; do
-  awk -v dir="$tmp" -v doc="${doc#$src/}" '
+  awk -v dir="$tmp" -v doc="${doc#"$src"/}" '
     function fail(msg) { print "FAIL: " doc ":" FNR ": " msg; bad = 1; exit 1 }
     /^<!-- snippet: [A-Za-z0-9_.-]+ -->$/ { if (want || fence) fail("marker inside a snippet"); name = $3; want = 1; next }
     /^<!-- snippet:/ { fail("malformed snippet marker (want <!-- snippet: NAME.c -->)") }
