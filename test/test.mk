@@ -29,6 +29,14 @@ test_test_core_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_core_LDADD = $(NG_TEST_LDADD)
 TESTS += test/test_core
 endif
+# Offset and size arithmetic past 2^31 entries (issue 16 item 6), CPU only
+if NG_CHECK
+check_PROGRAMS += test/test_sizes
+test_test_sizes_SOURCES = test/test_sizes.c
+test_test_sizes_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_sizes_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_sizes
+endif
 # Command-line checks of nagare-solve (issue 2's done-when).
 TESTS += test/cli_solve.sh test/cli_bad_inputs.sh
 EXTRA_DIST += test/cli_solve.sh test/cli_bad_inputs.sh test/valgrind.supp test/lsan.supp
