@@ -12,6 +12,7 @@
  * refresh() recomputes only the values (same aggregates and patterns). */
 #include "cuda_internal.h"
 #include "amg.h"
+#include "sizes.h"
 #include <cub/cub.cuh>
 #include <limits.h>
 #include <math.h>
@@ -899,8 +900,13 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
   lv = levels(M);
   if (l > 0 && (!lv[l - 1] || !lv[l - 1]->Crp))
     return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d's operator is not on the device", l);
-  if (l == 0 && A->local.nnz > INT32_MAX)
-    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %lld entries need 64-bit indices", (long long)A->local.nnz);
+  /* the device setup's offsets are 32-bit, and its grid-stride row loops
+   * (ROW_LOOP: int32 i plus at most 65535 * 8 * TPB) must not wrap: past
+   * either limit the host builds the level (amg_setup.c clears this error) */
+  if (l == 0) NG_CHECK(ng_require_index32(A->local.nnz, "AMG GPU setup of the finest level", "built on the host"));
+  if (l == 0 && (int64_t)A->n_local > INT32_MAX - (int64_t)65535 * 8 * TPB)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %d rows, too many for its 32-bit row loops; built on the host",
+                    (int)A->n_local);
   NG_CHECK(NG_CALLOC(g, 1));
   lv[l] = g;
   g->ctx = A->ctx;

@@ -228,8 +228,13 @@ static ng_status csr_cuda_apply(void *data, double alpha, const double *x, doubl
   if (d->own_kernel) return csr64_apply(d, alpha, x, beta, y);
   NG_CUSPARSE_CHECK(cusparseDnVecSetValues(d->x, (void *)x));
   NG_CUSPARSE_CHECK(cusparseDnVecSetValues(d->y, y));
-  NG_CUSPARSE_CHECK(cusparseSpMV(cu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d->mat, d->x, &beta, d->y,
-                                 CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, d->buffer));
+  cusparseStatus_t e = cusparseSpMV(cu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d->mat, d->x, &beta, d->y,
+                                    CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, d->buffer);
+  if (d->rowptr64 && csr_mix_refused(e)) { /* the mix refused only now: the own kernel from here on */
+    d->own_kernel = 1;
+    return csr64_apply(d, alpha, x, beta, y);
+  }
+  if (e != CUSPARSE_STATUS_SUCCESS) return NG_ERROR(NG_ERR_CUDA, "cusparseSpMV failed: %s", cusparseGetErrorString(e));
   return NG_SUCCESS;
 }
 

@@ -49,3 +49,11 @@ test_test_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_gpu
 endif
+# GPU CSR with 64-bit row offsets (issue 16 item 6; NG_TEST_BIG=lap27:432 adds the 2.17e9-entry case)
+if NG_CHECK
+check_PROGRAMS += test/test_big64_gpu
+test_test_big64_gpu_SOURCES = test/test_big64_gpu.c
+test_test_big64_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_big64_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_big64_gpu
+endif
