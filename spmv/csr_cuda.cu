@@ -302,6 +302,19 @@ extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int3
   return NG_SUCCESS;
 }
 
+/* Internal (precond/amg_setup_cuda.cu): the same for the 64-bit layout
+ * (quiet NG_ERR_ARGUMENT for another format or the 32-bit layout). */
+extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
+                                          double **val)
+{
+  if (ops != &ng_spmv_csr_cuda || !data || !((csr_cuda *)data)->rowptr64) return NG_ERR_ARGUMENT;
+  csr_cuda *d = (csr_cuda *)data;
+  *rowptr = d->rowptr64;
+  *col = d->col;
+  *val = d->val;
+  return NG_SUCCESS;
+}
+
 /* Internal (tests): 0 for 32-bit row offsets, 1 for 64-bit through
  * cuSPARSE, 2 for 64-bit through k_csr64; -1 for another table. */
 extern "C" int ng_csr_cuda_layout(const ng_spmv_ops *ops, const void *data)

@@ -12,8 +12,10 @@
  *   8-byte offsets. Without the variable a small matrix keeps 32-bit offsets.
  * - PCG + Jacobi and PCG + AMG on lap27:20 in both forced layouts against
  *   the default one: all converge, iteration counts within 2 (the AMG's
- *   finest level is then built on the host: the device setup needs 32-bit
- *   offsets and says so, amg_setup.c falls back).
+ *   GPU setup then reads the matrix's own 64-bit offsets; by default it
+ *   widens the 32-bit ones: test_amg_gpu checks its P, R and A_c against
+ *   the host's, and NG_CSR_OFFSETS64=1 test/test_amg_gpu repeats that over
+ *   the 64-bit layout).
  * - NG_TEST_BIG=lap27:432 (not set by make check; 27 GB host, 30 GB
  *   device): the generated 2.17e9-entry matrix on the device, in the 64-bit
  *   layout; A * ones equals the generator's b (row sums) in every row. */
