@@ -43,6 +43,13 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   int pre, post, coarse_sweeps, counts[64], nc, coarse_size;
   NG_CHECK(ng_options_get_real(opts, "amg_theta", &M->theta));
   NG_CHECK(ng_options_get_real(opts, "amg_omega", &M->omega_opt));
+  NG_CHECK(ng_options_get_real(opts, "amg_sparsify", &M->sparsify));
+  NG_CHECK(ng_options_get_real(opts, "amg_theta_coarse", &M->theta_coarse));
+  NG_CHECK(ng_options_get_string(opts, "amg_strength", &s));
+  M->strength_signed = !strcmp(s, "signed");
+  NG_CHECK(ng_options_get_bool(opts, "amg_filter", &M->filter));
+  if (!(M->sparsify >= 0 && M->sparsify < 1))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify %g must be in [0, 1)", M->sparsify);
   NG_CHECK(ng_options_get_int(opts, "amg_presweeps", &pre));
   NG_CHECK(ng_options_get_int(opts, "amg_postsweeps", &post));
   NG_CHECK(ng_options_get_int(opts, "amg_coarse_sweeps", &coarse_sweeps));

@@ -20,8 +20,12 @@ typedef struct {
 } ng_graph;
 void ng_graph_free(ng_graph *G);
 
-/* Strong couplings |a_ij| >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c). */
-ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S);
+/* Strong couplings m(a_ij) >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c),
+ * with m(a) = |a|, or m(a) = -a when sgn (-amg_strength signed: a positive
+ * coupling is never strong; meant for a positive diagonal). The same test
+ * in amg_prolong.c (filter), amg_dist_*.c and amg_setup_cuda.cu. */
+ng_status ng_amg_strength(const ng_csr *A, double theta, int sgn, ng_graph *S);
+#define NG_AMG_STRONG(a, theta, si, sj, sgn) (((sgn) ? -(a) : fabs(a)) >= (theta) * (si) * (sj))
 
 /* Deterministic MIS(2) aggregation of the graph (amg_aggregate.c): agg[i] is
  * the aggregate of row i in 0..*nagg-1, or -1 for a row with no strong
@@ -45,8 +49,11 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
 /* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
  * ng_amg_smooth_values, which update() calls again on new values. */
 ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P);
+/* filter > 0 (-amg_filter): smooth with A_F, A without the couplings that
+ * are not strong at threshold `filter` (sgn as ng_amg_strength), each added
+ * to its row's diagonal (the pattern stays A's: filtered entries are 0). */
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
-                               ng_csr *P);
+                               double filter, int sgn, ng_csr *P);
 /* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
  * entries, may be NULL) receives where each entry of A went. */
 ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
@@ -59,6 +66,13 @@ void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
 
+/* Non-Galerkin sparsification (amg_sparsify.c): A = G without the
+ * off-diagonal entries |g_ij| < tau sqrt(|g_ii g_jj|), each added to its
+ * row's diagonal (row sums kept); map (G->nnz) says where every entry of G
+ * went, for the values of an update. */
+ng_status ng_amg_sparsify(const ng_csr *G, double tau, ng_csr *A, int64_t **map);
+void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
+
 /* Dense SPD inverse by Cholesky, LU with partial pivoting when Cholesky
  * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
 ng_status ng_dense_inverse(int32_t n, double *a);
@@ -67,6 +81,8 @@ ng_status ng_dense_inverse(int32_t n, double *a);
 typedef struct {
   int32_t n;
   ng_csr A;                      /* host operator (levels > 0; level 0 uses the matrix) */
+  ng_csr G; int64_t *smap;       /* -amg_sparsify: the Galerkin product before sparsification
+                                    and where its entries went in A (amg_sparsify.c) */
   const ng_spmv_ops *Aops; void *Adata;
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
@@ -96,6 +112,10 @@ typedef struct {
   int cheby_degree;              /* -amg_cheby_degree */
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
+  double sparsify;               /* -amg_sparsify: coarse entries below this (relative) are lumped */
+  int strength_signed;           /* -amg_strength signed */
+  int filter;                    /* -amg_filter: P smoothed with the filtered matrix */
+  double theta_coarse;           /* -amg_theta_coarse: strength threshold of the levels after the finest (<0: theta) */
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;
   ng_csr coarse_inv;             /* dense inverse as a full CSR (host) */
@@ -187,6 +207,8 @@ void ng_amg_single_free(ng_context ctx, ng_amg *M);
  * format refuses it); the coarsest operator's dense inverse as a full CSR. */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
 ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
+/* amg_setup.c: the strength threshold of level l (-amg_theta, -amg_theta_coarse after the finest) */
+double ng_amg_level_theta(const ng_amg *M, int l);
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);

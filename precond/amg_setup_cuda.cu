@@ -87,15 +87,22 @@ __global__ void k_sqrt_diag(int32_t n, const int64_t *rp, const int32_t *col, co
 }
 
 /* strong couplings: count (fill == 0) or fill the columns */
+/* the host's NG_AMG_STRONG (amg.h): |a| or, signed, -a against theta s_i s_j
+ * (the host's left-to-right products, not contracted) */
+__device__ static bool strong(double a, double theta, double si, double sj, int sgn)
+{
+  return (sgn ? -a : fabs(a)) >= __dmul_rn(__dmul_rn(theta, si), sj);
+}
+
 __global__ void k_strength(int32_t n, const int64_t *rp, const int32_t *col, const double *val, const double *s,
-                           double theta, int64_t *cnt, const int64_t *Srp, int32_t *Scol)
+                           double theta, int sgn, int64_t *cnt, const int64_t *Srp, int32_t *Scol)
 {
   ROW_LOOP(n) {
     int32_t c = 0;
     int64_t base = Srp ? Srp[i] : 0;
     for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
       int32_t j = col[k];
-      if (j != i && fabs(val[k]) >= theta * s[i] * s[j]) {
+      if (j != i && strong(val[k], theta, s[i], s[j], sgn)) {
         if (Scol) Scol[base + c] = j;
         c++;
       }
@@ -222,11 +229,13 @@ __device__ static int32_t find_col(const int32_t *col, int32_t lo, int32_t hi, i
   return lo;
 }
 
-/* P = (I - omega D^-1 A) P_tent, the host's order of operations without
- * contraction (explicit _rn), so P equals the host's for the same omega. */
+/* P = (I - omega D^-1 A_F) P_tent, the host's order of operations without
+ * contraction (explicit _rn), so P equals the host's for the same omega.
+ * sd != NULL (-amg_filter): A_F without the couplings that are not strong
+ * at threshold f, added to the diagonal in row order (ng_amg_smooth_values). */
 __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *col, const double *val, const int32_t *agg,
-                          const double *ptent, double omega, const int32_t *Prp, const int32_t *Pcol, double *Pval,
-                          int *flag)
+                          const double *ptent, double omega, const double *sd, double f, int sgn, const int32_t *Prp,
+                          const int32_t *Pcol, double *Pval, int *flag)
 {
   ROW_LOOP(n) {
     int32_t lo = Prp[i], hi = Prp[i + 1];
@@ -238,12 +247,18 @@ __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *col, cons
       atomicExch(flag, 1);
       continue;
     }
-    double s = -omega / d;
+    double s = -omega / d, df = d;
+    if (sd)
+      for (int64_t k = rp[i]; k < rp[i + 1]; k++)
+        if (col[k] != i && !strong(val[k], f, sd[i], sd[col[k]], sgn)) df = __dadd_rn(df, val[k]);
     for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
       int32_t j = col[k];
+      double v = val[k];
       if (agg[j] < 0) continue;
+      if (sd && j == i) v = df;
+      else if (sd && !strong(v, f, sd[i], sd[j], sgn)) continue;
       int32_t p = find_col(Pcol, lo, hi, agg[j]);
-      Pval[p] = __dadd_rn(Pval[p], __dmul_rn(__dmul_rn(s, val[k]), ptent[j]));
+      Pval[p] = __dadd_rn(Pval[p], __dmul_rn(__dmul_rn(s, v), ptent[j]));
     }
     if (agg[i] >= 0) {
       int32_t p = find_col(Pcol, lo, hi, agg[i]);
@@ -610,7 +625,7 @@ static ng_status device_matrix(amg_gpu *g, ng_matrix A, int refresh)
 
 /* Strength graph on the device and MIS(2) aggregation: agg on the device
  * and its host copy in L->agg. */
-static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L)
+static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int32_t n = g->n, *Scol = NULL, *step = NULL;
@@ -631,11 +646,11 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
     goto out;
   }
-  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, M->theta, cnt, NULL, NULL);
+  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, cnt, NULL, NULL);
   K_CHECK();
   NG_CHECK_GOTO(st, scan_offsets64(g, cnt, n, &Srp, &nnzS, "the strength graph"), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(Scol, nnzS ? nnzS : 1), out);
-  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, M->theta, NULL, Srp, Scol);
+  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, NULL, Srp, Scol);
   K_CHECK();
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(T, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M1, n), out);
@@ -784,7 +799,7 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Aco
 }
 
 /* P (pattern unless refresh, values), R = P^T, A P, R (A P); A_c to the host. */
-static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh)
+static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int32_t n = g->n;
@@ -819,9 +834,21 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     cudaFree(cnt);
     NG_CHECK(st);
   }
-  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p, g->Prp, g->Pcol,
-                                               g->Pval, g->flag);
-  NG_CUDA_LAUNCH_CHECK();
+  double *sd = NULL; /* -amg_filter: sqrt |a_ii| for the filter's strength test */
+  if (filter > 0) {
+    NG_CHECK(NG_CUDA_MALLOC(sd, n ? n : 1));
+    k_sqrt_diag<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, sd, g->flag);
+    if (cudaGetLastError() != cudaSuccess) {
+      cudaFree(sd);
+      return NG_ERROR(NG_ERR_CUDA, "AMG GPU filter diagonal kernel failed");
+    }
+  }
+  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p, sd, filter,
+                                               M->strength_signed, g->Prp, g->Pcol, g->Pval, g->flag);
+  cudaError_t pe = cudaGetLastError();
+  if (sd && pe == cudaSuccess) pe = cudaStreamSynchronize(cu->stream); /* before sd goes */
+  cudaFree(sd);
+  if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
   if (!refresh) {
     void *tbuf = NULL;
     size_t tbytes = 0;
@@ -974,7 +1001,7 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
     g->Aval = f->Cval;
   }
   NG_CHECK(NG_MALLOC(L->agg, g->n));
-  NG_CHECK(aggregate(g, M, L));
+  NG_CHECK(aggregate(g, M, L, ng_amg_level_theta(M, l)));
   M->t_aggregate += ng_wtime() - t;
   M->t_gpu += ng_wtime() - t;
   return NG_SUCCESS;
@@ -988,7 +1015,7 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
   if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d was not aggregated on the device", l);
   if (refresh && l == 0) M->t_gpu = 0;
   if (refresh && l == 0) NG_CHECK(device_matrix(g, A, 1));
-  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh));
+  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh, M->filter ? ng_amg_level_theta(M, l) : 0.0));
   if (!refresh) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
     NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->n, g->nagg, g->nnzP, g->Prp, g->Pcol, g->Pval, &L->Pdata));
     L->Pops = ng_spmv_find("csr", 1);

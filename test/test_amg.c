@@ -142,7 +142,7 @@ START_TEST(aggregation_is_deterministic)
   NG_ASSERT_OK(ng_matrix_generate(ctx, "fem27:18", &A, NULL));
   int32_t n = A->n_local;
   int32_t *agg[3];
-  NG_ASSERT_OK(ng_amg_strength(&A->local, 0.025, &S));
+  NG_ASSERT_OK(ng_amg_strength(&A->local, 0.025, 1, &S));
   for (int r = 0; r < 3; r++) {
 #ifdef _OPENMP
     omp_set_num_threads(r == 1 ? 1 : 2);
@@ -187,13 +187,14 @@ static double *dense(const ng_csr *X)
   return d;
 }
 
-/* Every level's R = P^T exactly and coarse A = P^T A P (dense, computed here). */
+/* Every level's R = P^T exactly and coarse A = P^T A P (dense, computed
+ * here): the level's A, or with -amg_sparsify its Galerkin product G. */
 static void check_galerkin(ng_amg *M, const ng_csr *A0, const char *what)
 {
   for (int l = 0; l + 1 < M->nlevels; l++) {
     const ng_csr *Al = l ? &M->L[l].A : A0;
     int32_t n = M->L[l].n, m = M->L[l + 1].n;
-    double *a = dense(Al), *p = dense(&M->L[l].P), *r = dense(&M->L[l].R), *c = dense(&M->L[l + 1].A);
+    double *a = dense(Al), *p = dense(&M->L[l].P), *r = dense(&M->L[l].R), *c = dense(M->L[l + 1].G.rowptr ? &M->L[l + 1].G : &M->L[l + 1].A);
     double *ap = calloc((size_t)n * m, sizeof(double)), amax = 0;
     ck_assert_int_eq(M->L[l].P.ncols, m);
     for (int32_t i = 0; i < n; i++)
@@ -216,15 +217,80 @@ static void check_galerkin(ng_amg *M, const ng_csr *A0, const char *what)
 
 START_TEST(galerkin_equals_triple_product)
 {
-  const char *specs[] = {"fem27:9", "aniso27:8"};
-  for (int s = 0; s < 2; s++) {
+  const char *specs[] = {"fem27:9", "aniso27:8", "lap7:12"};
+  for (int s = 0; s < 3; s++) {
     ng_matrix A;
     NG_ASSERT_OK(ng_matrix_generate(ctx, specs[s], &A, NULL));
-    ng_precond P = make_amg(A, "-amg_coarse_size 5");
+    ng_precond P = make_amg(A, s == 2 ? "-amg_coarse_size 5 -amg_sparsify 0" : "-amg_coarse_size 5");
+    ck_assert(s < 2 || !ng_amg_of(P) || !((ng_amg *)ng_amg_of(P))->L[1].G.rowptr); /* no copy without sparsification */
     ng_amg *M = ng_amg_of(P);
     ck_assert_int_ge(M->nlevels, 2);
     check_galerkin(M, &A->local, specs[s]);
     ng_precond_destroy(P);
+    ng_matrix_destroy(A);
+  }
+}
+END_TEST
+
+/* -amg_sparsify: every coarse A is its Galerkin product G with the entries
+ * |g_ij| < tau min(|g_ii|, |g_jj|) moved onto the diagonal: the same row
+ * sums, the kept entries bit for bit, symmetric, fewer entries; an update
+ * with the same values repeats it exactly. */
+START_TEST(sparsify_keeps_row_sums)
+{
+  const char *specs[] = {"lap7:20", "het7:16", "rotaniso:40"};
+  for (int s = 0; s < 3; s++) {
+    ng_matrix A;
+    ng_vector b;
+    NG_ASSERT_OK(ng_matrix_generate(ctx, specs[s], &A, &b));
+    ng_precond P = make_amg(A, "-amg_coarse_size 20 -amg_sparsify 0.03");
+    ng_amg *M = ng_amg_of(P);
+    ck_assert_int_ge(M->nlevels, 3);
+    int64_t dropped = 0;
+    for (int l = 1; l < M->nlevels; l++) {
+      const ng_csr *G = &M->L[l].G, *C = &M->L[l].A;
+      ck_assert_ptr_nonnull(G->rowptr);
+      ck_assert(ng_csr_is_symmetric(G, 1e-12) && ng_csr_is_symmetric(C, 1e-12)); /* symmetric up to the product's rounding */
+      ck_assert_int_le(C->nnz, G->nnz);
+      dropped += G->nnz - C->nnz;
+      double *dg = malloc(sizeof(double) * (size_t)G->nrows);
+      NG_ASSERT_OK(ng_csr_diagonal(G, dg, 1));
+      for (int32_t i = 0; i < G->nrows; i++) {
+        double sg = 0, sc = 0, scale = 0;
+        int64_t q = C->rowptr[i];
+        for (int64_t k = G->rowptr[i]; k < G->rowptr[i + 1]; k++) {
+          int32_t j = G->col[k];
+          sg += G->val[k];
+          scale += fabs(G->val[k]);
+          if (q < C->rowptr[i + 1] && C->col[q] == j) { /* kept: the same value (the diagonal: plus the dropped) */
+            if (j != i) ck_assert(C->val[q] == G->val[k]);
+            q++;
+          } else /* dropped: below the threshold */
+            ck_assert_msg(fabs(G->val[k]) < 0.03 * fmin(fabs(dg[i]), fabs(dg[j])), "%s level %d: (%d,%d) dropped",
+                          specs[s], l, (int)i, (int)j);
+        }
+        ck_assert_int_eq(q, C->rowptr[i + 1]); /* nothing in C that G lacks */
+        for (q = C->rowptr[i]; q < C->rowptr[i + 1]; q++) sc += C->val[q];
+        ck_assert_msg(fabs(sg - sc) <= 1e-13 * scale, "%s level %d row %d: row sum %.17g, Galerkin %.17g", specs[s], l,
+                      (int)i, sc, sg);
+      }
+      free(dg);
+    }
+    ck_assert_msg(dropped > 0, "%s: nothing dropped", specs[s]);
+    /* an update with the same values repeats the sparse operators bit for bit */
+    int L1 = M->nlevels;
+    ng_csr save[8];
+    for (int l = 1; l < L1 && l < 8; l++) {
+      NG_ASSERT_OK(ng_csr_alloc(&save[l], M->L[l].A.nrows, M->L[l].A.ncols, M->L[l].A.nnz));
+      memcpy(save[l].val, M->L[l].A.val, sizeof(double) * (size_t)M->L[l].A.nnz);
+    }
+    NG_ASSERT_OK(ng_precond_update(P, A));
+    for (int l = 1; l < L1 && l < 8; l++) {
+      ck_assert(memcmp(save[l].val, M->L[l].A.val, sizeof(double) * (size_t)M->L[l].A.nnz) == 0);
+      ng_csr_free(&save[l]);
+    }
+    ng_precond_destroy(P);
+    ng_vector_destroy(b);
     ng_matrix_destroy(A);
   }
 }
@@ -403,9 +469,9 @@ START_TEST(bad_input)
   ng_options o;
   ng_precond P = NULL;
   const char *bad[] = {"-amg_sweeps 4,x", "-amg_sweeps 2,,", "-amg_smoother nosuch", "-amg_format nosuch",
-                       "-amg_max_levels 0"};
+                       "-amg_max_levels 0", "-amg_sparsify 1"};
   NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:6", &A, NULL));
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < 6; k++) {
     NG_ASSERT_OK(ng_options_create(&o));
     NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg -amg_coarse_size 10"));
     NG_ASSERT_OK(ng_options_set_from_string(o, bad[k]));
@@ -731,6 +797,7 @@ int main(void)
   tcase_add_test(tc, prolongator_keeps_constant);
   tcase_add_test(tc, aggregation_is_deterministic);
   tcase_add_test(tc, galerkin_equals_triple_product);
+  tcase_add_test(tc, sparsify_keeps_row_sums);
   tcase_add_test(tc, pcg_converges_faster_than_jacobi);
   tcase_add_test(tc, variants_converge);
   tcase_add_test(tc, update_with_same_values_is_exact);
