@@ -7,7 +7,8 @@
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother
- * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
+ * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta, -amg_coloring,
+ * -amg_mcgs_coarse,
  * -amg_cheby_degree, -amg_cheby_ratio. */
 #include "amg_dist.h"
 #include "smoother.h"
@@ -56,6 +57,14 @@ static ng_status read_options(ng_amg *M, ng_options opts)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi, mcgs, mmcgs, chebyshev)",
                     smoother);
   NG_CHECK(ng_options_get_real(opts, "amg_mmcgs_theta", &M->mmcgs_theta));
+  NG_CHECK(ng_options_get_string(opts, "amg_coloring", &s));
+  if (!strcmp(s, "natural")) M->coloring = NG_COLOR_NATURAL;
+  else if (!strcmp(s, "hash")) M->coloring = NG_COLOR_HASH;
+  else return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coloring '%s' is not available (known: natural, hash)", s);
+  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_coarse", &s));
+  if (strcmp(s, "mcgs") && strcmp(s, "mmcgs"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_coarse '%s' is not available (known: mcgs, mmcgs)", s);
+  M->mcgs_coarse_strong = !strcmp(s, "mmcgs");
   NG_CHECK(ng_options_get_int(opts, "amg_cheby_degree", &M->cheby_degree));
   NG_CHECK(ng_options_get_real(opts, "amg_cheby_ratio", &M->cheby_ratio));
   if (M->cheby_degree < 1 || M->cheby_degree > 32)

@@ -123,8 +123,9 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   return NG_SUCCESS;
 }
 
-/* Smoother weight, diagonal and the context-memory copies of level l. */
-static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l, int refresh)
+/* Smoother weight, diagonal and the context-memory copies of level l (A0:
+ * the user's matrix, for the smoother's level 0 setup). */
+static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix A0, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
@@ -169,7 +170,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
   }
   /* the smoother's own state: made once, its values refreshed by an update */
   if (!(last && M->coarse_direct)) {
-    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, NULL, &L->sdata));
+    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? A0 : NULL, &L->sdata));
     else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
   }
   return NG_SUCCESS;
@@ -241,7 +242,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
     M->coarse_direct = 0;
   t = ng_wtime();
-  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 0));
+  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->setup_seconds = ng_wtime() - t0;
@@ -286,7 +287,7 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   t = ng_wtime();
   double tf = t;
   for (int l = 0; l < M->nlevels; l++) {
-    NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 1));
+    NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 1));
     M->L[l].t_update[2] = lap(ctx, M, &tf);
   }
   NG_CHECK(ctx->vops->sync(ctx));
