@@ -131,12 +131,14 @@ typedef struct ng_mcgs_kernels {
    * CSR (ops, data: its SpMV table; n rows) on the device, no host copy of
    * the matrix read: lay gets its per-color arrays (start, width, pad,
    * intra, off, max_rows; rows and ell_* stay NULL), color (host, n
-   * entries) the colors; values() then refreshes from that table. theta:
+   * entries) the colors; values() then refreshes from the table *ops,
+   * *data holds at that time (the pointers are the matrix's or the
+   * level's own fields, so a table replaced later is followed). theta:
    * as ng_coloring_graph's; order: NG_COLOR_*. NG_ERR_UNSUPPORTED, quietly
    * (no message), when the table is no device CSR or its pattern is not
    * square, sorted and symmetric with every diagonal: the caller then builds
    * on the host. */
-  ng_status (*build)(ng_context ctx, const ng_spmv_ops *ops, void *data, int32_t n, double theta, int order,
+  ng_status (*build)(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta, int order,
                      ng_mcgs_layout *lay, int32_t *color, void **dev);
 } ng_mcgs_kernels;
 extern const ng_mcgs_kernels ng_mcgs_host;

@@ -190,8 +190,8 @@ static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A,
     NG_CHECK(ctx->vops->alloc(ctx, &g->t, A->nrows));
   }
   if (g->k->build && !g->dist) { /* on the device from the level's device CSR table */
-    const ng_spmv_ops *ops = l == 0 ? (dist ? dist->spmv : NULL) : M->L[l].Aops;
-    void *tab = l == 0 ? (dist ? dist->spmv_data : NULL) : M->L[l].Adata;
+    const ng_spmv_ops *const *ops = l == 0 ? (dist ? &dist->spmv : NULL) : &M->L[l].Aops;
+    void *const *tab = l == 0 ? (dist ? &dist->spmv_data : NULL) : &M->L[l].Adata;
     ng_status st = ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, &g->lay, g->color, &g->dev) : NG_ERR_UNSUPPORTED;
     if (st == NG_SUCCESS) {
       g->on_device = 1;

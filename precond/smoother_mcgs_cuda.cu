@@ -44,8 +44,8 @@ typedef struct {
   int32_t *dstart, *dpad, *dwidth, *dintra;
   int64_t *doff;
   /* device-built layout: the level's device CSR table and each row-list slot's color */
-  const ng_spmv_ops *ops;
-  void *data;
+  const ng_spmv_ops *const *ops;
+  void *const *data;
   int32_t *scolor;
 } mcgs_cuda;
 
@@ -276,8 +276,9 @@ static ng_status device_fill(mcgs_cuda *d, const ng_mcgs_layout *y, int columns)
 {
   int32_t *rp, *col;
   double *val;
-  if (ng_csr_cuda_arrays(d->ops, d->data, &rp, &col, &val) != NG_SUCCESS)
-    return NG_ERROR(NG_ERR_INTERNAL, "AMG Gauss-Seidel: the level's device CSR table is gone");
+  if (ng_csr_cuda_arrays(*d->ops, *d->data, &rp, &col, &val) != NG_SUCCESS)
+    return NG_ERROR(NG_ERR_ARGUMENT, "AMG Gauss-Seidel update: the matrix is no longer stored as a device CSR (its "
+                                     "format changed after the setup): set the format back or set the preconditioner up again");
   if (y->n == 0) return NG_SUCCESS;
   k_fill<<<nblocks(y->n), TPB, 0, d->ctx->cuda->stream>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad,
                                                           d->doff, d->dwidth, columns ? d->col : NULL, d->val, d->dinv);
@@ -309,7 +310,8 @@ static ng_status cuda_values(void *dev, const ng_mcgs_layout *y, ng_amg_level *L
   return NG_SUCCESS;
 }
 
-static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *ops, void *data, int32_t n, double theta, int order,
+static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta,
+                            int order,
                             ng_mcgs_layout *y, int32_t *color, void **dev)
 {
   int32_t *rp, *col, *dcolor = NULL, *iota = NULL;
@@ -320,7 +322,7 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *ops, void *data, 
   int flag = 0, nc = 0;
   mcgs_cuda *d;
   ng_status st = NG_SUCCESS;
-  if (ng_csr_cuda_arrays(ops, data, &rp, &col, &val) != NG_SUCCESS) return NG_ERR_UNSUPPORTED; /* quiet */
+  if (ng_csr_cuda_arrays(*ops, *data, &rp, &col, &val) != NG_SUCCESS) return NG_ERR_UNSUPPORTED; /* quiet */
   cudaStream_t s = ctx->cuda->stream;
   int32_t nnz = 0;
   NG_CUDA_CHECK(cudaMemcpyAsync(&nnz, rp + n, sizeof(int32_t), cudaMemcpyDeviceToHost, s));
