@@ -1,9 +1,11 @@
 /* precond/smoother_mcgs.c: multicolor Gauss-Seidel (MCGS) and modified MCGS
  * (METHODS.md section 4, seed 004).
  *
- * MCGS colors the level's graph (coloring.c: JPL with hashed keys on the
- * finest level, largest degree first below) so that rows of one color never
- * couple; a sweep updates the colors one after another, each color's rows
+ * MCGS colors the level's graph (coloring.c: first-fit in row order on the
+ * finest level, -amg_coloring natural: 8 colors on 27-point grids as the
+ * seed's greedy coloring, or in hashed order, -amg_coloring hash: about 17
+ * colors, a somewhat stronger sweep; largest degree first below) so that
+ * rows of one color never couple; a sweep updates the colors one after another, each color's rows
  * all at once:  x_i = (1 - w) x_i + w (t_i - sum_{j != i} a_ij x_j) / a_ii,
  * w = -amg_omega when given, else 1. Pre-smoothing runs the colors forward,
  * post-smoothing backward: the backward sweep is the adjoint of the forward
@@ -32,8 +34,15 @@
  * The forward and backward sweeps stay adjoint, so AMG-PCG works on any
  * number of ranks; the smoothing is somewhat weaker at rank boundaries.
  *
- * The kernels (one launch per color) go through ng_mcgs_kernels: the host
- * reference here, CUDA in smoother_mcgs_cuda.cu. An update gathers the new
+ * -amg_mcgs_coarse mmcgs: mcgs on the finest level, the modified coloring
+ * on the coarser ones (seed 004's configuration): the coarse levels' 15-60
+ * colors become 2-5, and with them the launches of a V-cycle.
+ *
+ * The kernels go through ng_mcgs_kernels: the host reference here, CUDA in
+ * smoother_mcgs_cuda.cu. On one GPU the colors and blocks are built on the
+ * device from the level's device CSR (the kernels' build; this file's
+ * build_layout is the host reference and the fallback); the host layout's
+ * entries and the device one's are the same. An update gathers the new
  * values into the same blocks; colors and orderings are kept. */
 #include "smoother.h"
 
@@ -190,9 +199,11 @@ static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A,
     NG_CHECK(ctx->vops->alloc(ctx, &g->t, A->nrows));
   }
   if (g->k->build && !g->dist) { /* on the device from the level's device CSR table */
-    const ng_spmv_ops *const *ops = l == 0 ? (dist ? &dist->spmv : NULL) : &M->L[l].Aops;
-    void *const *tab = l == 0 ? (dist ? &dist->spmv_data : NULL) : &M->L[l].Adata;
-    ng_status st = ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, &g->lay, g->color, &g->dev) : NG_ERR_UNSUPPORTED;
+    /* the level's matrix table (level 0 on one rank: the user's matrix), else the level's A table */
+    const ng_spmv_ops *const *ops = dist ? &dist->spmv : l > 0 ? &M->L[l].Aops : NULL;
+    void *const *tab = dist ? &dist->spmv_data : l > 0 ? &M->L[l].Adata : NULL;
+    ng_status st = ops && *ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, &g->lay, g->color, &g->dev)
+                               : NG_ERR_UNSUPPORTED;
     if (st == NG_SUCCESS) {
       g->on_device = 1;
       return NG_SUCCESS;
