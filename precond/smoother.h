@@ -130,8 +130,8 @@ typedef struct ng_mcgs_kernels {
   /* Optional (NULL: none): colors and layout built from the level's device
    * CSR (ops, data: its SpMV table; n rows) on the device, no host copy of
    * the matrix read: lay gets its per-color arrays (start, width, pad,
-   * intra, off, max_rows; rows and ell_* stay NULL), color (host, n
-   * entries) the colors; values() then refreshes from the table *ops,
+   * intra, off, max_rows; rows and ell_* stay NULL), the colors stay on
+   * the device (colors() below); values() then refreshes from the table *ops,
    * *data holds at that time (the pointers are the matrix's or the
    * level's own fields, so a table replaced later is followed). theta:
    * as ng_coloring_graph's; order: NG_COLOR_*. NG_ERR_UNSUPPORTED, quietly
@@ -139,7 +139,9 @@ typedef struct ng_mcgs_kernels {
    * square, sorted and symmetric with every diagonal: the caller then builds
    * on the host. */
   ng_status (*build)(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta, int order,
-                     ng_mcgs_layout *lay, int32_t *color, void **dev);
+                     ng_mcgs_layout *lay, void **dev);
+  /* With build: the n row colors to the host (tests, on demand). */
+  ng_status (*colors)(void *dev, int32_t n, int32_t *color);
 } ng_mcgs_kernels;
 extern const ng_mcgs_kernels ng_mcgs_host;
 #ifdef NG_HAVE_CUDA

@@ -54,6 +54,7 @@ typedef struct {
   double omega;
   ng_matrix dist; /* the level's distributed matrix when it has a halo, else NULL */
   int on_device;  /* colors and layout built on the device (the kernels' build) */
+  int color_down; /* on_device: color holds the device's colors (downloaded on demand) */
   double *t;      /* b minus the off-rank couplings (context memory, dist only) */
 } mcgs;
 
@@ -202,7 +203,7 @@ static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A,
     /* the level's matrix table (level 0 on one rank: the user's matrix), else the level's A table */
     const ng_spmv_ops *const *ops = dist ? &dist->spmv : l > 0 ? &M->L[l].Aops : NULL;
     void *const *tab = dist ? &dist->spmv_data : l > 0 ? &M->L[l].Adata : NULL;
-    ng_status st = ops && *ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, &g->lay, g->color, &g->dev)
+    ng_status st = ops && *ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, &g->lay, &g->dev)
                                : NG_ERR_UNSUPPORTED;
     if (st == NG_SUCCESS) {
       g->on_device = 1;
@@ -330,6 +331,10 @@ const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors)
   mcgs *g = M->L[l].sdata;
   if (!g) return NULL; /* a level without sweeps (the coarsest, inverted) */
   if (ncolors) *ncolors = g->lay.ncolors;
+  if (g->on_device && !g->color_down) {
+    if (g->k->colors(g->dev, g->lay.n, g->color) != NG_SUCCESS) return NULL;
+    g->color_down = 1;
+  }
   return g->color;
 }
 
@@ -413,4 +418,5 @@ const ng_mcgs_kernels ng_mcgs_host = {.name = "host",
                                       .color = host_color,
                                       .sweeps = host_sweeps,
                                       .destroy = host_destroy,
-                                      .build = NULL};
+                                      .build = NULL,
+                                      .colors = NULL};

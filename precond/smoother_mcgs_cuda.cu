@@ -46,7 +46,7 @@ typedef struct {
   /* device-built layout: the level's device CSR table and each row-list slot's color */
   const ng_spmv_ops *const *ops;
   void *const *data;
-  int32_t *scolor;
+  int32_t *scolor, *color; /* each row-list slot's color, each row's color */
 } mcgs_cuda;
 
 __global__ void k_mcgs_color(int32_t m, int32_t pad, int32_t w, const int32_t *__restrict__ rows,
@@ -222,6 +222,7 @@ static void cuda_destroy(void *dev)
   cudaFree(d->dintra);
   cudaFree(d->doff);
   cudaFree(d->scolor);
+  cudaFree(d->color);
   ng_free(d->hval);
   ng_free(d->hdinv);
   ng_free(d);
@@ -311,10 +312,9 @@ static ng_status cuda_values(void *dev, const ng_mcgs_layout *y, ng_amg_level *L
 }
 
 static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta,
-                            int order,
-                            ng_mcgs_layout *y, int32_t *color, void **dev)
+                            int order, ng_mcgs_layout *y, void **dev)
 {
-  int32_t *rp, *col, *dcolor = NULL, *iota = NULL;
+  int32_t *rp, *col, *dcolor, *iota = NULL;
   double *val;
   unsigned char *keep = NULL;
   void *tmp = NULL;
@@ -353,7 +353,8 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
     goto out;
   }
   /* colors, then the rows grouped by color (stable: by row within a color) */
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(dcolor, n ? n : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->color, n ? n : 1), out);
+  dcolor = d->color;
   NG_CHECK_GOTO(st, ng_coloring_cuda_csr(ctx, n, rp, col, keep, order, dcolor, &nc), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->rows, n ? n : 1), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->scolor, n ? n : 1), out);
@@ -390,7 +391,6 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   E_CHECK(cudaMemcpyAsync(y->start, d->dstart, (size_t)nc * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
   if (nc) E_CHECK(cudaMemcpyAsync(y->width, d->dwidth, (size_t)nc * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
   if (nc) E_CHECK(cudaMemcpyAsync(y->intra, d->dintra, (size_t)nc * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
-  if (n) E_CHECK(cudaMemcpyAsync(color, dcolor, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
   E_CHECK(cudaStreamSynchronize(s));
   y->start[nc] = n;
   for (int c = nc - 1; c >= 0; c--)
@@ -418,7 +418,6 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   E_CHECK(cudaStreamSynchronize(s)); /* the buffers below are freed */
 #undef E_CHECK
 out:
-  cudaFree(dcolor);
   cudaFree(iota);
   cudaFree(keep);
   cudaFree(tmp);
@@ -459,5 +458,15 @@ static ng_status cuda_sweeps(void *dev, const ng_mcgs_layout *y, int sweeps, int
   return NG_SUCCESS;
 }
 
-extern "C" const ng_mcgs_kernels ng_mcgs_cuda = {"cuda",      cuda_create,  cuda_values, cuda_color,
-                                                 cuda_sweeps, cuda_destroy, cuda_build};
+static ng_status cuda_colors(void *dev, int32_t n, int32_t *color)
+{
+  mcgs_cuda *d = (mcgs_cuda *)dev;
+  cudaStream_t s = d->ctx->cuda->stream;
+  if (!d->color) return NG_ERROR(NG_ERR_INTERNAL, "AMG Gauss-Seidel: no device colors (a host-built layout)");
+  if (n) NG_CUDA_CHECK(cudaMemcpyAsync(color, d->color, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
+  NG_CUDA_CHECK(cudaStreamSynchronize(s));
+  return NG_SUCCESS;
+}
+
+extern "C" const ng_mcgs_kernels ng_mcgs_cuda = {"cuda",       cuda_create,  cuda_values, cuda_color,
+                                                 cuda_sweeps,  cuda_destroy, cuda_build,  cuda_colors};
