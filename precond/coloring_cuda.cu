@@ -17,9 +17,10 @@
  * and each row waits (spinning on a volatile read) until its lower
  * neighbours have published their colors, then takes the first free one.
  * That is the sequential greedy coloring exactly. A wait that lasts past a
- * time limit (it should not happen: sm_70+ schedules diverged threads
- * fairly) poisons the row and raises a flag; the colors are then made again
- * by the JPL rounds with index keys, which give the same result. */
+ * time limit (it should not happen: sm_70+ schedules diverged threads of a
+ * warp fairly, older GPUs may not) poisons the row and raises a flag; the
+ * colors are then made again by the JPL rounds with index keys, which give
+ * the same result. */
 #include "cuda_internal.h"
 #include "smoother.h"
 
@@ -118,7 +119,9 @@ __global__ void k_greedy_natural(int32_t n, const R *rp, const int32_t *col, con
         bad = true;
         break;
       }
+#if __CUDA_ARCH__ >= 700
       __nanosleep(64);
+#endif
     }
     if (c >= POISON) bad = true;
     else if (c >= 0 && c < 64) used |= 1ull << c;
