@@ -5,8 +5,8 @@
  * finest level, -amg_coloring natural: 8 colors on 27-point grids as the
  * seed's greedy coloring, or in hashed order, -amg_coloring hash: about 17
  * colors, a somewhat stronger sweep; largest degree first below) so that
- * rows of one color never couple; a sweep updates the colors one after another, each color's rows
- * all at once:  x_i = (1 - w) x_i + w (t_i - sum_{j != i} a_ij x_j) / a_ii,
+ * rows of one color never couple; a sweep updates the colors one after
+ * another, each color's rows all at once:  x_i = (1 - w) x_i + w (t_i - sum_{j != i} a_ij x_j) / a_ii,
  * w = -amg_omega when given, else 1. Pre-smoothing runs the colors forward,
  * post-smoothing backward: the backward sweep is the adjoint of the forward
  * one, so the V-cycle stays symmetric for PCG.

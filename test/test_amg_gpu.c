@@ -417,7 +417,7 @@ START_TEST(gpu_mcgs_device_setup)
       ng_precond P[2];
       ng_context cx[2] = {host, gpu};
       char opt[256];
-      snprintf(opt, sizeof(opt), "-precond amg -amg_setup host %s", cfg[s]);
+      snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_coarse_size 50 %s", cfg[s]);
       for (int k = 0; k < 2; k++) {
         NG_ASSERT_OK(ng_matrix_generate(cx[k], specs[q], &A[k], NULL));
         NG_ASSERT_OK(ng_vector_create(A[k], &r[k]));
