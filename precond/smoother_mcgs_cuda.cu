@@ -115,15 +115,19 @@ __device__ static int64_t find_col(const int32_t *rp, const int32_t *col, int32_
   return lo < rp[row + 1] && col[lo] == j ? lo : -1;
 }
 
-/* keep[k] (theta > 0): |a_ij| > theta |a_ii| or |a_ji| > theta |a_jj|, as ng_coloring_graph's strong graph */
+/* keep[k] (theta > 0): |a_ij| > theta |a_ii| or |a_ji| > theta |a_jj|, as
+ * ng_coloring_graph's strong graph. A warp per row, a lane per entry (the
+ * row's entries read coalesced, each lane's search in row j independent). */
 __global__ void k_check(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double theta,
                         unsigned char *keep, int *flag)
 {
-  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t i = (int32_t)(g / 32), lane = (int32_t)(g % 32);
   if (i >= n) return;
   int64_t di = find_col(rp, col, i, i);
-  int bad = di < 0 ? 2 : 0;
-  for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+  int bad = di < 0 && lane == 0 ? 2 : 0;
+  double aii = di >= 0 ? fabs(val[di]) : 0.0;
+  for (int32_t k = rp[i] + lane; k < rp[i + 1] && !bad; k += 32) {
     int32_t j = col[k];
     if (j < 0 || j >= n || (k > rp[i] && col[k - 1] >= j)) {
       bad |= 1;
@@ -140,7 +144,7 @@ __global__ void k_check(int32_t n, const int32_t *rp, const int32_t *col, const 
     }
     if (keep) {
       int64_t dj = find_col(rp, col, j, j);
-      double aii = di >= 0 ? fabs(val[di]) : 0.0, ajj = dj >= 0 ? fabs(val[dj]) : 0.0;
+      double ajj = dj >= 0 ? fabs(val[dj]) : 0.0;
       keep[k] = fabs(val[k]) > theta * aii || fabs(val[kj]) > theta * ajj;
     }
   }
@@ -342,7 +346,7 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->dstart, 1), out); /* first the flag, then start */
   if (theta > 0) NG_CHECK_GOTO(st, NG_CUDA_MALLOC(keep, nnz ? nnz : 1), out);
   E_CHECK(cudaMemsetAsync(d->dstart, 0, sizeof(int32_t), s));
-  if (n) k_check<<<nblocks(n), TPB, 0, s>>>(n, rp, col, val, theta, keep, d->dstart);
+  if (n) k_check<<<nblocks((int64_t)n * 32), TPB, 0, s>>>(n, rp, col, val, theta, keep, d->dstart);
   E_CHECK(cudaGetLastError());
   E_CHECK(cudaMemcpyAsync(&flag, d->dstart, sizeof(int), cudaMemcpyDeviceToHost, s));
   E_CHECK(cudaStreamSynchronize(s));
