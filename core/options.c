@@ -54,6 +54,9 @@ static const opt_def known[] = {
   {"amg_mcgs_coarse", OPT_STRING, "mcgs", "mcgs|mmcgs", 0,
    "AMG mcgs: the levels below the finest color every coupling (mcgs) or, as seed 004 did, only the strong ones "
    "(mmcgs, -amg_mmcgs_theta): far fewer colors and launches on the coarse levels"},
+  {"amg_smoother_setup", OPT_STRING, "device", "device|host", 0,
+   "AMG mcgs/mmcgs on a GPU context: colors and per-color blocks built on the device from the level's device CSR "
+   "(device) or on the host and uploaded (host, the reference)"},
   {"amg_cheby_degree", OPT_INT, "2", NULL, 1, "AMG chebyshev: polynomial degree of one sweep (SpMVs per sweep; the first sweep from zero saves one)"},
   {"amg_cheby_ratio", OPT_REAL, "10", NULL, 1, "AMG chebyshev: the polynomial is smallest over [lmax / ratio, lmax], lmax = 1.1 rho(D^-1 A)"},
   {"amg_omega", OPT_REAL, "0", NULL, 1, "AMG smoother damping (0: from the spectrum)"},

@@ -8,7 +8,7 @@
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother
  * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta, -amg_coloring,
- * -amg_mcgs_coarse,
+ * -amg_mcgs_coarse, -amg_smoother_setup,
  * -amg_cheby_degree, -amg_cheby_ratio. */
 #include "amg_dist.h"
 #include "smoother.h"
@@ -65,6 +65,10 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   if (strcmp(s, "mcgs") && strcmp(s, "mmcgs"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_coarse '%s' is not available (known: mcgs, mmcgs)", s);
   M->mcgs_coarse_strong = !strcmp(s, "mmcgs");
+  NG_CHECK(ng_options_get_string(opts, "amg_smoother_setup", &s));
+  if (strcmp(s, "device") && strcmp(s, "host"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother_setup '%s' is not available (known: device, host)", s);
+  M->smoother_host_setup = !strcmp(s, "host");
   NG_CHECK(ng_options_get_int(opts, "amg_cheby_degree", &M->cheby_degree));
   NG_CHECK(ng_options_get_real(opts, "amg_cheby_ratio", &M->cheby_ratio));
   if (M->cheby_degree < 1 || M->cheby_degree > 32)

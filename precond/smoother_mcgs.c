@@ -199,7 +199,7 @@ static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A,
     g->dist = dist;
     NG_CHECK(ctx->vops->alloc(ctx, &g->t, A->nrows));
   }
-  if (g->k->build && !g->dist) { /* on the device from the level's device CSR table */
+  if (g->k->build && !g->dist && !M->smoother_host_setup) { /* on the device from the level's device CSR table */
     /* the level's matrix table (level 0 on one rank: the user's matrix), else the level's A table */
     const ng_spmv_ops *const *ops = dist ? &dist->spmv : l > 0 ? &M->L[l].Aops : NULL;
     void *const *tab = dist ? &dist->spmv_data : l > 0 ? &M->L[l].Adata : NULL;

@@ -440,6 +440,20 @@ START_TEST(gpu_mcgs_device_setup)
         if (l == 0 && !strstr(cfg[s], "hash")) ck_assert_int_le(nh, 8); /* natural order on a 27-point grid */
       }
       ck_assert_int_ge(smoothed, 2);
+      if (s == 0) { /* -amg_smoother_setup host on the GPU context: the host layout, the same colors */
+        snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_coarse_size 50 -amg_smoother_setup host %s", cfg[s]);
+        ng_precond Q = make_amg_opts(gpu, A[1], opt);
+        ng_amg *Mq = ng_amg_of(Q);
+        for (int l = 0; l < Mq->nlevels; l++) {
+          int nq = 0, nh = 0;
+          const int32_t *cq = ng_smoother_row_colors(Mq, l, &nq), *ch = ng_smoother_row_colors(Mh, l, &nh);
+          if (!cq || !Mq->L[l].sdata) continue;
+          ck_assert(!ng_smoother_built_on_device(Mq, l));
+          ck_assert_int_eq(nq, nh);
+          ck_assert(memcmp(cq, ch, (size_t)Mq->L[l].n * sizeof(int32_t)) == 0);
+        }
+        ng_precond_destroy(Q);
+      }
       int32_t n = A[0]->n_local;
       double d0 = vcycle_diff(P, r, z, n);
       /* an update with values times 3: the device blocks refreshed from the device CSR */
