@@ -219,6 +219,12 @@ typedef struct ng_spmv_ops {
    * device (dcsr from ng_dcsr_create, spmv/formats.h), so that converting to
    * several formats uploads A once. */
   ng_status (*create_dev)(ng_context ctx, const ng_csr *A, const void *dcsr, const char *opt, void **data);
+  /* Optional (square tables; NULL: none), the AMG smoother's one-pass
+   * kernels (precond/amg_cycle.c, smoother_jacobi.c): with dinv,
+   * y = x + dinv .* (b - A x) (a damped Jacobi sweep), without (dinv NULL)
+   * y = b - A x (the residual). y must not alias x; b may be y only when
+   * dinv is NULL. The host tables are the reference of the GPU ones. */
+  ng_status (*fused)(void *data, const double *b, const double *x, const double *dinv, double *y);
 } ng_spmv_ops;
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);

@@ -105,6 +105,8 @@ typedef struct {
   const ng_spmv_ops *Cops; void *Cdata;
   double *eigvec0;               /* finest level: power iteration buffer in context memory (when not on the device path) */
   char format[32];
+  char fine_format[32];          /* -amg_fine_format: the finest level's operator in the cycle (amg_fine.c) */
+  char fine_used[32];            /* the format L[0].Aops holds ("" when the cycle uses the matrix) */
   int profile;                   /* sync and time each level's cycle and update work (benchmarks only) */
   double setup_seconds, update_seconds;
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
@@ -117,7 +119,14 @@ typedef struct {
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
+  int single;                    /* -amg_precision single: the cycle in FP32 (amg_single.c) */
+  void *fp32;                    /* its float copies of the hierarchy (amg_single.c) */
+  int use_graph;                 /* V-cycle as a CUDA graph (-amg_cuda_graph, one-rank GPU context) */
+  void *graphs;                  /* the captured cycles (amg_graph_cuda.cu) */
 } ng_amg;
+
+/* One V-cycle z = M(r) on the context's memory (amg_cycle.c). */
+typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, double *z);
 
 #ifdef NG_HAVE_CUDA
 /* amg_setup_cuda.cu: level l on the GPU (level 0: the matrix's device CSR,
@@ -152,7 +161,30 @@ void ng_amg_gpu_free(ng_amg *M);
  * the device keeps the patterns). NG_ERR_UNSUPPORTED: do it on the host. */
 ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T, void **state);
 void ng_amg_gpu_triple_free(void *state);
+/* amg_graph_cuda.cu: run body(P, M, r, z) as a CUDA graph, captured on the
+ * first call for this (r, z) and replayed after; *done = 0 when the cycle
+ * cannot be captured (the caller runs it). free: drop the graphs (update,
+ * destroy). launches: graph launches so far, *broken = capture failed. */
+ng_status ng_amg_graph_cycle(ng_precond P, ng_amg *M, const double *r, double *z, ng_amg_cycle_fn body, int *done);
+void ng_amg_graph_free(ng_amg *M);
+long ng_amg_graph_launches(ng_amg *M, int *broken);
 #endif
+
+/* amg_fine.c: level 0's own operator for the cycle (L[0].Aops) in
+ * -amg_fine_format, or none (the matrix); refresh: convert it again. */
+ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh);
+#ifdef NG_HAVE_CUDA
+/* amg_fine_cuda.cu: a table in spec from the matrix's device CSR. */
+ng_status ng_amg_fine_create_dev(ng_context ctx, ng_matrix A, const char *spec, const ng_spmv_ops **ops, void **data);
+#endif
+
+/* amg_single.c (-amg_precision single): float copies of every level's A,
+ * P, R, dinv and work vectors, made (again: refresh) from the double
+ * hierarchy after its setup / update; the V-cycle in FP32, z = cycle(r)
+ * with r converted to float at entry and z back to double at exit. */
+ng_status ng_amg_single_build(ng_context ctx, ng_amg *M, ng_matrix A);
+ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
+void ng_amg_single_free(ng_context ctx, ng_amg *M);
 
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
  * format refuses it); the coarsest operator's dense inverse as a full CSR. */

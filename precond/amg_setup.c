@@ -123,14 +123,15 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   return NG_SUCCESS;
 }
 
-/* Smoother weight, diagonal and the context-memory copies of level l (A0:
- * the user's matrix, for the smoother's level 0 setup). */
-static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix A0, const ng_csr *A, int l, int refresh)
+/* Smoother weight, diagonal and the context-memory copies of level l (Amat:
+ * the user's matrix, also for the smoother's level 0 setup). */
+static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   NG_CHECK(smoother_diagonal(ctx, M, l, A));
+  if (l == 0) NG_CHECK(ng_amg_fine_table(ctx, M, Amat, refresh));
   if (l > 0) {
     if (!refresh) {
       int done = 0;
@@ -170,7 +171,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix A0, const ng_
   }
   /* the smoother's own state: made once, its values refreshed by an update */
   if (!(last && M->coarse_direct)) {
-    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? A0 : NULL, &L->sdata));
+    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? Amat : NULL, &L->sdata));
     else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
   }
   return NG_SUCCESS;
@@ -243,6 +244,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     M->coarse_direct = 0;
   t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->setup_seconds = ng_wtime() - t0;
@@ -267,6 +269,9 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->dist) return ng_amg_dist_refresh(P, M, A);
   double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
+#ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M); /* captured again at the next cycle */
+#endif
   for (int l = 0; l < M->nlevels; l++) {
     ng_amg_level *L = &M->L[l];
     const ng_csr *Ah = level_matrix(M, A, l);
@@ -290,6 +295,7 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 1));
     M->L[l].t_update[2] = lap(ctx, M, &tf);
   }
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->update_seconds = ng_wtime() - t0;
@@ -319,8 +325,10 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->ptent);
     ng_free(L->rperm);
   }
+  ng_amg_single_free(ctx, M); /* the float copies (their own values only) */
   if (M->Cops) M->Cops->destroy(M->Cdata);
 #ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M);
   ng_amg_gpu_free(M);
 #endif
   ctx->vops->free(ctx, M->eigvec0);

@@ -55,6 +55,9 @@ const ng_smoother_ops *ng_smoother_find(const char *name);
  * the user's matrix), for the smoothers. */
 ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r);
 ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y);
+/* y = x + dinv .* (b - A x) in one pass (y not x) when level l's table has
+ * the fused entry: *done = 1; else *done = 0 and nothing ran. */
+ng_status ng_amg_jacobi_fused(ng_amg *M, int l, const double *b, const double *x, double *y, int *done);
 
 /* ---- coloring (coloring.c, coloring_cuda.cu) ----------------------------
  * G: the symmetric adjacency (no diagonal) of A's pattern, or of its strong
