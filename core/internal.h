@@ -386,6 +386,10 @@ ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_be
                                 int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
                                 const int64_t *gcol, const double *val, ng_matrix *A);
 
+/* One rank: a matrix over the host CSR W itself (square; validated), W
+ * emptied even on failure (core/matrix.c): no copy of a big input. */
+ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);
+
 /* ---- options (core/options.c) ---------------------------------------------- */
 ng_status ng_options_copy(ng_options src, ng_options *dst);
 

@@ -186,6 +186,11 @@ ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const ng_dcsr *given,
   dia_cuda *D = NULL;
   ng_status st;
   NG_CHECK(ng_spmv_opts_parse(half ? "dia_half" : "dia", opt, &o));
+  /* the kernels form i + off and i + k in int: |off| < n keeps them in
+   * range while n <= 2^30 */
+  if (A->nrows > (1 << 30))
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s on the GPU: %d rows, more than the 2^30 its 32-bit row + offset "
+                    "arithmetic allows", half ? "dia_half" : "dia", (int)A->nrows);
   NG_CHECK(NG_CALLOC(D, 1));
   D->ctx = ctx;
   {
@@ -208,7 +213,7 @@ ng_status dia_cuda_apply(void *data, double alpha, const double *x, double beta,
   if (n == 0) return NG_SUCCESS;
   dia_kernel_t k = D->h.o.ldg ? pick<true>(D->h.half, D->h.nd, D->h.o.unroll)
                               : pick<false>(D->h.half, D->h.nd, D->h.o.unroll);
-  k<<<(n + 255) / 256, 256, 0, D->ctx->cuda->stream>>>(n, D->h.nd, D->offs, D->d_val, x, alpha, beta, y);
+  k<<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, D->ctx->cuda->stream>>>(n, D->h.nd, D->offs, D->d_val, x, alpha, beta, y);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;
 }
