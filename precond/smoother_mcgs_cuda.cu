@@ -19,8 +19,9 @@
  * does), per-color widths and intra flags by atomics, then one kernel fills
  * every color's block and 1 / a_ii; an update reruns that kernel on the
  * values only. The layout equals build_layout's (smoother_mcgs.c) entry for
- * entry, so GPU and host iterates agree. Levels without a device CSR take
- * the host layout: values from the host CSR through the layout's source
+ * entry, so GPU and host iterates agree. Levels without a 32-bit device
+ * CSR (another -amg_format, 64-bit offsets past 2^31 entries) or with an
+ * unsymmetric pattern, and -amg_smoother_setup host, take the host layout: values from the host CSR through the layout's source
  * indices and one upload (a level whose host copy is stale is downloaded
  * first). */
 #include "cuda_internal.h"
