@@ -48,6 +48,15 @@ static const opt_def known[] = {
    "correction), mmcgs (modified MCGS: colors of the strong couplings only, deterministic), chebyshev (polynomial in "
    "D^-1 A); under MPI mcgs and mmcgs color each rank's block and read the off-rank values once per sweep"},
   {"amg_mmcgs_theta", OPT_REAL, "0.1", NULL, 1, "AMG mmcgs: couplings |a_ij| > theta |a_ii| are strong (colored apart); weaker ones inside a color read the values from before the color's update"},
+  {"amg_coloring", OPT_STRING, "natural", "natural|hash", 0,
+   "AMG mcgs/mmcgs: order of the finest level's greedy coloring: natural (row order, the seed's greedy: 8 colors on "
+   "27-point grids) or hash (random order, JPL: about 17 colors, a stronger sweep); coarse levels largest degree first"},
+  {"amg_mcgs_coarse", OPT_STRING, "mcgs", "mcgs|mmcgs", 0,
+   "AMG mcgs: the levels below the finest color every coupling (mcgs) or, as seed 004 did, only the strong ones "
+   "(mmcgs, -amg_mmcgs_theta): far fewer colors and launches on the coarse levels"},
+  {"amg_smoother_setup", OPT_STRING, "device", "device|host", 0,
+   "AMG mcgs/mmcgs on a GPU context: colors and per-color blocks built on the device from the level's device CSR "
+   "(device) or on the host and uploaded (host, the reference)"},
   {"amg_cheby_degree", OPT_INT, "2", NULL, 1, "AMG chebyshev: polynomial degree of one sweep (SpMVs per sweep; the first sweep from zero saves one)"},
   {"amg_cheby_ratio", OPT_REAL, "10", NULL, 1, "AMG chebyshev: the polynomial is smallest over [lmax / ratio, lmax], lmax = 1.1 rho(D^-1 A)"},
   {"amg_sparsify", OPT_REAL, "0.015", NULL, 1, "AMG non-Galerkin sparsification: coarse-operator entries |a_ij| < tau min(|a_ii|, |a_jj|) are dropped and added to the diagonal, keeping row sums (0: none)"},

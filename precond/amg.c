@@ -8,6 +8,7 @@
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
  * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
+ * -amg_coloring, -amg_mcgs_coarse, -amg_smoother_setup,
  * -amg_cheby_degree, -amg_cheby_ratio, -amg_precision single|double
  * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
 #include "amg_dist.h"
@@ -64,6 +65,18 @@ static ng_status read_options(ng_amg *M, ng_options opts)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi, mcgs, mmcgs, chebyshev)",
                     smoother);
   NG_CHECK(ng_options_get_real(opts, "amg_mmcgs_theta", &M->mmcgs_theta));
+  NG_CHECK(ng_options_get_string(opts, "amg_coloring", &s));
+  if (!strcmp(s, "natural")) M->coloring = NG_COLOR_NATURAL;
+  else if (!strcmp(s, "hash")) M->coloring = NG_COLOR_HASH;
+  else return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coloring '%s' is not available (known: natural, hash)", s);
+  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_coarse", &s));
+  if (strcmp(s, "mcgs") && strcmp(s, "mmcgs"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_coarse '%s' is not available (known: mcgs, mmcgs)", s);
+  M->mcgs_coarse_strong = !strcmp(s, "mmcgs");
+  NG_CHECK(ng_options_get_string(opts, "amg_smoother_setup", &s));
+  if (strcmp(s, "device") && strcmp(s, "host"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother_setup '%s' is not available (known: device, host)", s);
+  M->smoother_host_setup = !strcmp(s, "host");
   NG_CHECK(ng_options_get_int(opts, "amg_cheby_degree", &M->cheby_degree));
   NG_CHECK(ng_options_get_real(opts, "amg_cheby_ratio", &M->cheby_ratio));
   if (M->cheby_degree < 1 || M->cheby_degree > 32)

@@ -109,6 +109,9 @@ typedef struct {
   ng_amg_level *L;               /* max_levels entries */
   const struct ng_smoother_ops *smoother; /* -amg_smoother (smoother.h) */
   double mmcgs_theta;            /* -amg_mmcgs_theta: strong couplings that the mmcgs colors separate */
+  int coloring;                  /* -amg_coloring: the finest level's coloring order (NG_COLOR_* of smoother.h) */
+  int mcgs_coarse_strong;        /* -amg_mcgs_coarse mmcgs: mcgs colors the strong couplings only below the finest */
+  int smoother_host_setup;       /* -amg_smoother_setup host: mcgs/mmcgs built on the host on a GPU context too */
   int cheby_degree;              /* -amg_cheby_degree */
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;

@@ -167,7 +167,8 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   return NG_SUCCESS;
 }
 
-/* Smoother weight, diagonal and the context-memory copies of level l. */
+/* Smoother weight, diagonal and the context-memory copies of level l (Amat:
+ * the user's matrix, also for the smoother's level 0 setup). */
 static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
@@ -214,7 +215,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
   }
   /* the smoother's own state: made once, its values refreshed by an update */
   if (!(last && M->coarse_direct)) {
-    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, NULL, &L->sdata));
+    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? Amat : NULL, &L->sdata));
     else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
   }
   return NG_SUCCESS;

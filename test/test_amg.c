@@ -7,12 +7,14 @@
  * Jacobi-PCG; graded sweeps, the smoother coarse solve and PBiCGSTAB;
  * update with values scaled by 3 gives the same iteration count and a
  * coarse operator scaled by 3; bad options are clear errors.
- * Smoothers (smoother.h): the colors of mcgs and mmcgs are valid on every
- * level of real hierarchies; one MCGS sweep (forward and backward) equals a
+ * Smoothers (smoother.h): the colors of mcgs and mmcgs (and mcgs with
+ * -amg_mcgs_coarse mmcgs) are valid on every level of real hierarchies, 8 on
+ * the finest 27-point grids; each coloring order equals the first-fit
+ * coloring in its key order written here; one MCGS sweep (forward and backward) equals a
  * sequential Gauss-Seidel sweep in color order written here; one mmcgs sweep
  * equals the color-by-color Jacobi-inside-a-color sweep written here and
  * repeats bit for bit with 1 and 2 threads; the V-cycle is symmetric
- * (x'My = y'Mx) for every smoother; AMG-PCG converges with every smoother on
+ * (x'My = y'Mx) for every smoother and coloring configuration; AMG-PCG converges with every smoother on
  * fem27, lap27, aniso27 (PBiCGSTAB) and bcsstk13; an update keeps the colors
  * and gives the same V-cycle for the same values. */
 #include "testutil.h"
@@ -544,10 +546,12 @@ START_TEST(coloring_valid_on_every_level)
     ng_matrix A;
     if (c[k].spec) NG_ASSERT_OK(ng_matrix_generate(ctx, c[k].spec, &A, NULL));
     else NG_ASSERT_OK(ng_matrix_read_mtx(ctx, ng_test_data(c[k].file), &A));
-    int ncol[2][16] = {{0}};
-    for (int m = 0; m < 2; m++) {
-      char opt[128];
-      snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_solver smoother -amg_coarse_size 20", m ? "mmcgs" : "mcgs");
+    int ncol[3][16] = {{0}};
+    /* m = 0: mcgs, 1: mmcgs, 2: mcgs with the strong couplings only below the finest (seed 004's configuration) */
+    for (int m = 0; m < 3; m++) {
+      char opt[160];
+      snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_solver smoother -amg_coarse_size 20",
+               m == 1 ? "mmcgs" : m == 2 ? "mcgs -amg_mcgs_coarse mmcgs" : "mcgs");
       ng_precond P = make_amg(A, opt);
       ng_amg *M = ng_amg_of(P);
       ck_assert_int_ge(M->nlevels, 2);
@@ -558,6 +562,7 @@ START_TEST(coloring_valid_on_every_level)
         ck_assert_ptr_nonnull(color);
         ncol[m][l] = nc;
         /* written here from the matrix: every coupling (plain) / strong coupling (modified) crosses colors */
+        int strong = m == 1 || (m == 2 && l > 0);
         for (int32_t i = 0; i < X->nrows; i++) {
           double d = 0;
           for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++)
@@ -565,13 +570,13 @@ START_TEST(coloring_valid_on_every_level)
           ck_assert(color[i] >= 0 && color[i] < nc);
           for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++) {
             int32_t j = X->col[q];
-            if (j == i || (m && !(fabs(X->val[q]) > M->mmcgs_theta * fabs(d)))) continue;
+            if (j == i || (strong && !(fabs(X->val[q]) > M->mmcgs_theta * fabs(d)))) continue;
             ck_assert_msg(color[i] != color[j], "%s %s level %d: rows %d and %d coupled, both color %d",
-                          c[k].spec ? c[k].spec : c[k].file, m ? "mmcgs" : "mcgs", l, (int)i, (int)j, (int)color[i]);
+                          c[k].spec ? c[k].spec : c[k].file, opt, l, (int)i, (int)j, (int)color[i]);
           }
         }
         ng_graph G;
-        NG_ASSERT_OK(ng_coloring_graph(X, m ? M->mmcgs_theta : 0.0, &G));
+        NG_ASSERT_OK(ng_coloring_graph(X, strong ? M->mmcgs_theta : 0.0, &G));
         ck_assert(ng_coloring_valid(&G, color));
         ng_graph_free(&G);
       }
@@ -581,10 +586,74 @@ START_TEST(coloring_valid_on_every_level)
       if (k == 0 && m == 0) fputs(buf, stdout);
       ng_precond_destroy(P);
     }
-    printf("%s colors per level, mcgs / mmcgs:", c[k].spec ? c[k].spec : c[k].file);
-    for (int l = 0; l < 16 && ncol[0][l]; l++) printf(" %d/%d", ncol[0][l], ncol[1][l]);
+    printf("%s colors per level, mcgs / mmcgs / mcgs -amg_mcgs_coarse mmcgs:", c[k].spec ? c[k].spec : c[k].file);
+    for (int l = 0; l < 16 && ncol[0][l]; l++) printf(" %d/%d/%d", ncol[0][l], ncol[1][l], ncol[2][l]);
     printf("\n");
     ck_assert_int_le(ncol[1][0], ncol[0][0]); /* strong couplings only: no more colors */
+    ck_assert_int_eq(ncol[2][0], ncol[0][0]); /* the finest level as mcgs */
+    for (int l = 1; l < 16 && ncol[0][l]; l++) ck_assert_int_le(ncol[2][l], ncol[0][l]);
+    if (c[k].spec) ck_assert_int_eq(ncol[0][0], 8); /* 27-point grids in row order: 2 x 2 x 2, as the seed's greedy */
+    ng_matrix_destroy(A);
+  }
+}
+END_TEST
+
+/* The coloring orders on real graphs: every one valid; the natural order is
+ * the sequential first-fit in row order (written here), the hashed and
+ * largest-degree-first ones are first-fit in their key orders (written here
+ * by sorting the keys); 8 colors on a 27-point grid in row order. */
+static int32_t first_fit(const ng_graph *G, int32_t v, const int32_t *color)
+{
+  for (int32_t c = 0;; c++) {
+    int used = 0;
+    for (int64_t q = G->rowptr[v]; q < G->rowptr[v + 1] && !used; q++) used = color[G->col[q]] == c;
+    if (!used) return c;
+  }
+}
+static const uint64_t *sort_keys;
+static int by_key_desc(const void *a, const void *b)
+{
+  uint64_t x = sort_keys[*(const int32_t *)a], y = sort_keys[*(const int32_t *)b];
+  return (x < y) - (x > y);
+}
+
+START_TEST(coloring_orders)
+{
+  const char *specs[] = {"fem27:12", "aniso27:11", "lap27:10"};
+  for (int k = 0; k < 3; k++) {
+    ng_matrix A;
+    ng_graph G;
+    NG_ASSERT_OK(ng_matrix_generate(ctx, specs[k], &A, NULL));
+    NG_ASSERT_OK(ng_coloring_graph(&A->local, 0.0, &G));
+    int32_t n = G.n, *color = malloc(n * sizeof(int32_t)), *ref = malloc(n * sizeof(int32_t)),
+            *order = malloc(n * sizeof(int32_t));
+    uint64_t *key = malloc(n * sizeof(uint64_t));
+    int nc[3];
+    for (int o = 0; o < 3; o++) {
+      NG_ASSERT_OK(ng_coloring_host.color(ctx, &G, o, color, &nc[o]));
+      ck_assert(ng_coloring_valid(&G, color));
+      for (int32_t i = 0; i < n; i++) {
+        key[i] = ng_coloring_key(o, G.rowptr[i + 1] - G.rowptr[i], (uint32_t)i);
+        order[i] = i;
+        ref[i] = -1;
+      }
+      sort_keys = key;
+      qsort(order, (size_t)n, sizeof(int32_t), by_key_desc);
+      int most = -1;
+      for (int32_t q = 0; q < n; q++) {
+        ref[order[q]] = first_fit(&G, order[q], ref);
+        if (ref[order[q]] > most) most = ref[order[q]];
+      }
+      ck_assert_int_eq(nc[o], most + 1);
+      ck_assert_msg(memcmp(color, ref, n * sizeof(int32_t)) == 0, "%s order %d: not the first-fit coloring in key order",
+                    specs[k], o);
+    }
+    printf("%s colors: hash %d, largest degree first %d, natural %d\n", specs[k], nc[NG_COLOR_HASH], nc[NG_COLOR_LDF],
+           nc[NG_COLOR_NATURAL]);
+    ck_assert_int_eq(nc[NG_COLOR_NATURAL], 8);
+    ck_assert_int_gt(nc[NG_COLOR_HASH], 8);
+    free(color); free(ref); free(order); free(key);
+    ng_graph_free(&G);
     ng_matrix_destroy(A);
   }
 }
@@ -691,11 +760,13 @@ START_TEST(vcycle_is_symmetric)
   double *mx = malloc(n * sizeof(double)), *my = malloc(n * sizeof(double));
   ng_test_random(x, n);
   for (int32_t i = 0; i < n; i++) y[i] = cos(0.37 * i) + 0.1;
-  for (int s = 0; s < 4; s++)
+  const char *variants[] = {"jacobi", "mcgs", "mmcgs", "chebyshev", "mcgs -amg_mcgs_coarse mmcgs -amg_sweeps 4,3,2,1",
+                            "mcgs -amg_coloring hash"};
+  for (int s = 0; s < 6; s++)
     for (int coarse = 0; coarse < 2; coarse++) {
-      char opt[160];
+      char opt[200];
       snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_size 20 -amg_coarse_solver %s -amg_coarse_sweeps 9",
-               smoothers[s], coarse ? "smoother" : "direct");
+               variants[s], coarse ? "smoother" : "direct");
       ng_precond P = make_amg(A, opt);
       papply(P, A, x, mx);
       papply(P, A, y, my);
@@ -705,7 +776,7 @@ START_TEST(vcycle_is_symmetric)
         ymx += y[i] * mx[i];
         scale += fabs(x[i] * my[i]);
       }
-      printf("%s (coarsest %s): x'My %.15g, y'Mx %.15g\n", smoothers[s], coarse ? "smoother" : "direct", xmy, ymx);
+      printf("%s (coarsest %s): x'My %.15g, y'Mx %.15g\n", variants[s], coarse ? "smoother" : "direct", xmy, ymx);
       ck_assert_msg(fabs(xmy - ymx) <= 1e-12 * scale, "%s: x'My = %.17g, y'Mx = %.17g", opt, xmy, ymx);
       ng_precond_destroy(P);
     }
@@ -805,6 +876,7 @@ int main(void)
   tcase_add_test(tc, bad_input);
   tcase_add_test(tc, dense_inverse);
   tcase_add_test(tc, coloring_valid_on_every_level);
+  tcase_add_test(tc, coloring_orders);
   tcase_add_test(tc, mcgs_sweep_equals_sequential_gauss_seidel);
   tcase_add_test(tc, mmcgs_is_deterministic);
   tcase_add_test(tc, vcycle_is_symmetric);
