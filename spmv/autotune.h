@@ -108,8 +108,8 @@ ng_status ng_clock_start_cuda(ng_clock *c);
 ng_status ng_clock_ms_cuda(ng_clock *c, double *ms);
 void ng_clock_free_cuda(ng_clock *c);
 /* A converters' view (spmv/convert_cuda.h ng_dcsr) of the device arrays of a
- * GPU "csr" instance of A: columns and values borrowed, row offsets widened
- * to 64 bits on the device. NG_ERR_ARGUMENT, without a message, when ops is
+ * GPU "csr" instance of A: columns and values borrowed, row offsets too in
+ * the 64-bit layout, else widened to 64 bits on the device. NG_ERR_ARGUMENT, without a message, when ops is
  * not the GPU csr table. Free with ng_dcsr_destroy (borrowed arrays stay). */
 ng_status ng_dcsr_view(ng_context ctx, const ng_spmv_ops *ops, void *data, const ng_csr *A, void **dcsr);
 #endif

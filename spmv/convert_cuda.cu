@@ -498,13 +498,20 @@ static __global__ void k_widen(int64_t m, const int32_t *a, int64_t *b)
 
 extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
                                         double **val);
+extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
+                                          double **val);
 
+/* The csr instance's arrays: 64-bit offsets borrowed as they are, 32-bit
+ * ones widened into a new array. */
 extern "C" ng_status ng_dcsr_view(ng_context ctx, const ng_spmv_ops *ops, void *data, const ng_csr *A, void **dcsr)
 {
-  int32_t *rp32, *col;
-  double *val;
+  int32_t *rp32 = NULL, *col = NULL;
+  int64_t *rp64 = NULL;
+  double *val = NULL;
   *dcsr = NULL;
-  if (ng_csr_cuda_arrays(ops, data, &rp32, &col, &val) != NG_SUCCESS) return NG_ERR_ARGUMENT; /* quiet, as documented */
+  if (ng_csr_cuda_arrays64(ops, data, &rp64, &col, &val) != NG_SUCCESS &&
+      ng_csr_cuda_arrays(ops, data, &rp32, &col, &val) != NG_SUCCESS)
+    return NG_ERR_ARGUMENT; /* quiet, as documented */
   ng_dcsr *d = new (std::nothrow) ng_dcsr;
   if (!d) return NG_ERROR(NG_ERR_MEMORY, "no memory for a device CSR handle");
   d->borrowed = true;
@@ -513,6 +520,12 @@ extern "C" ng_status ng_dcsr_view(ng_context ctx, const ng_spmv_ops *ops, void *
   d->nnz = A->nnz;
   d->col = col;
   d->val = val;
+  if (rp64) {
+    d->rp = rp64;
+    d->borrowed_rp = true;
+    *dcsr = d;
+    return NG_SUCCESS;
+  }
   ng_status st = dalloc(&d->rp, d->n + 1, "device CSR row offsets (64-bit view)");
   if (st == NG_SUCCESS && rp32) {
     k_widen<<<blocks(d->n + 1), TPB, 0, ctx->cuda->stream>>>(d->n + 1, rp32, d->rp);

@@ -18,13 +18,14 @@ struct ng_dcsr {
   int64_t *rp = NULL; /* n + 1 */
   int32_t *col = NULL;
   double *val = NULL;
-  bool borrowed = false; /* col and val belong to a CSR instance (ng_dcsr_view): not freed here */
+  bool borrowed = false;    /* col and val belong to a CSR instance (ng_dcsr_view): not freed here */
+  bool borrowed_rp = false; /* rp too (a 64-bit csr instance) */
   ng_dcsr() = default;
   ng_dcsr(const ng_dcsr &) = delete;
   ng_dcsr &operator=(const ng_dcsr &) = delete;
   ~ng_dcsr()
   {
-    cudaFree(rp);
+    if (!borrowed_rp) cudaFree(rp);
     if (!borrowed) {
       cudaFree(col);
       cudaFree(val);

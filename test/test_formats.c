@@ -581,6 +581,10 @@ END_TEST
 #if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
 /* spmv/csr_cuda.cu: the device arrays behind a GPU csr instance */
 ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col, double **val);
+ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col, double **val);
+#define NG_AUTO_LAYOUTS 2 /* the base in the 32-bit and in the 64-bit row offset layout (NG_CSR_OFFSETS64) */
+#else
+#define NG_AUTO_LAYOUTS 1
 #endif
 
 /* Conversions from a CSR instance already on ctx's memory (the matrix's own):
@@ -595,47 +599,54 @@ START_TEST(auto_from_matrix_csr)
   NG_ASSERT_OK(ng_generate_csr("fem27:9", &A, &b));
   const ng_spmv_ops *csr = ng_spmv_find("csr", ctx->on_gpu);
   void *base = NULL;
-  NG_ASSERT_OK(csr->create(ctx, &A, &base));
   const char *specs_from[] = {"dia", "dia_half", "ell", "ellr", "sell", "sell:4:1", "codsell:force", "auto",
                               "auto:all", "csr", NULL};
-  for (int k = 0; specs_from[k]; k++) {
-    const ng_spmv_ops *ops = NULL;
-    void *data = NULL, *was = base;
-    NG_ASSERT_OK(ng_spmv_create_from(ctx, specs_from[k], &A, csr, &base, &ops, &data));
-    check_apply(ops, data, &A, specs_from[k]);
-    if (!strncmp(specs_from[k], "auto", 4)) {
-      const ng_auto_breakdown *bd = ng_spmv_auto_breakdown(ops, data);
-      ck_assert_msg(bd && bd->from_device == 1 && bd->csr_ms == 0.0, "%s: did not start from the base", specs_from[k]);
-      ck_assert_msg((base == NULL) == !strcmp(bd->chosen, "csr"), "%s: chose %s, base %s", specs_from[k], bd->chosen,
-                    base ? "kept" : "taken");
-    }
-    if (!strcmp(specs_from[k], "csr")) ck_assert_msg(base == NULL && data == was, "csr: the base was not taken over");
-    if (base) { /* untouched */
-      check_apply(csr, base, &A, "the base after a conversion");
+  for (int layout = 0; layout < NG_AUTO_LAYOUTS; layout++) {
+    if (layout) setenv("NG_CSR_OFFSETS64", "1", 1);
+    NG_ASSERT_OK(csr->create(ctx, &A, &base));
+    for (int k = 0; specs_from[k]; k++) {
+      const ng_spmv_ops *ops = NULL;
+      void *data = NULL, *was = base;
+      NG_ASSERT_OK(ng_spmv_create_from(ctx, specs_from[k], &A, csr, &base, &ops, &data));
+      check_apply(ops, data, &A, specs_from[k]);
+      if (!strncmp(specs_from[k], "auto", 4)) {
+        const ng_auto_breakdown *bd = ng_spmv_auto_breakdown(ops, data);
+        ck_assert_msg(bd && bd->from_device == 1 && bd->csr_ms == 0.0, "%s: did not start from the base", specs_from[k]);
+        ck_assert_msg((base == NULL) == !strcmp(bd->chosen, "csr"), "%s: chose %s, base %s", specs_from[k], bd->chosen,
+                      base ? "kept" : "taken");
+      }
+      if (!strcmp(specs_from[k], "csr")) ck_assert_msg(base == NULL && data == was, "csr: the base was not taken over");
+      if (base) { /* untouched */
+        check_apply(csr, base, &A, "the base after a conversion");
 #if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
-      int32_t *drp, *dcol;
-      double *dval, *hv = malloc((size_t)A.nnz * sizeof(double) + 8);
-      int32_t *hc = malloc((size_t)A.nnz * sizeof(int32_t) + 4);
-      NG_ASSERT_OK(ng_csr_cuda_arrays(csr, base, &drp, &dcol, &dval));
-      NG_ASSERT_OK(ctx->vops->download_raw(ctx, hv, dval, (size_t)A.nnz * sizeof(double)));
-      NG_ASSERT_OK(ctx->vops->download_raw(ctx, hc, dcol, (size_t)A.nnz * sizeof(int32_t)));
-      ck_assert_msg(!memcmp(hv, A.val, (size_t)A.nnz * sizeof(double)), "%s changed the device values", specs_from[k]);
-      ck_assert_msg(!memcmp(hc, A.col, (size_t)A.nnz * sizeof(int32_t)), "%s changed the device columns",
-                    specs_from[k]);
-      free(hv);
-      free(hc);
+        int32_t *drp, *dcol;
+        int64_t *drp64;
+        double *dval, *hv = malloc((size_t)A.nnz * sizeof(double) + 8);
+        int32_t *hc = malloc((size_t)A.nnz * sizeof(int32_t) + 4);
+        if (layout) NG_ASSERT_OK(ng_csr_cuda_arrays64(csr, base, &drp64, &dcol, &dval));
+        else NG_ASSERT_OK(ng_csr_cuda_arrays(csr, base, &drp, &dcol, &dval));
+        NG_ASSERT_OK(ctx->vops->download_raw(ctx, hv, dval, (size_t)A.nnz * sizeof(double)));
+        NG_ASSERT_OK(ctx->vops->download_raw(ctx, hc, dcol, (size_t)A.nnz * sizeof(int32_t)));
+        ck_assert_msg(!memcmp(hv, A.val, (size_t)A.nnz * sizeof(double)), "%s changed the device values", specs_from[k]);
+        ck_assert_msg(!memcmp(hc, A.col, (size_t)A.nnz * sizeof(int32_t)), "%s changed the device columns",
+                      specs_from[k]);
+        free(hv);
+        free(hc);
 #endif
-      ops->destroy(data);
-    } else {
-      base = data; /* the instance is the base again: it is a csr one */
-      ck_assert(ops == csr || ng_spmv_auto_breakdown(ops, data));
-      if (ops != csr) { /* auto holding the base: make a fresh one */
         ops->destroy(data);
-        NG_ASSERT_OK(csr->create(ctx, &A, &base));
+      } else {
+        base = data; /* the instance is the base again: it is a csr one */
+        ck_assert(ops == csr || ng_spmv_auto_breakdown(ops, data));
+        if (ops != csr) { /* auto holding the base: make a fresh one */
+          ops->destroy(data);
+          NG_ASSERT_OK(csr->create(ctx, &A, &base));
+        }
       }
     }
+    csr->destroy(base);
+    base = NULL;
+    unsetenv("NG_CSR_OFFSETS64");
   }
-  csr->destroy(base);
   ck_assert_int_eq(ng_spmv_create_from(ctx, "auto:bogus", &A, NULL, NULL, &csr, &base), NG_ERR_ARGUMENT);
   ck_assert_int_eq(ng_spmv_create(ctx, "auto:slack=0.5", &A, &csr, &base), NG_ERR_ARGUMENT);
 
