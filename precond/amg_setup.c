@@ -18,36 +18,14 @@ double ng_amg_level_theta(const ng_amg *M, int l) { return l > 0 && M->theta_coa
 #define level_theta ng_amg_level_theta
 
 /* Level l > 0 made from level l - 1's device product, which then holds its
- * operator (rho, diagonal, table from the device). Not with -amg_sparsify:
- * the device product is the full Galerkin operator, the level's operator its
- * host-sparsified copy (amg_sparsify.c), so levels after the finest are
- * built on the host then. */
-static int from_device(ng_amg *M, int l) { return l > 0 && M->L[l - 1].gpu && !(M->sparsify > 0); }
+ * operator (rho, diagonal, table from the device); with -amg_sparsify the
+ * device sparsifies it as the host would (amg_setup_cuda.cu). */
+static int from_device(ng_amg *M, int l) { return l > 0 && M->L[l - 1].gpu; }
 
-/* The GPU transfer of level l writes the full product into L[l + 1].A:
- * with -amg_sparsify that is L[l + 1].G, then sparsified into A. */
 #ifdef NG_HAVE_CUDA
 static ng_status gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh)
 {
-  ng_amg_level *C = &M->L[l + 1];
-  ng_csr tmp;
-  if (!(M->sparsify > 0)) return ng_amg_gpu_transfer(M, A, l, refresh);
-  if (refresh) { /* the GPU writes the values of the full product */
-    tmp = C->A;
-    C->A = C->G;
-    C->G = tmp;
-  }
-  ng_status st = ng_amg_gpu_transfer(M, A, l, refresh);
-  tmp = C->A; /* A: the full product now, into G */
-  C->A = C->G;
-  C->G = tmp;
-  if (st != NG_SUCCESS) {
-    if (!refresh) ng_csr_free(&C->G); /* the host builds this level instead */
-    return st;
-  }
-  if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, &C->A, &C->smap));
-  else ng_amg_sparsify_values(&C->G, C->smap, &C->A);
-  return NG_SUCCESS;
+  return ng_amg_gpu_transfer(M, A, l, refresh);
 }
 #endif
 

@@ -51,7 +51,10 @@ typedef struct {
   int32_t *Rrp, *Rcol; double *Rval; /* owned by the level's R table */
   int32_t *rperm;            /* device: entry k of P is entry rperm[k] of R (update: R's values by a scatter) */
   int32_t *APrp, *APcol; double *APval;
-  int32_t *Crp, *Ccol; double *Cval;
+  int32_t *Crp, *Ccol; double *Cval; /* the level's coarse operator (sparsified with -amg_sparsify) */
+  int32_t *Grp, *Gcol; double *Gval; /* -amg_sparsify: the full Galerkin product */
+  int64_t nnzG;
+  int32_t *smap;             /* -amg_sparsify: entry k of G adds into entry smap[k] of C */
   int *flag;                 /* device: overflow / bad row */
   int hcAP, hcC;             /* hash table size of each product (spgemm) */
   int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
@@ -264,6 +267,62 @@ __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *col, cons
       int32_t p = find_col(Pcol, lo, hi, agg[i]);
       Pval[p] = __dadd_rn(Pval[p], ptent[i]);
     }
+  }
+}
+
+/* -amg_sparsify on the device, the host's ng_amg_sparsify step by step
+ * (amg_sparsify.c): |g_ii| (the diagonal entries summed, as ng_csr_diagonal),
+ * the kept entries per row, their columns and the map k -> slot (a dropped
+ * entry goes to its row's diagonal), then values added in row order, so C
+ * equals the host's bit for bit. */
+__global__ void k_sp_diag(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *d)
+{
+  ROW_LOOP(n) {
+    double s = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) s += val[k];
+    d[i] = fabs(s);
+  }
+}
+__device__ static bool sp_keep(int32_t i, int32_t j, double v, double tau, const double *d)
+{
+  return j == i || fabs(v) >= __dmul_rn(tau, d[i] < d[j] ? d[i] : d[j]);
+}
+__global__ void k_sp_count(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const double *d,
+                           double tau, int64_t *cnt)
+{
+  ROW_LOOP(n) {
+    int64_t c = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) c += sp_keep(i, col[k], val[k], tau, d);
+    cnt[i] = c;
+  }
+}
+__global__ void k_sp_fill(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const double *d,
+                          double tau, const int32_t *Crp, int32_t *Ccol, int32_t *smap, int *flag)
+{
+  ROW_LOOP(n) {
+    int32_t p = Crp[i], diag = -1;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (sp_keep(i, col[k], val[k], tau, d)) {
+        if (col[k] == i) diag = p;
+        Ccol[p] = col[k];
+        smap[k] = p++;
+      } else
+        smap[k] = -1;
+    if (diag < 0) {
+      atomicExch(flag, 1);
+      continue;
+    }
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (smap[k] < 0) smap[k] = diag;
+  }
+}
+__global__ void k_sp_values(int32_t n, const int32_t *rp, const double *val, const int32_t *Crp, const int32_t *smap,
+                            double *Cval)
+{
+  ROW_LOOP(n) {
+    for (int32_t p = Crp[i]; p < Crp[i + 1]; p++) Cval[p] = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) Cval[smap[k]] += val[k];
   }
 }
 
@@ -799,6 +858,45 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Aco
 }
 
 /* P (pattern unless refresh, values), R = P^T, A P, R (A P); A_c to the host. */
+/* -amg_sparsify tau (setup): C, its pattern and the map from G (kernels
+ * above); the values follow in sparsify_values. */
+static ng_status sparsify_setup(amg_gpu *g, double tau)
+{
+  cudaStream_t s = g->ctx->cuda->stream;
+  int32_t n = g->nagg;
+  double *d = NULL;
+  int64_t *cnt = NULL;
+  int bad = 0;
+  ng_status st = NG_CUDA_MALLOC(d, n ? n : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(cnt, (size_t)n + 1);
+  if (st == NG_SUCCESS) {
+    k_sp_diag<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d);
+    k_sp_count<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d, tau, cnt);
+    if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU sparsify: the count kernels failed");
+  }
+  if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, &g->Crp, &g->nnzC, "the sparsified coarse operator");
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->Ccol, g->nnzC ? g->nnzC : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->Cval, g->nnzC ? g->nnzC : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->smap, g->nnzG ? g->nnzG : 1);
+  if (st == NG_SUCCESS) {
+    k_sp_fill<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d, tau, g->Crp, g->Ccol, g->smap, g->flag);
+    if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU sparsify: the fill kernel failed");
+  }
+  if (st == NG_SUCCESS) st = read_flag(g, &bad); /* also waits before d and cnt go */
+  if (st == NG_SUCCESS && bad)
+    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: a coarse row has no diagonal entry to lump dropped entries into");
+  cudaFree(d);
+  cudaFree(cnt);
+  return st;
+}
+
+static ng_status sparsify_values(amg_gpu *g)
+{
+  k_sp_values<<<blocks(g->nagg), TPB, 0, g->ctx->cuda->stream>>>(g->nagg, g->Grp, g->Gval, g->Crp, g->smap, g->Cval);
+  NG_CUDA_LAUNCH_CHECK();
+  return NG_SUCCESS;
+}
+
 static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter)
 {
   struct ng_cuda *cu = g->ctx->cuda;
@@ -884,8 +982,17 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   t = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
                   0, &g->hcAP, n, g->nnzP, "A P"));
-  NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
-                  &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
+  if (!(M->sparsify > 0))
+    NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
+                    &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
+  else { /* the full product G, then C = its sparsified copy (kept as the level's operator) */
+    NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Grp, &g->Gcol, &g->Gval,
+                    &g->nnzG, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
+    NG_CHECK(read_flag(g, &bad));
+    if (bad) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: a product row outgrew its hash table");
+    if (!refresh) NG_CHECK(sparsify_setup(g, M->sparsify));
+    NG_CHECK(sparsify_values(g));
+  }
   NG_CHECK(read_flag(g, &bad)); /* the update's products did not wait */
   if (bad) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: a product row outgrew its hash table");
   /* A_c to the host, where the coarser levels are built; the update skips it
@@ -927,6 +1034,10 @@ static void gpu_free(amg_gpu *g)
   cudaFree(g->Crp);
   cudaFree(g->Ccol);
   cudaFree(g->Cval);
+  cudaFree(g->Grp);
+  cudaFree(g->Gcol);
+  cudaFree(g->Gval);
+  cudaFree(g->smap);
   cudaFree(g->flag);
   /* P and R arrays belong to the SpMV tables once adopted */
   if (!g->adoptedP) {

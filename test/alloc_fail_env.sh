@@ -2,7 +2,8 @@
 # test/alloc_fail_env.sh: NG_FAIL_ALLOC / NG_FAIL_ALLOC_DEVICE through the
 # environment: nagare-solve with its Nth host allocation failing exits 1
 # with a message naming the allocation, for a few N across the run (options,
-# reading, setup, solve). The device variable is checked on a GPU only.
+# reading, setup, solve). The device variable is checked on a GPU only; there
+# a failed allocation with a fallback may also end in a converged solve.
 top=${NG_TOP_BUILDDIR:-.}
 data=${NG_TEST_DATA:?NG_TEST_DATA not set}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -11,7 +12,11 @@ check() { # VAR N DEVICE WANT
   out=$(env "$1=$2" "$top/libtool" --mode=execute "$top/nagare-solve" "$data/494_bus.mtx" -device "$3" \
     -solver pcg -precond amg 2>&1)
   rc=$?
-  if [ $rc -ne 1 ] || ! echo "$out" | grep -q "injected failure of $4 allocation #$2,"; then
+  # a device allocation may have a fallback (a GPU level built on the host,
+  # the V-cycle's finest-level copy left out): then the solve must succeed
+  if [ "$4" = device ] && [ $rc -eq 0 ] && echo "$out" | grep -q "^status *: NG_SUCCESS"; then
+    echo "ok   $1=$2: failed allocation absorbed by a fallback, solve converged"
+  elif [ $rc -ne 1 ] || ! echo "$out" | grep -q "injected failure of $4 allocation #$2,"; then
     echo "FAIL $1=$2 (-device $3): exit $rc: $out"; bad=$((bad + 1))
   else
     echo "ok   $1=$2: $(echo "$out" | grep -o "allocating [^(]*([0-9]* bytes)\|for [^:]*: out of memory" | head -1)"

@@ -373,6 +373,7 @@ END_TEST
 
 int main(void)
 {
+  setenv("CK_FORK", "no", 1); /* CUDA does not survive fork() after the device check */
   if (ng_test_no_gpu()) return 77;
   Suite *s = suite_create("amg_cycle_gpu");
   TCase *tc = tcase_create("core");

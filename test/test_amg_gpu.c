@@ -164,8 +164,8 @@ static void compare_hierarchies(ng_amg *Mh, ng_amg *Mg, const char *spec)
      * by a GPU level keeps the setup's values), and the host copy where the
      * update refreshed it */
     snprintf(what, sizeof(what), "level %d A (device)", l + 1);
-    /* with -amg_sparsify the device product is the Galerkin product G */
-    assert_csr_close(Mh->L[l + 1].G.rowptr ? &Mh->L[l + 1].G : &Mh->L[l + 1].A, &Ac, 1e-12, what, spec);
+    /* with -amg_sparsify the device sparsifies its product as the host does */
+    assert_csr_close(&Mh->L[l + 1].A, &Ac, 1e-12, what, spec);
     if (!Mg->L[l + 1].host_stale) {
       snprintf(what, sizeof(what), "level %d A (host copy)", l + 1);
       assert_csr_close(&Mh->L[l + 1].A, &Mg->L[l + 1].A, 1e-12, what, spec);
@@ -443,7 +443,11 @@ START_TEST(gpu_mcgs_device_setup)
         const int32_t *ch = ng_smoother_row_colors(Mh, l, &nh), *cg = ng_smoother_row_colors(Mg, l, &ng);
         if (!ch || !Mh->L[l].sdata) continue;
         smoothed++;
-        ck_assert_msg(ng_smoother_built_on_device(Mg, l), "%s %s level %d: not built on the device", specs[q], cfg[s], l);
+        /* a level in the 64-bit offset layout (NG_CSR_OFFSETS64 forces it on
+         * the finest) is built on the host by design */
+        if (l > 0 || !getenv("NG_CSR_OFFSETS64"))
+          ck_assert_msg(ng_smoother_built_on_device(Mg, l), "%s %s level %d: not built on the device", specs[q], cfg[s],
+                        l);
         ck_assert(!ng_smoother_built_on_device(Mh, l));
         ck_assert_int_eq(nh, ng);
         ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].n * sizeof(int32_t)) == 0,

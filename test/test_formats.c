@@ -796,7 +796,7 @@ int main(void)
   Suite *s = suite_create("formats");
   TCase *tc = tcase_create("formats");
   tcase_add_unchecked_fixture(tc, setup, teardown); /* one context: MPI cannot restart */
-  tcase_set_timeout(tc, 60);
+  tcase_set_timeout(tc, 300); /* make -j check on a loaded machine */
   tcase_add_test(tc, generated_problems);
   tcase_add_test(tc, real_matrices);
   tcase_add_test(tc, special_shapes);
