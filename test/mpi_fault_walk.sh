@@ -30,12 +30,16 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/ng_fault_walk.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 solve="$top/nagare-solve"
 
-# run N: every rank writes its output to $dir/out.R and its exit status to
-# $dir/rc.R (N = 0: no failure, NG_ALLOC_REPORT on RANK instead)
+# run N: every rank writes its output to $d/out.R and its exit status to
+# $d/rc.R, d=$dir/runN (N = 0: no failure, NG_ALLOC_REPORT on RANK instead)
 run() {
   nth=$1; shift
-  rm -f "$dir"/out.* "$dir"/rc.*
-  timeout "$tmo" "$MPIRUN" --oversubscribe -np "$np" sh -c '
+  # a fresh folder per run: a rank left over from a timed-out run must not
+  # write into the next one's
+  rm -rf "$dir"/run*
+  d="$dir/run$nth"
+  mkdir "$d" || return 1
+  timeout -k 5 "$tmo" "$MPIRUN" --oversubscribe -np "$np" sh -c '
     r=$OMPI_COMM_WORLD_RANK
     if [ "$r" = "$1" ]; then
       export NG_ALLOC_REPORT=1; [ "$2" = 0 ] || export NG_FAIL_ALLOC=$2
@@ -50,15 +54,15 @@ run() {
     while [ $rc -ne 0 ] && [ $(ls "$d" | grep -c "^rc\\.") -lt "$nr" ] && [ $i -lt 30 ]; do
       sleep 0.1; i=$((i + 1))
     done
-    exit $rc' sh "$frank" "$nth" "$dir" "$np" "$solve" "$@" >"$dir/mpirun.out" 2>&1
+    exit $rc' sh "$frank" "$nth" "$d" "$np" "$solve" "$@" >"$d/mpirun.out" 2>&1
 }
 
 run 0 "$@"
 rc=$?
-total=$(sed -n 's/^nagare: \([0-9]*\) host allocations.*/\1/p' "$dir/out.$frank")
-pre=$(sed -n 's/^nagare: MPI initialised after \([0-9]*\) host allocations.*/\1/p' "$dir/out.$frank")
+total=$(sed -n 's/^nagare: \([0-9]*\) host allocations.*/\1/p' "$d/out.$frank")
+pre=$(sed -n 's/^nagare: MPI initialised after \([0-9]*\) host allocations.*/\1/p' "$d/out.$frank")
 if [ $rc -ne 0 ] || [ -z "$total" ] || [ -z "$pre" ]; then
-  echo "FAIL: the good run on $np ranks failed (exit $rc):"; cat "$dir"/out.* "$dir/mpirun.out"; exit 1
+  echo "FAIL: the good run on $np ranks failed (exit $rc):"; cat "$d"/out.* "$d/mpirun.out"; exit 1
 fi
 echo "rank $frank of $np makes $total host allocations ($pre before MPI_Init) in: nagare-solve $*"
 echo "walking N = 1 and $pre (before MPI_Init: nothing to agree through, mpirun ends the job), then every ${stride}th from $((pre + 1))"
@@ -70,16 +74,16 @@ while [ "$n" -le "$total" ]; do
   rc=$?
   walked=$((walked + 1))
   why=""
-  if [ $rc -eq 124 ]; then
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     why="timed out after ${tmo}s (hang)"; hangs=$((hangs + 1))
-  elif [ "$(cat "$dir"/rc.* 2>/dev/null | sort -u)" = 0 ] && [ "$(ls "$dir" | grep -c '^rc\.')" = "$np" ]; then
+  elif [ "$(cat "$d"/rc.* 2>/dev/null | sort -u)" = 0 ] && [ "$(ls "$d" | grep -c '^rc\.')" = "$np" ]; then
     # every rank succeeded: the library recovered (e.g. the auto transport
     # falls back to host when a part's setup fails); allowed, counted
     tolerated=$((tolerated + 1))
-    echo "tolerated N=$n: $(grep '^nagare: injecting' "$dir/out.$frank" | sed 's/^nagare: //')"
-  elif [ "$(cat "$dir/rc.$frank" 2>/dev/null)" != 1 ]; then
-    why="rank $frank exited $(cat "$dir/rc.$frank" 2>/dev/null || echo '(killed: left waiting)'), not 1"
-  elif ! grep -q "injected failure of host allocation #$n," "$dir/out.$frank"; then
+    echo "tolerated N=$n: $(grep '^nagare: injecting' "$d/out.$frank" | sed 's/^nagare: //')"
+  elif [ "$(cat "$d/rc.$frank" 2>/dev/null)" != 1 ]; then
+    why="rank $frank exited $(cat "$d/rc.$frank" 2>/dev/null || echo '(killed: left waiting)'), not 1"
+  elif ! grep -q "injected failure of host allocation #$n," "$d/out.$frank"; then
     why="rank $frank's message does not name allocation #$n"
   else
     # before MPI_Init (options, the context's first block) there is no
@@ -87,12 +91,12 @@ while [ "$n" -le "$total" ]; do
     r=0
     while [ $r -lt "$np" ]; do
       if [ $r -ne "$frank" ]; then
-        rr=$(cat "$dir/rc.$r" 2>/dev/null)
+        rr=$(cat "$d/rc.$r" 2>/dev/null)
         if [ "$n" -le "$pre" ] && [ "$rr" != 0 ]; then
           :
         elif [ "$rr" != 1 ]; then
           why="rank $r exited ${rr:-(killed by mpirun 3 s after rank $frank exited: left waiting, a hang)}, not 1"
-        elif ! grep -q "rank $frank failed: .*injected failure of host allocation #$n," "$dir/out.$r"; then
+        elif ! grep -q "rank $frank failed: .*injected failure of host allocation #$n," "$d/out.$r"; then
           why="rank $r's message is not rank $frank's"
         fi
       fi
@@ -102,7 +106,7 @@ while [ "$n" -le "$total" ]; do
   if [ -n "$why" ]; then
     bad=$((bad + 1))
     echo "FAIL N=$n: $why"
-    for f in "$dir"/out.*; do echo "  $(basename "$f"): $(grep -v '^nagare:' "$f" | head -3 | tr '\n' ' ')"; done
+    for f in "$d"/out.*; do echo "  $(basename "$f"): $(grep -v '^nagare:' "$f" | head -3 | tr '\n' ' ')"; done
   fi
   if [ "$n" -lt "$pre" ]; then n=$pre
   elif [ "$n" -eq "$pre" ]; then n=$((pre + 1))
