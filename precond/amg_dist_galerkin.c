@@ -385,8 +385,8 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
     return NG_SUCCESS;
   }
   ng_amg_dgalerkin *G = NULL;
-  ng_status st = NG_CALLOC(G, 1);
-  NG_CHECK(ng_comm_agree(ctx, st));
+  ng_status st = ng_comm_agree(ctx, NG_CALLOC(G, 1));
+  if (st) { ng_free(G); return ng_error_trace(st, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
   D->G = G;
   st = local_operands(A, D, G);
   ng_csr V = {0, 0, 0, NULL, NULL, NULL};

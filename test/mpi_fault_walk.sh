@@ -76,6 +76,10 @@ while [ "$n" -le "$total" ]; do
   why=""
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     why="timed out after ${tmo}s (hang)"; hangs=$((hangs + 1))
+  elif grep -l "ERROR: LeakSanitizer\|ERROR: AddressSanitizer\|runtime error:" "$d"/out.* >"$d/san" 2>/dev/null; then
+    why="sanitizer finding on $(sed 's/.*out\./rank /' "$d/san" | tr '\n' ' ')"
+    grep -h "leak of\|#[0-9]* 0x.* in \|SUMMARY\|runtime error" $(cat "$d/san") | grep -v "libasan\|in malloc\|in calloc\|in realloc" |
+      head -12 | sed 's/^/    /'
   elif [ "$(cat "$d"/rc.* 2>/dev/null | sort -u)" = 0 ] && [ "$(ls "$d" | grep -c '^rc\.')" = "$np" ]; then
     # every rank succeeded: the library recovered (e.g. the auto transport
     # falls back to host when a part's setup fails); allowed, counted
