@@ -3,7 +3,9 @@
 # allocation-failure walk. Counts the host allocations RANK makes in a good
 # run, and how many of them come before MPI_Init (NG_ALLOC_REPORT), then for
 # N = 1, the last before MPI_Init, the first after it, every STRIDE-th from
-# there and the last one, runs nagare-solve on NP ranks with NG_FAIL_ALLOC=N on RANK only, under a
+# there and the last one, runs nagare-solve on NP ranks with NG_FAIL_ALLOC=N
+# on RANK only (NG_WALK_DEVICE=1: NG_FAIL_ALLOC_DEVICE=N, the GPU's
+# allocations, all made after MPI_Init; skipped without any), under a
 # timeout, with the examples' MPI_Abort safety net off (NG_EXAMPLE_NO_ABORT),
 # so every rank has to fail and exit by itself. Each run must end with:
 #   - RANK exiting 1 with a message naming injected host allocation #N;
@@ -38,6 +40,8 @@ fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ng_fault_walk.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 solve="$top/nagare-solve"
+var=NG_FAIL_ALLOC; kind=host
+[ "${NG_WALK_DEVICE:-0}" = 1 ] && { var=NG_FAIL_ALLOC_DEVICE; kind=device; }
 
 # run N: every rank writes its output to $d/out.R and its exit status to
 # $d/rc.R, d=$dir/runN (N = 0: no failure, NG_ALLOC_REPORT on RANK instead)
@@ -51,9 +55,9 @@ run() {
   timeout -k 5 "$tmo" "$MPIRUN" --oversubscribe -np "$np" sh -c '
     r=$OMPI_COMM_WORLD_RANK
     if [ "$r" = "$1" ]; then
-      export NG_ALLOC_REPORT=1; [ "$2" = 0 ] || export NG_FAIL_ALLOC=$2
+      export NG_ALLOC_REPORT=1; [ "$2" = 0 ] || export $5=$2
     fi
-    d=$3; nr=$4; shift 4
+    d=$3; nr=$4; shift 5
     "$@" >"$d/out.$r" 2>&1
     rc=$?
     echo $rc >"$d/rc.$r"
@@ -63,18 +67,25 @@ run() {
     while [ $rc -ne 0 ] && [ $(ls "$d" | grep -c "^rc\\.") -lt "$nr" ] && [ $i -lt 30 ]; do
       sleep 0.1; i=$((i + 1))
     done
-    exit $rc' sh "$frank" "$nth" "$d" "$np" "$solve" "$@" >"$d/mpirun.out" 2>&1
+    exit $rc' sh "$frank" "$nth" "$d" "$np" "$var" "$solve" "$@" >"$d/mpirun.out" 2>&1
 }
 
 run 0 "$@"
 rc=$?
-total=$(sed -n 's/^nagare: \([0-9]*\) host allocations.*/\1/p' "$d/out.$frank")
-pre=$(sed -n 's/^nagare: MPI initialised after \([0-9]*\) host allocations.*/\1/p' "$d/out.$frank")
+if [ "$kind" = host ]; then
+  total=$(sed -n 's/^nagare: \([0-9]*\) host allocations.*/\1/p' "$d/out.$frank")
+  pre=$(sed -n 's/^nagare: MPI initialised after \([0-9]*\) host allocations.*/\1/p' "$d/out.$frank")
+else
+  total=$(sed -n 's/^nagare: [0-9]* host allocations, \([0-9]*\) device allocations.*/\1/p' "$d/out.$frank")
+  pre=0
+  [ "$total" = 0 ] && { echo "skipped: no device allocations (no GPU?)"; exit 77; }
+fi
 if [ $rc -ne 0 ] || [ -z "$total" ] || [ -z "$pre" ]; then
   echo "FAIL: the good run on $np ranks failed (exit $rc):"; cat "$d"/out.* "$d/mpirun.out"; exit 1
 fi
-echo "rank $frank of $np makes $total host allocations ($pre before MPI_Init) in: nagare-solve $*"
-echo "walking N = 1 and $pre (before MPI_Init: nothing to agree through, mpirun ends the job), then every ${stride}th from $((pre + 1))"
+echo "rank $frank of $np makes $total $kind allocations ($pre before MPI_Init) in: nagare-solve $*"
+[ "$pre" -gt 0 ] && echo "N = 1 and $pre: before MPI_Init (nothing to agree through, mpirun ends the job)"
+echo "walking every ${stride}th from $((pre + 1))"
 
 bad=0; hangs=0; walked=0; tolerated=0
 n=1
@@ -96,7 +107,7 @@ while [ "$n" -le "$total" ]; do
     echo "tolerated N=$n: $(grep '^nagare: injecting' "$d/out.$frank" | sed 's/^nagare: //')"
   elif [ "$(cat "$d/rc.$frank" 2>/dev/null)" != 1 ]; then
     why="rank $frank exited $(cat "$d/rc.$frank" 2>/dev/null || echo '(killed: left waiting)'), not 1"
-  elif ! grep -q "injected failure of host allocation #$n," "$d/out.$frank"; then
+  elif ! grep -q "injected failure of $kind allocation #$n," "$d/out.$frank"; then
     why="rank $frank's message does not name allocation #$n"
   else
     # before MPI_Init (options, the context's first block) there is no
@@ -109,7 +120,7 @@ while [ "$n" -le "$total" ]; do
           :
         elif [ "$rr" != 1 ]; then
           why="rank $r exited ${rr:-(killed by mpirun 3 s after rank $frank exited: left waiting, a hang)}, not 1"
-        elif ! grep -q "rank $frank failed: .*injected failure of host allocation #$n," "$d/out.$r"; then
+        elif ! grep -q "rank $frank failed: .*injected failure of $kind allocation #$n," "$d/out.$r"; then
           why="rank $r's message is not rank $frank's"
         fi
       fi
