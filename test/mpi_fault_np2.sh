@@ -7,5 +7,5 @@
 dir=$(dirname "$0")
 top="${NG_TOP_BUILDDIR:-.}"
 "$dir/mpi-run.sh" 2 "$top/test/test_mpi_fault" || exit $?
-"$dir/mpi_fault_walk.sh" 2 1 "${NG_FAULT_STRIDE:-19}" -problem lap27:10 -solver pcg -precond amg || exit $?
-"$dir/mpi_fault_walk.sh" 2 0 "${NG_FAULT_STRIDE:-31}" -problem lap27:10 -solver pcg -precond jacobi
+"$dir/mpi_fault_walk.sh" 2 1 "${NG_FAULT_STRIDE:-29}" -problem lap27:10 -solver pcg -precond amg || exit $?
+"$dir/mpi_fault_walk.sh" 2 0 "${NG_FAULT_STRIDE:-47}" -problem lap27:10 -solver pcg -precond jacobi
