@@ -6,7 +6,9 @@
  * the same pattern relative to the setup (median of three; the solve is
  * repeated after them: iterations_after_update); setup_gpu_s / update_gpu_s: the
  * part of the setup / update spent building levels on the GPU (-amg_setup
- * gpu, the default on a GPU context), the rest is host time.
+ * gpu, the default on a GPU context), the rest is host time. fine_format: the
+ * finest level's operator in the cycle (-amg_fine_format), precision
+ * (-amg_precision), cuda_graph (-amg_cuda_graph).
  *   bench/amg [-device auto|cpu|gpu] [-opts "-amg_sweeps 4,3,2,1"] [case ...]
  * A case is problem,solver,tol (default: fem27 and lap27 at 64^3..256^3 with
  * pcg to 1e-8, and seed 004's aniso27 at 10^3..100^3 with pbicgstab to 1e-7). */
@@ -132,7 +134,8 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   for (int l = 0; l < M->nlevels; l++) printf("%s%lld", l ? "," : "", l ? (long long)M->L[l].A.nnz : (long long)nnz0);
   printf("],\"cycle_share\":[");
   for (int l = 0; l < M->nlevels; l++) printf("%s%.3f", l ? "," : "", tsum > 0 ? M->L[l].seconds / tsum : 0.0);
-  printf("],\"profiled_vcycle_s\":%.5f,", tc);
+  printf("],\"profiled_vcycle_s\":%.5f,\"fine_format\":\"%s\",\"precision\":\"%s\",\"cuda_graph\":%d,", tc,
+         M->fine_used[0] ? M->fine_used : "matrix", M->single ? "single" : "double", M->use_graph);
   /* the update's phases (ng_amg_refresh overwrites these fields) */
   printf("\"update_phases_s\":{\"rho\":%.4f,\"prolong\":%.4f,\"galerkin\":%.4f,\"finish\":%.4f},", M->t_rho,
          M->t_prolong, M->t_galerkin, M->t_finish);

@@ -16,7 +16,8 @@
  * solve: AMG-PCG (-solver pcg -precond amg, tol 1e-8) of -solve: setup and
  *   median solve time of 3 solves after a warm-up, iterations.
  * Each line names the transport asked for and, as "neighbours", what rank 0
- * got per neighbour (ng_matrix_get_transport). */
+ * got per neighbour (ng_matrix_get_transport); ipc lines name the ordering
+ * (NG_IPC_SYNC: event, the default, or host; see comm/transport_ipc.c). */
 #include "bench_util.h"
 #include "../comm/halo.h"
 #include <mpi.h>
@@ -29,6 +30,10 @@ static void line_begin(const char *bench, const char *transport, int *first)
   printf("{");
   bench_str("bench", bench, first);
   bench_str("transport", transport, first);
+  if (strstr(transport, "ipc") || !strcmp(transport, "auto")) { /* comm/transport_ipc.c's ordering */
+    const char *sync = getenv("NG_IPC_SYNC");
+    bench_str("ipc_sync", sync ? sync : "event", first);
+  }
   bench_int("ranks", size, first);
 }
 

@@ -28,19 +28,28 @@ typedef struct {
 
 static void direct_create(ng_context ctx, const ng_csr *W, double **x, int kx, double *y, direct *D)
 {
+  /* as spmv/csr_cuda.cu: 64-bit row offsets past 2^31 - 1 entries (lap27:432) */
+  int wide = W->nnz > INT32_MAX;
+  size_t ob = wide ? sizeof(int64_t) : sizeof(int32_t);
   int32_t *rp = malloc(((size_t)W->nrows + 1) * sizeof(int32_t));
-  for (int32_t i = 0; i <= W->nrows; i++) rp[i] = (int32_t)W->rowptr[i];
+  for (int32_t i = 0; !wide && i <= W->nrows; i++) rp[i] = (int32_t)W->rowptr[i];
   D->h = ctx->cuda->cusparse;
-  BENCH_CUDA(cudaMalloc((void **)&D->rp, ((size_t)W->nrows + 1) * sizeof(int32_t)));
+  BENCH_CUDA(cudaMalloc((void **)&D->rp, ((size_t)W->nrows + 1) * ob));
   BENCH_CUDA(cudaMalloc((void **)&D->col, (size_t)W->nnz * sizeof(int32_t)));
   BENCH_CUDA(cudaMalloc((void **)&D->val, (size_t)W->nnz * sizeof(double)));
-  BENCH_CUDA(cudaMemcpy(D->rp, rp, ((size_t)W->nrows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
+  BENCH_CUDA(cudaMemcpy(D->rp, wide ? (const void *)W->rowptr : (const void *)rp, ((size_t)W->nrows + 1) * ob,
+                        cudaMemcpyHostToDevice));
   BENCH_CUDA(cudaMemcpy(D->col, W->col, (size_t)W->nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
   BENCH_CUDA(cudaMemcpy(D->val, W->val, (size_t)W->nnz * sizeof(double), cudaMemcpyHostToDevice));
   free(rp);
-  if (cusparseCreateCsr(&D->A, W->nrows, W->ncols, W->nnz, D->rp, D->col, D->val, CUSPARSE_INDEX_32I,
-                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F) != CUSPARSE_STATUS_SUCCESS)
+  cusparseStatus_t cs = cusparseCreateCsr(&D->A, W->nrows, W->ncols, W->nnz, D->rp, D->col, D->val,
+                                          wide ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
+  if (cs != CUSPARSE_STATUS_SUCCESS) {
+    fprintf(stderr, "cusparse-direct: cusparseCreateCsr (%s offsets, 32-bit columns): %s\n", wide ? "64-bit" : "32-bit",
+            cusparseGetErrorString(cs));
     exit(1);
+  }
   D->x = malloc(kx * sizeof(*D->x));
   for (int k = 0; k < kx; k++)
     if (cusparseCreateDnVec(&D->x[k], W->ncols, x[k], CUDA_R_64F) != CUSPARSE_STATUS_SUCCESS) exit(1);
@@ -51,7 +60,7 @@ static void direct_create(ng_context ctx, const ng_csr *W, double **x, int kx, d
                               CUSPARSE_SPMV_CSR_ALG1, &sz) != CUSPARSE_STATUS_SUCCESS)
     exit(1);
   BENCH_CUDA(cudaMalloc(&D->buf, sz ? sz : 8));
-  D->bytes = ((size_t)W->nrows + 1) * 4 + (size_t)W->nnz * 12 + sz;
+  D->bytes = ((size_t)W->nrows + 1) * ob + (size_t)W->nnz * 12 + sz;
 }
 static void direct_destroy(direct *D, int kx)
 {

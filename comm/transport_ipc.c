@@ -1,28 +1,44 @@
 /* comm/transport_ipc.c: the CUDA IPC part, for neighbours on the same node
  * whose GPU this process can map (the same GPU, or peer access). At setup
- * every receiver exports the allocation holding its receive buffer
- * (cudaIpcGetMemHandle) and tells each sender where that sender's block
- * lies in it; each sender opens the handle once (cudaIpcOpenMemHandle,
- * closed at destroy). An exchange then packs straight into the neighbour's
- * receive buffer: the gather kernel writes through the peer mapping, and no
- * value passes through host memory.
+ * every receiver exports a device allocation (cudaIpcGetMemHandle) and
+ * tells each sender where that sender's block lies in it; each sender opens
+ * the handle once (cudaIpcOpenMemHandle, closed at destroy). An exchange
+ * then packs straight into the neighbour's memory: the gather kernel writes
+ * through the peer mapping, and no value passes through host memory.
  *
- * Ordering, with zero-byte MPI messages (no IPC events: their lifetime
- * across processes would make plan destruction collective):
- *   receiver, pack:   stream sync (every earlier reader of recv_buf done),
- *                     then READY to each sender into it;
- *   sender, pack:     wait for READY from each receiver, gather into them,
- *                     record a local event;
- *   sender, finish:   wait for that event (the gathers only: the interior
- *                     SpMV queued after them keeps running), DONE to each
- *                     receiver;
- *   receiver, finish: wait for DONE from each sender: the values are there.
- * A sender therefore never overwrites values the receiver still reads, and
- * the receiver never reads before they landed.
+ * Default ordering ("event"): the receiver exports a landing area of two
+ * buffers, used in turn (exchange k writes buffer k mod 2), and one
+ * interprocess event per sender, LANDED, that the sender records and the
+ * receiver's stream waits on. No host waits for the GPU on the critical
+ * path, so the host keeps queueing work and exchanges overlap computation:
+ *   receiver, pack:   make sure buffer k mod 2 is no longer read: its last
+ *                     reader (the copy-out of exchange k - 2) was queued
+ *                     before pack k - 1, where the event CONSUMED was
+ *                     recorded: a host sync on that event, one exchange
+ *                     late, which has almost always passed; record
+ *                     CONSUMED again; zero-byte READY message to each sender;
+ *   sender, pack:     wait for READY, gather into the buffer, record
+ *                     LANDED, zero-byte DONE message at once;
+ *   receiver, finish: wait for DONE, make the stream wait on LANDED, copy
+ *                     the buffer into recv_buf on the stream.
+ * The messages only order a record before its wait on the host (a wait
+ * applies to the last record made before it); LANDED is recorded again
+ * only after the next READY, which follows the receiver's wait.
+ * Destruction stays local: each record of LANDED is waited on in the
+ * receiver's stream in the same exchange, so once a rank has synced its own
+ * stream no other rank's queued work refers to what it frees, and its own
+ * records on imported events have run.
+ * With several ranks time-sharing one GPU (no MPS), a stream that waits on
+ * another process's event costs a context switch: an isolated exchange
+ * (bench/halo "exchange") is slower than with host waits, while solves are
+ * about twice as fast (doc/performance.md has both).
  *
- * When the allocation base of recv_buf cannot be found (no driver entry
- * point), senders write into a landing buffer of this part instead, copied
- * into recv_buf on the stream at finish (NG_IPC_LANDING=1 forces that path,
+ * NG_IPC_SYNC=host selects the older ordering, kept for comparison in
+ * bench/halo: senders write into recv_buf itself (its allocation exported),
+ * the receiver syncs its stream before READY and each sender syncs its
+ * gathers before DONE. There, when the allocation base of recv_buf cannot
+ * be found (no driver entry point), senders write into a single landing
+ * buffer copied into recv_buf at finish (NG_IPC_LANDING=1 forces that path,
  * for the tests). */
 #include "transport_part.h"
 #ifdef NG_HAVE_CUDA
@@ -35,7 +51,9 @@
 /* What a receiver tells each of its senders once. */
 typedef struct {
   cudaIpcMemHandle_t handle;
-  long long offset; /* bytes from the allocation base to this sender's block */
+  cudaIpcEventHandle_t landed; /* event ordering: the receiver's LANDED event of this pair */
+  long long offset; /* bytes from the allocation base to this sender's block (buffer 0) */
+  long long stride; /* event ordering: doubles from buffer 0 to buffer 1 */
   int count;        /* doubles in the block (checked against the sender's) */
   int ok;           /* 0: the receiver failed to export; the sender fails too */
 } ipc_offer;
@@ -43,12 +61,20 @@ typedef struct {
 typedef struct {
   const ng_nb_subset *nb;
   cudaStream_t stream;
-  cudaEvent_t packed;   /* after this rank's gathers into its receivers */
+  int event;            /* 1: the default ordering; 0: NG_IPC_SYNC=host */
   void **peer_base;     /* ns opened allocations (NULL: not opened) */
-  double **peer_dst;    /* ns: where block snb[k] goes */
+  double **peer_dst;    /* ns: where block snb[k] goes (buffer 0) */
+  long long *peer_stride; /* ns: event ordering: doubles to buffer 1 */
   MPI_Request *req;     /* 2 (nr + ns): the four arrays below, MPI_REQUEST_NULL when idle */
   MPI_Request *ready_send, *ready_recv, *done_send, *done_recv; /* nr, ns, ns, nr */
-  double *landing;      /* NULL: senders write into recv_buf itself */
+  double *landing;      /* event ordering: 2 n_recv; host ordering: n_recv or NULL (recv_buf itself) */
+  long long nex;        /* exchanges so far: buffer nex mod 2 is the next */
+  int cur;              /* the buffer of the exchange in flight */
+  cudaEvent_t consumed[2]; /* event ordering */
+  int have_consumed;
+  cudaEvent_t *own_landed;  /* event ordering, nr: created here, recorded by the sender */
+  cudaEvent_t *peer_landed; /* event ordering, ns: opened, recorded here after the gather */
+  cudaEvent_t packed;   /* host ordering: after this rank's gathers into its receivers */
   int pending_packed, have_packed;
 } ipc_state;
 
@@ -108,11 +134,24 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
 {
   const ng_nb_subset *nb = s->nb;
   char *base = NULL, *target = (char *)recv_buf;
-  NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->packed, cudaEventDisableTiming));
-  s->have_packed = 1;
+  long long stride = 0;
+  if (s->event) {
+    NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->consumed[0], cudaEventDisableTiming));
+    s->have_consumed = 1;
+    NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->consumed[1], cudaEventDisableTiming));
+    s->have_consumed = 2;
+  }
+  if (!s->event) {
+    NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->packed, cudaEventDisableTiming));
+    s->have_packed = 1;
+  }
   if (nb->nr == 0) return NG_SUCCESS;
-  const char *force = getenv("NG_IPC_LANDING"); /* =1: the fallback, for tests */
-  if ((force && !strcmp(force, "1")) || !allocation_base(recv_buf, &base)) {
+  const char *force = getenv("NG_IPC_LANDING"); /* =1: the host ordering's fallback, for tests */
+  if (s->event) {
+    NG_CHECK(ng_cuda_malloc((void **)&s->landing, 2 * (size_t)h->n_recv * sizeof(double), "ipc landing buffers"));
+    target = base = (char *)s->landing;
+    stride = h->n_recv;
+  } else if ((force && !strcmp(force, "1")) || !allocation_base(recv_buf, &base)) {
     NG_CHECK(ng_cuda_malloc((void **)&s->landing, (size_t)h->n_recv * sizeof(double), "ipc landing buffer"));
     target = base = (char *)s->landing;
   }
@@ -120,15 +159,21 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
   NG_CUDA_CHECK(cudaIpcGetMemHandle(&handle, base));
   for (int k = 0; k < nb->nr; k++) {
     int q = nb->rnb[k];
+    if (s->event) {
+      NG_CUDA_CHECK(cudaEventCreateWithFlags(&s->own_landed[k], cudaEventDisableTiming | cudaEventInterprocess));
+      NG_CUDA_CHECK(cudaIpcGetEventHandle(&offer[k].landed, s->own_landed[k]));
+    }
     offer[k].handle = handle;
     offer[k].offset = (long long)(target - base) + (long long)h->recv_offset[q] * (long long)sizeof(double);
+    offer[k].stride = stride;
     offer[k].count = NB_COUNT(h->recv_offset, q);
     offer[k].ok = 1;
   }
   return NG_SUCCESS;
 }
 
-/* Sender side: opens each receiver's allocation. */
+/* Sender side: opens each receiver's allocation (and, event ordering, its
+ * LANDED event). */
 static ng_status ipc_open(struct ng_halo_plan *h, ipc_state *s, const ipc_offer *got)
 {
   const ng_nb_subset *nb = s->nb;
@@ -147,6 +192,16 @@ static ng_status ipc_open(struct ng_halo_plan *h, ipc_state *s, const ipc_offer 
                       h->send_rank[q], cudaGetErrorString(e));
     }
     s->peer_dst[k] = (double *)((char *)s->peer_base[k] + got[k].offset);
+    s->peer_stride[k] = got[k].stride;
+    if (s->event) {
+      e = cudaIpcOpenEventHandle(&s->peer_landed[k], got[k].landed);
+      if (e != cudaSuccess) {
+        cudaGetLastError();
+        s->peer_landed[k] = NULL;
+        return NG_ERROR(NG_ERR_CUDA, "ipc: cudaIpcOpenEventHandle of rank %d's event failed: %s", h->send_rank[q],
+                        cudaGetErrorString(e));
+      }
+    }
   }
   return NG_SUCCESS;
 }
@@ -161,14 +216,21 @@ static ng_status ipc_setup(struct ng_halo_plan *h, double *recv_buf, const ng_nb
   ipc_state *s = NULL;
   ipc_offer *offer = NULL, *got = NULL;
   int nreq = 2 * (nb->nr + nb->ns);
+  const char *sync = getenv("NG_IPC_SYNC"); /* event (default) | host: bench/halo compares them */
   ng_status st = NG_CALLOC(s, 1);
   if (!st) {
     *state = s;
     s->nb = nb;
     s->stream = ctx->cuda ? ctx->cuda->stream : NULL;
+    s->event = !(sync && !strcmp(sync, "host"));
     st = NG_CALLOC(s->peer_base, nb->ns);
   }
+  if (!st && sync && strcmp(sync, "host") && strcmp(sync, "event"))
+    st = NG_ERROR(NG_ERR_ARGUMENT, "NG_IPC_SYNC=%s: expected event or host", sync);
   if (!st) st = NG_CALLOC(s->peer_dst, nb->ns);
+  if (!st) st = NG_CALLOC(s->peer_stride, nb->ns + 1);
+  if (!st) st = NG_CALLOC(s->peer_landed, nb->ns + 1);
+  if (!st) st = NG_CALLOC(s->own_landed, nb->nr + 1);
   if (!st) st = NG_MALLOC(s->req, nreq + 1);
   if (!st) st = NG_CALLOC(offer, nb->nr + 1);
   if (!st) st = NG_CALLOC(got, nb->ns + 1);
@@ -202,21 +264,35 @@ static ng_status ipc_pack(struct ng_halo_plan *h, void *state, const double *x)
   const ng_nb_subset *nb = s->nb;
   ng_context ctx = h->ctx;
   MPI_Comm comm = ctx->comm->comm;
-  if (nb->nr > 0) { /* READY: every earlier reader of the receive buffer is done */
-    NG_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+  s->cur = (int)(s->nex & 1);
+  if (nb->nr > 0) { /* READY: the buffer the senders write is no longer read */
+    if (!s->event)
+      NG_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    else {
+      if (s->nex > 0) NG_CUDA_CHECK(cudaEventSynchronize(s->consumed[s->cur ^ 1]));
+      NG_CUDA_CHECK(cudaEventRecord(s->consumed[s->cur], s->stream));
+    }
     for (int k = 0; k < nb->nr; k++)
       NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->recv_rank[nb->rnb[k]], NG_TAG_IPC_READY, comm, &s->ready_send[k]));
   }
+  s->nex++;
   if (nb->ns > 0) {
     for (int k = 0; k < nb->ns; k++)
       NG_MPI_CHECK(MPI_Irecv(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_READY, comm, &s->ready_recv[k]));
     NG_MPI_CHECK(MPI_Waitall(nb->ns, s->ready_recv, MPI_STATUSES_IGNORE));
     for (int k = 0; k < nb->ns; k++) {
       int q = nb->snb[k];
-      NG_CHECK(ctx->vops->gather(ctx, NB_COUNT(h->send_offset, q), h->send_idx + h->send_offset[q], x, s->peer_dst[k]));
+      double *dst = s->peer_dst[k] + (s->event ? s->cur * s->peer_stride[k] : 0);
+      NG_CHECK(ctx->vops->gather(ctx, NB_COUNT(h->send_offset, q), h->send_idx + h->send_offset[q], x, dst));
+      if (s->event) NG_CUDA_CHECK(cudaEventRecord(s->peer_landed[k], s->stream));
     }
-    NG_CUDA_CHECK(cudaEventRecord(s->packed, s->stream));
-    s->pending_packed = 1;
+    if (s->event) /* DONE at once: the receivers' streams wait on LANDED */
+      for (int k = 0; k < nb->ns; k++)
+        NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_DONE, comm, &s->done_send[k]));
+    else {
+      NG_CUDA_CHECK(cudaEventRecord(s->packed, s->stream));
+      s->pending_packed = 1;
+    }
   }
   return NG_SUCCESS;
 }
@@ -235,22 +311,32 @@ static ng_status ipc_finish(struct ng_halo_plan *h, void *state, double *recv_bu
 {
   ipc_state *s = state;
   const ng_nb_subset *nb = s->nb;
-  if (s->pending_packed) { /* the gathers into the receivers have run (not the work queued after them) */
-    NG_CUDA_CHECK(cudaEventSynchronize(s->packed));
-    s->pending_packed = 0;
+  if (!s->event) {
+    if (s->pending_packed) { /* the gathers into the receivers have run (not the work queued after them) */
+      NG_CUDA_CHECK(cudaEventSynchronize(s->packed));
+      s->pending_packed = 0;
+    }
+    for (int k = 0; k < nb->ns; k++)
+      NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_DONE, h->ctx->comm->comm,
+                             &s->done_send[k]));
   }
-  for (int k = 0; k < nb->ns; k++)
-    NG_MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->send_rank[nb->snb[k]], NG_TAG_IPC_DONE, h->ctx->comm->comm,
-                           &s->done_send[k]));
   /* READY sends, DONE sends and DONE receives: req holds them contiguously */
   NG_MPI_CHECK(MPI_Waitall(2 * (nb->nr + nb->ns), s->req, MPI_STATUSES_IGNORE));
-  if (s->landing)
-    for (int k = 0; k < nb->nr; k++) {
-      int q = nb->rnb[k];
-      NG_CUDA_CHECK(cudaMemcpyAsync(recv_buf + h->recv_offset[q], s->landing + h->recv_offset[q],
-                                    (size_t)NB_COUNT(h->recv_offset, q) * sizeof(double), cudaMemcpyDeviceToDevice,
+  for (int k = 0; s->event && k < nb->nr; k++) /* the copies below run after the gathers */
+    NG_CUDA_CHECK(cudaStreamWaitEvent(s->stream, s->own_landed[k], 0));
+  if (s->landing) {
+    const double *from = s->landing + (s->event ? (size_t)s->cur * (size_t)h->n_recv : 0);
+    if (nb->all_recv)
+      NG_CUDA_CHECK(cudaMemcpyAsync(recv_buf, from, (size_t)h->n_recv * sizeof(double), cudaMemcpyDeviceToDevice,
                                     s->stream));
-    }
+    else
+      for (int k = 0; k < nb->nr; k++) {
+        int q = nb->rnb[k];
+        NG_CUDA_CHECK(cudaMemcpyAsync(recv_buf + h->recv_offset[q], from + h->recv_offset[q],
+                                      (size_t)NB_COUNT(h->recv_offset, q) * sizeof(double), cudaMemcpyDeviceToDevice,
+                                      s->stream));
+      }
+  }
   return NG_SUCCESS;
 }
 
@@ -258,13 +344,22 @@ static void ipc_destroy(struct ng_halo_plan *h, void *state)
 {
   ipc_state *s = state;
   if (!s) return;
-  if (s->stream) cudaStreamSynchronize(s->stream); /* no gather may still write through a mapping */
+  /* nothing queued here may still write through a mapping or use an event */
+  if (s->stream) cudaStreamSynchronize(s->stream);
   for (int k = 0; s->peer_base && k < s->nb->ns; k++)
     if (s->peer_base[k]) cudaIpcCloseMemHandle(s->peer_base[k]);
+  for (int k = 0; s->peer_landed && k < s->nb->ns; k++)
+    if (s->peer_landed[k]) cudaEventDestroy(s->peer_landed[k]);
+  for (int k = 0; s->own_landed && k < s->nb->nr; k++)
+    if (s->own_landed[k]) cudaEventDestroy(s->own_landed[k]);
+  for (int k = 0; k < s->have_consumed; k++) cudaEventDestroy(s->consumed[k]);
   if (s->have_packed) cudaEventDestroy(s->packed);
   if (s->landing) cudaFree(s->landing);
   ng_free(s->peer_base);
   ng_free(s->peer_dst);
+  ng_free(s->peer_stride);
+  ng_free(s->peer_landed);
+  ng_free(s->own_landed);
   ng_free(s->req);
   ng_free(s);
 }

@@ -2,7 +2,8 @@
  * Parses "NAME:N" (N^3 grid nodes) or "NAME:NXxNYxNZ" (nodes per dimension)
  * and dispatches to generate_stencil.c (lap7, lap27, aniso27),
  * generate_fem27.c (fem27), generate_elast27.c (elast27: 3 rows per node) or generate_mps.c ("mps:N", N = particles along
- * the width of the dam-break column; one number only). Sizes are plain
+ * the width of the dam-break column; one number only) or generate_hard.c
+ * (het7, het5, rotaniso, rotaniso3: NAME:N[:parameters]). Sizes are plain
  * decimal digits; zero, signs, blanks, trailing text or a row count above
  * INT32_MAX are NG_ERR_ARGUMENT naming the spec and the cause. */
 #include "generate.h"
@@ -19,7 +20,7 @@ static const struct {
     {"fem27", ng_gen_fem27},
     {"elast27", ng_gen_elast27},
 };
-#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, elast27, mps"
+#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, elast27, mps, het7, het5, rotaniso, rotaniso3"
 
 /* One positive decimal size at *s, advancing *s past it. */
 static ng_status parse_size(const char *spec, const char **s, int64_t *v)
@@ -51,6 +52,11 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b)
   int64_t dims[3];
   int nd = 0;
   const char *s = colon + 1;
+  if (ng_gen_is_hard(spec, len)) { /* NAME:N[:more], generate_hard.c */
+    NG_CHECK(parse_size(spec, &s, &dims[0]));
+    NG_CHECK(ng_gen_hard(spec, len, dims[0], s, A, b));
+    return NG_SUCCESS;
+  }
   for (;;) {
     NG_CHECK(parse_size(spec, &s, &dims[nd++]));
     if (*s == '\0') break;

@@ -28,4 +28,10 @@ ng_status ng_gen_mps(int32_t n, ng_csr *A, double **b);
 /* Largest n that ng_gen_mps accepts (its particle count fits int32). */
 int32_t ng_gen_mps_max_width(void);
 
+/* Hard-coefficient problems (generate_hard.c): is NAME (len chars) one of
+ * het7, het5, rotaniso, rotaniso3; build it from its size N and the rest of
+ * the spec after N ("" or ":param[:param]"). */
+int ng_gen_is_hard(const char *name, size_t len);
+ng_status ng_gen_hard(const char *spec, size_t len, int64_t N, const char *rest, ng_csr *A, double **b);
+
 #endif /* NG_GENERATE_H */

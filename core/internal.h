@@ -219,6 +219,12 @@ typedef struct ng_spmv_ops {
    * device (dcsr from ng_dcsr_create, spmv/formats.h), so that converting to
    * several formats uploads A once. */
   ng_status (*create_dev)(ng_context ctx, const ng_csr *A, const void *dcsr, const char *opt, void **data);
+  /* Optional (square tables; NULL: none), the AMG smoother's one-pass
+   * kernels (precond/amg_cycle.c, smoother_jacobi.c): with dinv,
+   * y = x + dinv .* (b - A x) (a damped Jacobi sweep), without (dinv NULL)
+   * y = b - A x (the residual). y must not alias x; b may be y only when
+   * dinv is NULL. The host tables are the reference of the GPU ones. */
+  ng_status (*fused)(void *data, const double *b, const double *x, const double *dinv, double *y);
 } ng_spmv_ops;
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);
@@ -379,6 +385,10 @@ ng_status ng_matrix_apply_ab(ng_matrix A, double alpha, const double *x, double 
 ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
                                 int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
                                 const int64_t *gcol, const double *val, ng_matrix *A);
+
+/* One rank: a matrix over the host CSR W itself (square; validated), W
+ * emptied even on failure (core/matrix.c): no copy of a big input. */
+ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);
 
 /* ---- options (core/options.c) ---------------------------------------------- */
 ng_status ng_options_copy(ng_options src, ng_options *dst);

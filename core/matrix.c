@@ -170,6 +170,43 @@ ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t
   return NG_SUCCESS;
 }
 
+/* One rank: W (square, host) becomes the matrix's local block as it is,
+ * without the global-column copy and the split of the general path, so that
+ * a 2e9-entry problem is held once on the host (26 GB for lap27:432, not
+ * three times). W is emptied, on failure too. */
+ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *Aout)
+{
+  ng_matrix A = NULL;
+  ng_status st = NG_SUCCESS;
+  NG_ASSERT_ARG(ctx && W && Aout, "ng_matrix_adopt_local: null argument");
+  *Aout = NULL;
+  if (ctx->size != 1)
+    st = NG_ERROR(NG_ERR_INTERNAL, "ng_matrix_adopt_local: one rank only (%d ranks)", ctx->size);
+  else if (W->nrows != W->ncols)
+    st = NG_ERROR(NG_ERR_ARGUMENT, "the matrix must be square (is %d x %d)", (int)W->nrows, (int)W->ncols);
+  else
+    st = ng_csr_validate(W);
+  if (!st) st = NG_CALLOC(A, 1);
+  if (st) {
+    ng_csr_free(W);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  A->ctx = ctx;
+  A->n_global = A->n_col_global = W->nrows;
+  A->n_local = A->n_col_local = W->nrows;
+  A->local = *W;
+  A->nnz_global = W->nnz;
+  memset(W, 0, sizeof(*W));
+  st = ng_csr_alloc(&A->offrank, A->n_local, 0, 0); /* as matrix_split leaves it: no halo columns */
+  if (!st) st = matrix_setup_spmv(A, "csr");
+  if (st) {
+    ng_matrix_destroy(A);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *Aout = A;
+  return NG_SUCCESS;
+}
+
 /* This rank's rows [starts[rank], starts[rank+1]) of a whole matrix W that
  * this rank holds (the one-rank case of matrix_from_root). */
 static ng_status matrix_from_local_copy(ng_context ctx, const ng_csr *W, const int64_t *starts, ng_matrix *A)

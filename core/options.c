@@ -48,8 +48,21 @@ static const opt_def known[] = {
    "correction), mmcgs (modified MCGS: colors of the strong couplings only, deterministic), chebyshev (polynomial in "
    "D^-1 A); under MPI mcgs and mmcgs color each rank's block and read the off-rank values once per sweep"},
   {"amg_mmcgs_theta", OPT_REAL, "0.1", NULL, 1, "AMG mmcgs: couplings |a_ij| > theta |a_ii| are strong (colored apart); weaker ones inside a color read the values from before the color's update"},
+  {"amg_coloring", OPT_STRING, "natural", "natural|hash", 0,
+   "AMG mcgs/mmcgs: order of the finest level's greedy coloring: natural (row order, the seed's greedy: 8 colors on "
+   "27-point grids) or hash (random order, JPL: about 17 colors, a stronger sweep); coarse levels largest degree first"},
+  {"amg_mcgs_coarse", OPT_STRING, "mcgs", "mcgs|mmcgs", 0,
+   "AMG mcgs: the levels below the finest color every coupling (mcgs) or, as seed 004 did, only the strong ones "
+   "(mmcgs, -amg_mmcgs_theta): far fewer colors and launches on the coarse levels"},
+  {"amg_smoother_setup", OPT_STRING, "device", "device|host", 0,
+   "AMG mcgs/mmcgs on a GPU context: colors and per-color blocks built on the device from the level's device CSR "
+   "(device) or on the host and uploaded (host, the reference)"},
   {"amg_cheby_degree", OPT_INT, "2", NULL, 1, "AMG chebyshev: polynomial degree of one sweep (SpMVs per sweep; the first sweep from zero saves one)"},
   {"amg_cheby_ratio", OPT_REAL, "10", NULL, 1, "AMG chebyshev: the polynomial is smallest over [lmax / ratio, lmax], lmax = 1.1 rho(D^-1 A)"},
+  {"amg_sparsify", OPT_REAL, "0.015", NULL, 1, "AMG non-Galerkin sparsification: coarse-operator entries |a_ij| < tau min(|a_ii|, |a_jj|) are dropped and added to the diagonal, keeping row sums (0: none)"},
+  {"amg_strength", OPT_STRING, "signed", "signed|abs", 0, "AMG strength measure: signed (-a_ij >= theta sqrt(|a_ii a_jj|): positive couplings are weak) or abs (|a_ij|)"},
+  {"amg_filter", OPT_BOOL, "1", NULL, 0, "AMG smooths the prolongator with the filtered matrix (weak couplings added to the diagonal)"},
+  {"amg_theta_coarse", OPT_REAL, "-1", NULL, 0, "AMG strength threshold of the levels after the finest (negative: -amg_theta)"},
   {"amg_omega", OPT_REAL, "0", NULL, 1, "AMG smoother damping (0: from the spectrum)"},
   {"amg_presweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps before the coarse correction"},
   {"amg_postsweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps after the coarse correction"},
@@ -60,9 +73,12 @@ static const opt_def known[] = {
   {"amg_coarse_sweeps", OPT_INT, "30", NULL, 1, "AMG smoother sweeps on the coarsest level (-amg_coarse_solver smoother)"},
   {"amg_sweeps", OPT_STRING, "", NULL, 0, "AMG graded sweeps per level, finest first, e.g. 4,3,2,1 (overrides pre/post)"},
   {"amg_format", OPT_STRING, "csr", NULL, 0, "AMG storage format of every level's A, P, R"},
+  {"amg_precision", OPT_STRING, "double", "single|double", 0, "AMG V-cycle precision: single stores the hierarchy's matrices and smoother vectors in FP32 and runs the cycle in FP32 inside the FP64 solver (Jacobi smoother, csr levels, finest level csr/dia/dia_half)"},
+  {"amg_fine_format", OPT_STRING, "auto", NULL, 0, "AMG finest level's operator in the V-cycle: auto (dia_half, else dia, on a one-rank GPU context; the matrix elsewhere), matrix, or a format (the matrix when it refuses)"},
   {"amg_setup", OPT_STRING, "gpu", "gpu|host", 0, "AMG setup of the big levels on the GPU (GPU context, one rank; their P and R in csr) or all on the host"},
   {"amg_gpu_min_rows", OPT_INT, "5000", NULL, 1, "AMG GPU setup: coarse levels with at least this many rows are also built on the GPU"},
   {"amg_host_threads", OPT_INT, "0", NULL, 1, "AMG OpenMP threads of the host-side setup and update; 0: as OpenMP decides on a CPU context, half the cores on a GPU context unless OMP_NUM_THREADS is set"},
+  {"amg_cuda_graph", OPT_BOOL, "0", NULL, 0, "AMG V-cycle captured once per (r, z) pair and replayed as a CUDA graph (one-rank GPU context; byte-identical to the plain cycle)"},
   {"amg_view", OPT_FLAG, "0", NULL, 0, "print the AMG hierarchy after setup (rank 0)"},
   {"help", OPT_FLAG, "0", NULL, 0, "list the options and exit"},
 };

@@ -19,7 +19,9 @@
 #define NG_RED_PARTIALS 16
 
 /* Elementwise kernels: one thread per entry. */
-static unsigned ng_grid(int32_t n) { return n > 0 ? (unsigned)((n + NG_THREADS - 1) / NG_THREADS) : 1u; }
+/* (64-bit: n + NG_THREADS - 1 would overflow int32 near 2^31; the index in
+ * the kernels is 64-bit for the same reason) */
+static unsigned ng_grid(int32_t n) { return n > 0 ? (unsigned)(((int64_t)n + NG_THREADS - 1) / NG_THREADS) : 1u; }
 
 /* Blocks of a reduction: enough to fill the device, bounded by scratch. */
 static unsigned ng_red_grid(const struct ng_cuda *cu, int32_t n, int count)
@@ -106,47 +108,47 @@ static ng_status ng_red_fetch(struct ng_cuda *cu, int count, double *result)
 
 __global__ void k_fill(int32_t n, double v, double *x)
 {
-  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = v;
 }
 __global__ void k_axpy(int32_t n, double a, const double *__restrict__ x, double *__restrict__ y)
 {
-  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] += a * x[i];
 }
 __global__ void k_xpay(int32_t n, const double *__restrict__ x, double b, double *__restrict__ y)
 {
-  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i] + b * y[i];
 }
 /* x and y may alias each other (not z). */
 __global__ void k_axpbypcz(int32_t n, double a, const double *x, double b, const double *y, double c,
                            double *__restrict__ z)
 {
-  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) z[i] = c == 0.0 ? a * x[i] + b * y[i] : a * x[i] + b * y[i] + c * z[i];
 }
 /* x and z may be the same array. */
 __global__ void k_pmult(int32_t n, const double *__restrict__ d, const double *x, double *z)
 {
-  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) z[i] = d[i] * x[i];
 }
 __global__ void k_gather(int32_t n, const int32_t *__restrict__ idx, const double *__restrict__ x,
                          double *__restrict__ buf)
 {
-  int32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (k < n) buf[k] = x[idx[k]];
 }
 __global__ void k_scatter_add(int32_t n, const int32_t *__restrict__ idx, const double *__restrict__ buf, double *y)
 {
-  int32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (k < n) y[idx[k]] += buf[k]; /* idx does not repeat within one call */
 }
 __global__ void k_cg_update_xp(int32_t n, double alpha, double beta, const double *__restrict__ z,
                                double *__restrict__ x, double *__restrict__ p)
 {
-  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     double pi = p[i];
     x[i] += alpha * pi;

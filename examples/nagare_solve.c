@@ -1,8 +1,10 @@
 /* examples/nagare_solve.c: the nagare-solve command. Solves a Matrix Market
  * file (rhs from -rhs FILE, else b = A*ones) or a generated problem
  * (-problem fem27:64), prints the solve report, writes x with -o FILE.
- *   nagare-solve [matrix.mtx[.gz]] [-rhs b.mtx] [-problem spec] [-o x.mtx] [options] */
+ *   nagare-solve [matrix.mtx[.gz]] [-rhs b.mtx] [-problem spec] [-o x.mtx] [options]
+ *   nagare-solve -version    (version and build features; man page nagare-solve(1)) */
 #include "nagare.h"
+#include "build_info.h"
 #include "report.h"
 #include <stdio.h>
 #include <string.h>
@@ -24,11 +26,15 @@ int main(int argc, char **argv)
   const char *problem, *device, *rhs, *out, *format, *path = NULL;
   int rc = 0;
   ng_status st = NG_SUCCESS;
+  if (ng_example_version_requested(argc, argv)) {
+    ng_example_print_version(argv[0], stdout);
+    return 0;
+  }
   TRY(ng_options_create(&opts));
   TRY(ng_example_register_options(opts));
   TRY(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
-    printf("usage: %s [matrix.mtx] [options]\n", argv[0]);
+    printf("usage: %s [matrix.mtx] [options]   (%s -version: version and build features)\n", argv[0], argv[0]);
     ng_options_print_help(opts, stdout);
     ng_options_destroy(opts);
     return 0;

@@ -6,9 +6,11 @@
  * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
- * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_smoother
+ * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
  * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
- * -amg_cheby_degree, -amg_cheby_ratio. */
+ * -amg_coloring, -amg_mcgs_coarse, -amg_smoother_setup,
+ * -amg_cheby_degree, -amg_cheby_ratio, -amg_precision single|double
+ * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
 #include "amg_dist.h"
 #include "smoother.h"
 #include <stdlib.h>
@@ -42,6 +44,13 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   int pre, post, coarse_sweeps, counts[64], nc, coarse_size;
   NG_CHECK(ng_options_get_real(opts, "amg_theta", &M->theta));
   NG_CHECK(ng_options_get_real(opts, "amg_omega", &M->omega_opt));
+  NG_CHECK(ng_options_get_real(opts, "amg_sparsify", &M->sparsify));
+  NG_CHECK(ng_options_get_real(opts, "amg_theta_coarse", &M->theta_coarse));
+  NG_CHECK(ng_options_get_string(opts, "amg_strength", &s));
+  M->strength_signed = !strcmp(s, "signed");
+  NG_CHECK(ng_options_get_bool(opts, "amg_filter", &M->filter));
+  if (!(M->sparsify >= 0 && M->sparsify < 1))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify %g must be in [0, 1)", M->sparsify);
   NG_CHECK(ng_options_get_int(opts, "amg_presweeps", &pre));
   NG_CHECK(ng_options_get_int(opts, "amg_postsweeps", &post));
   NG_CHECK(ng_options_get_int(opts, "amg_coarse_sweeps", &coarse_sweeps));
@@ -56,6 +65,18 @@ static ng_status read_options(ng_amg *M, ng_options opts)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi, mcgs, mmcgs, chebyshev)",
                     smoother);
   NG_CHECK(ng_options_get_real(opts, "amg_mmcgs_theta", &M->mmcgs_theta));
+  NG_CHECK(ng_options_get_string(opts, "amg_coloring", &s));
+  if (!strcmp(s, "natural")) M->coloring = NG_COLOR_NATURAL;
+  else if (!strcmp(s, "hash")) M->coloring = NG_COLOR_HASH;
+  else return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coloring '%s' is not available (known: natural, hash)", s);
+  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_coarse", &s));
+  if (strcmp(s, "mcgs") && strcmp(s, "mmcgs"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_coarse '%s' is not available (known: mcgs, mmcgs)", s);
+  M->mcgs_coarse_strong = !strcmp(s, "mmcgs");
+  NG_CHECK(ng_options_get_string(opts, "amg_smoother_setup", &s));
+  if (strcmp(s, "device") && strcmp(s, "host"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother_setup '%s' is not available (known: device, host)", s);
+  M->smoother_host_setup = !strcmp(s, "host");
   NG_CHECK(ng_options_get_int(opts, "amg_cheby_degree", &M->cheby_degree));
   NG_CHECK(ng_options_get_real(opts, "amg_cheby_ratio", &M->cheby_ratio));
   if (M->cheby_degree < 1 || M->cheby_degree > 32)
@@ -66,6 +87,20 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_format", &s));
   if (strlen(s) >= sizeof(M->format)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_format '%s' is too long", s);
   strcpy(M->format, s);
+  NG_CHECK(ng_options_get_string(opts, "amg_precision", &s));
+  M->single = !strcmp(s, "single");
+  if (M->single && M->smoother != &ng_smoother_jacobi)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single works with -amg_smoother jacobi only (given '%s')",
+                    M->smoother->name);
+  if (M->single && strcmp(M->format, "csr"))
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single stores the levels in csr only (given -amg_format '%s')",
+                    M->format);
+  NG_CHECK(ng_options_get_string(opts, "amg_fine_format", &s));
+  if (strlen(s) >= sizeof(M->fine_format)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_fine_format '%s' is too long", s);
+  strcpy(M->fine_format, s);
+  if (M->single && strcmp(s, "auto") && strcmp(s, "matrix") && strncmp(s, "csr", 3) && strncmp(s, "dia", 3))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_precision single: the finest level in csr, dia or dia_half only (given -amg_fine_format '%s')", s);
   if (M->max_levels < 1 || M->max_levels > 64)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_max_levels %d must be in 1..64", M->max_levels);
   if (coarse_size < 1) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_size %d must be >= 1", coarse_size);
@@ -146,6 +181,11 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);
   M->gpu_min_rows = min_rows;
   NG_CHECK(read_threads(M, P->ctx, opts));
+  if (M->single && P->ctx->size > 1)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
+  int graph = 0;
+  NG_CHECK(ng_options_get_bool(opts, "amg_cuda_graph", &graph));
+  M->use_graph = graph && P->ctx->on_gpu && P->ctx->size == 1;
   return NG_SUCCESS;
 }
 
@@ -224,8 +264,10 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     char colors[48] = "";
     if (M->smoother->colors && !(coarsest && M->coarse_direct))
       snprintf(colors, sizeof(colors), ", %s %d colors", M->smoother->name, M->smoother->colors(L->sdata));
-    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s\n", l, (int)L->n, z,
-                          L->n ? z / L->n : 0.0, sweeps, colors);
+    char fmt[48] = "";
+    if (l == 0 && M->fine_used[0]) snprintf(fmt, sizeof(fmt), ", cycle's A in %s", M->fine_used);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps, colors, fmt);
   }
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,

@@ -20,8 +20,12 @@ typedef struct {
 } ng_graph;
 void ng_graph_free(ng_graph *G);
 
-/* Strong couplings |a_ij| >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c). */
-ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S);
+/* Strong couplings m(a_ij) >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c),
+ * with m(a) = |a|, or m(a) = -a when sgn (-amg_strength signed: a positive
+ * coupling is never strong; meant for a positive diagonal). The same test
+ * in amg_prolong.c (filter), amg_dist_*.c and amg_setup_cuda.cu. */
+ng_status ng_amg_strength(const ng_csr *A, double theta, int sgn, ng_graph *S);
+#define NG_AMG_STRONG(a, theta, si, sj, sgn) (((sgn) ? -(a) : fabs(a)) >= (theta) * (si) * (sj))
 
 /* Deterministic MIS(2) aggregation of the graph (amg_aggregate.c): agg[i] is
  * the aggregate of row i in 0..*nagg-1, or -1 for a row with no strong
@@ -45,8 +49,11 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
 /* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
  * ng_amg_smooth_values, which update() calls again on new values. */
 ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P);
+/* filter > 0 (-amg_filter): smooth with A_F, A without the couplings that
+ * are not strong at threshold `filter` (sgn as ng_amg_strength), each added
+ * to its row's diagonal (the pattern stays A's: filtered entries are 0). */
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
-                               ng_csr *P);
+                               double filter, int sgn, ng_csr *P);
 /* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
  * entries, may be NULL) receives where each entry of A went. */
 ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
@@ -59,6 +66,13 @@ void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
 
+/* Non-Galerkin sparsification (amg_sparsify.c): A = G without the
+ * off-diagonal entries |g_ij| < tau sqrt(|g_ii g_jj|), each added to its
+ * row's diagonal (row sums kept); map (G->nnz) says where every entry of G
+ * went, for the values of an update. */
+ng_status ng_amg_sparsify(const ng_csr *G, double tau, ng_csr *A, int64_t **map);
+void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
+
 /* Dense SPD inverse by Cholesky, LU with partial pivoting when Cholesky
  * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
 ng_status ng_dense_inverse(int32_t n, double *a);
@@ -67,6 +81,8 @@ ng_status ng_dense_inverse(int32_t n, double *a);
 typedef struct {
   int32_t n;
   ng_csr A;                      /* host operator (levels > 0; level 0 uses the matrix) */
+  ng_csr G; int64_t *smap;       /* -amg_sparsify: the Galerkin product before sparsification
+                                    and where its entries went in A (amg_sparsify.c) */
   const ng_spmv_ops *Aops; void *Adata;
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
@@ -93,15 +109,24 @@ typedef struct {
   ng_amg_level *L;               /* max_levels entries */
   const struct ng_smoother_ops *smoother; /* -amg_smoother (smoother.h) */
   double mmcgs_theta;            /* -amg_mmcgs_theta: strong couplings that the mmcgs colors separate */
+  int coloring;                  /* -amg_coloring: the finest level's coloring order (NG_COLOR_* of smoother.h) */
+  int mcgs_coarse_strong;        /* -amg_mcgs_coarse mmcgs: mcgs colors the strong couplings only below the finest */
+  int smoother_host_setup;       /* -amg_smoother_setup host: mcgs/mmcgs built on the host on a GPU context too */
   int cheby_degree;              /* -amg_cheby_degree */
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
+  double sparsify;               /* -amg_sparsify: coarse entries below this (relative) are lumped */
+  int strength_signed;           /* -amg_strength signed */
+  int filter;                    /* -amg_filter: P smoothed with the filtered matrix */
+  double theta_coarse;           /* -amg_theta_coarse: strength threshold of the levels after the finest (<0: theta) */
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;
   ng_csr coarse_inv;             /* dense inverse as a full CSR (host) */
   const ng_spmv_ops *Cops; void *Cdata;
   double *eigvec0;               /* finest level: power iteration buffer in context memory (when not on the device path) */
   char format[32];
+  char fine_format[32];          /* -amg_fine_format: the finest level's operator in the cycle (amg_fine.c) */
+  char fine_used[32];            /* the format L[0].Aops holds ("" when the cycle uses the matrix) */
   int profile;                   /* sync and time each level's cycle and update work (benchmarks only) */
   double setup_seconds, update_seconds;
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
@@ -114,7 +139,14 @@ typedef struct {
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
+  int single;                    /* -amg_precision single: the cycle in FP32 (amg_single.c) */
+  void *fp32;                    /* its float copies of the hierarchy (amg_single.c) */
+  int use_graph;                 /* V-cycle as a CUDA graph (-amg_cuda_graph, one-rank GPU context) */
+  void *graphs;                  /* the captured cycles (amg_graph_cuda.cu) */
 } ng_amg;
+
+/* One V-cycle z = M(r) on the context's memory (amg_cycle.c). */
+typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, double *z);
 
 #ifdef NG_HAVE_CUDA
 /* amg_setup_cuda.cu: level l on the GPU (level 0: the matrix's device CSR,
@@ -149,12 +181,37 @@ void ng_amg_gpu_free(ng_amg *M);
  * the device keeps the patterns). NG_ERR_UNSUPPORTED: do it on the host. */
 ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T, void **state);
 void ng_amg_gpu_triple_free(void *state);
+/* amg_graph_cuda.cu: run body(P, M, r, z) as a CUDA graph, captured on the
+ * first call for this (r, z) and replayed after; *done = 0 when the cycle
+ * cannot be captured (the caller runs it). free: drop the graphs (update,
+ * destroy). launches: graph launches so far, *broken = capture failed. */
+ng_status ng_amg_graph_cycle(ng_precond P, ng_amg *M, const double *r, double *z, ng_amg_cycle_fn body, int *done);
+void ng_amg_graph_free(ng_amg *M);
+long ng_amg_graph_launches(ng_amg *M, int *broken);
 #endif
+
+/* amg_fine.c: level 0's own operator for the cycle (L[0].Aops) in
+ * -amg_fine_format, or none (the matrix); refresh: convert it again. */
+ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh);
+#ifdef NG_HAVE_CUDA
+/* amg_fine_cuda.cu: a table in spec from the matrix's device CSR. */
+ng_status ng_amg_fine_create_dev(ng_context ctx, ng_matrix A, const char *spec, const ng_spmv_ops **ops, void **data);
+#endif
+
+/* amg_single.c (-amg_precision single): float copies of every level's A,
+ * P, R, dinv and work vectors, made (again: refresh) from the double
+ * hierarchy after its setup / update; the V-cycle in FP32, z = cycle(r)
+ * with r converted to float at entry and z back to double at exit. */
+ng_status ng_amg_single_build(ng_context ctx, ng_amg *M, ng_matrix A);
+ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
+void ng_amg_single_free(ng_context ctx, ng_amg *M);
 
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
  * format refuses it); the coarsest operator's dense inverse as a full CSR. */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
 ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
+/* amg_setup.c: the strength threshold of level l (-amg_theta, -amg_theta_coarse after the finest) */
+double ng_amg_level_theta(const ng_amg *M, int l);
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);

@@ -1,12 +1,13 @@
 # precond/amg.mk: smoothed-aggregation AMG (host setup, V-cycle on the
 # context's memory through the SpMV and vector ops tables).
 libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c precond/amg_aggregate.c \
-  precond/amg_prolong.c precond/amg_galerkin.c precond/amg_setup.c precond/amg_cycle.c precond/dense_chol.c \
-  precond/amg_dist.h precond/amg_dist_aggregate.c precond/amg_dist_prolong.c precond/amg_dist_galerkin.c \
+  precond/amg_prolong.c precond/amg_galerkin.c precond/amg_sparsify.c precond/amg_setup.c precond/amg_cycle.c precond/dense_chol.c \
+  precond/amg_dist.h precond/amg_dist_aggregate.c precond/amg_dist_prolong.c precond/amg_dist_galerkin.c precond/amg_dist_sparsify.c \
   precond/amg_dist_setup.c precond/smoother.h precond/smoother_jacobi.c precond/smoother_mcgs.c \
-  precond/smoother_chebyshev.c precond/coloring.c
+  precond/smoother_chebyshev.c precond/coloring.c precond/amg_fine.c \
+  precond/amg_single.h precond/amg_single.c
 if NG_CUDA
-libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu
+libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/amg_fine_cuda.cu precond/amg_graph_cuda.cu precond/amg_single_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu
 endif
 if NG_CHECK
 check_PROGRAMS += test/test_amg test/test_amg_gpu
@@ -17,6 +18,15 @@ test_test_amg_gpu_SOURCES = test/test_amg_gpu.c
 test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_amg test/test_amg_gpu
+check_PROGRAMS += test/test_amg_cycle
+test_test_amg_cycle_SOURCES = test/test_amg_cycle.c
+test_test_amg_cycle_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_cycle_LDADD = $(NG_TEST_LDADD) -lm
+check_PROGRAMS += test/test_amg_cycle_gpu
+test_test_amg_cycle_gpu_SOURCES = test/test_amg_cycle_gpu.c
+test_test_amg_cycle_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_cycle_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_amg_cycle test/test_amg_cycle_gpu
 endif
 # The hierarchy across MPI ranks: test/test_amg_mpi on 1, 2 and 4 ranks.
 if NG_CHECK

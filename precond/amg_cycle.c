@@ -4,17 +4,23 @@
  * post-sweeps in the adjoint order. Smoothers whose post-sweep is the adjoint
  * of their pre-sweep and R = P^T make it symmetric for CG. Everything runs on the context's memory
  * through the SpMV tables and ctx->vops: no allocation, host copy or sync
- * (unless per-level profiling is switched on by a benchmark). */
+ * (unless per-level profiling is switched on by a benchmark). Tables with a
+ * fused entry compute the residual in one pass. With -amg_cuda_graph on a one-rank GPU
+ * context the cycle is replayed as a CUDA graph (amg_graph_cuda.cu). */
 #include "smoother.h"
 
-/* r = b - A x on level l (level 0 through the user's matrix). */
+/* r = b - A x on level l: through the level's table (level 0: its own copy
+ * of the matrix, amg_fine.c, else the user's matrix), in one pass when the
+ * table has the fused entry. */
 ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r)
 {
   ng_context ctx = P->ctx;
   ng_amg_level *L = &M->L[l];
-  if (l == 0) {
+  if (!L->Aops) { /* level 0 on the matrix */
     NG_CHECK(ng_matrix_apply_raw(P->A, x, r));
     NG_CHECK(ctx->vops->xpay(ctx, L->n, b, -1.0, r));
+  } else if (L->Aops->fused) {
+    NG_CHECK(L->Aops->fused(L->Adata, b, x, NULL, r));
   } else {
     NG_CHECK(ctx->vops->copy(ctx, L->n, b, r));
     NG_CHECK(L->Aops->apply(L->Adata, -1.0, x, 1.0, r));
@@ -25,8 +31,18 @@ ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const
 /* y = alpha A x + beta y on level l. */
 ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y)
 {
-  if (l == 0) NG_CHECK(ng_matrix_apply_ab(P->A, alpha, x, beta, y));
+  if (!M->L[l].Aops) NG_CHECK(ng_matrix_apply_ab(P->A, alpha, x, beta, y));
   else NG_CHECK(M->L[l].Aops->apply(M->L[l].Adata, alpha, x, beta, y));
+  return NG_SUCCESS;
+}
+
+/* y = x + dinv .* (b - A x) on level l in one pass when its table can
+ * (*done = 1), else *done = 0 and nothing is done. */
+ng_status ng_amg_jacobi_fused(ng_amg *M, int l, const double *b, const double *x, double *y, int *done)
+{
+  ng_amg_level *L = &M->L[l];
+  *done = L->Aops && L->Aops->fused;
+  if (*done) NG_CHECK(L->Aops->fused(L->Adata, b, x, L->dinv, y));
   return NG_SUCCESS;
 }
 
@@ -70,8 +86,25 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
   return NG_SUCCESS;
 }
 
-ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
+static ng_status plain_cycle(ng_precond P, ng_amg *M, const double *r, double *z)
 {
+  if (M->single) { /* -amg_precision single: the FP32 cycle (amg_single.c) */
+    NG_CHECK(ng_amg_single_vcycle(P, M, r, z));
+    return NG_SUCCESS;
+  }
   NG_CHECK(cycle(P, M, 0, r, z));
   return NG_SUCCESS;
+}
+
+ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
+{
+#ifdef NG_HAVE_CUDA
+  /* one graph launch per cycle (not while profiling: it syncs per level) */
+  if (M->use_graph && !M->profile) {
+    int done = 0;
+    NG_CHECK(ng_amg_graph_cycle(P, M, r, z, plain_cycle, &done));
+    if (done) return NG_SUCCESS;
+  }
+#endif
+  return plain_cycle(P, M, r, z);
 }

@@ -41,6 +41,9 @@ typedef struct {
   double *contrib;          /* P->n_halo contributions to other ranks' coarse rows */
   ng_amg_dgalerkin *G;
   int gather;               /* P is the identity onto rank 0 (a small level gathered for the dense solve) */
+  int sgn;                  /* -amg_strength signed (strength and filter test, as ng_amg_strength) */
+  double filter;            /* -amg_filter: P smoothed with A_F filtered at this threshold (0: A) */
+  double sparsify;          /* -amg_sparsify of the product A_c made from this level (0: none) */
   int group;                /* agglomeration: rows held by ranks that are multiples of group */
   /* report (gathered at setup, so that rank 0 alone can print it) */
   int active;               /* ranks that hold rows of this level */
@@ -60,6 +63,14 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
  * D->cstarts (*Ac made at setup, values updated when refresh). */
 ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh, ng_matrix *Ac);
 void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G);
+/* amg_dist_sparsify.c: *Ac (the full product, made from rp, gc, val: this
+ * rank's n rows from c0, global columns) replaced by its sparsified copy;
+ * *S keeps where each entry went; _values redoes S's values from new val. */
+typedef struct ng_amg_dsparsify ng_amg_dsparsify;
+ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, int64_t nc, int64_t c0, int32_t n, const int64_t *rp,
+                               const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
+void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val);
+void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
 /* 1 when the level's local products ran on the GPU. */
 int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
 

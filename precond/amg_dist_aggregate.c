@@ -19,7 +19,7 @@ static int64_t gid(ng_matrix A, int32_t e) { return e < A->n_local ? A->row_begi
 
 /* Strong couplings of the own rows in extended numbering, each row sorted
  * by global column (the one-rank graph's order for sorted input rows). */
-static ng_status dist_strength(ng_matrix A, double theta, ng_graph *S)
+static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S)
 {
   int32_t n = A->n_local, nh = A->n_halo;
   double *d = NULL;
@@ -39,13 +39,13 @@ static ng_status dist_strength(ng_matrix A, double theta, ng_graph *S)
       int64_t c = pass ? S->rowptr[i] : 0;
       for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
         int32_t j = L->col[k];
-        if (j != i && fabs(L->val[k]) >= theta * d[i] * d[j]) {
+        if (j != i && NG_AMG_STRONG(L->val[k], theta, d[i], d[j], sgn)) {
           if (pass) S->col[c] = j;
           c++;
         }
       }
       for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++)
-        if (fabs(O->val[k]) >= theta * d[i] * d[n + O->col[k]]) {
+        if (NG_AMG_STRONG(O->val[k], theta, d[i], d[n + O->col[k]], sgn)) {
           if (pass) S->col[c] = n + O->col[k];
           c++;
         }
@@ -242,7 +242,7 @@ ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int
   if (A->n_global > (int64_t)UINT32_MAX)
     st = NG_ERROR(NG_ERR_UNSUPPORTED, "distributed AMG aggregation keys rows by 32-bit global index (%lld rows)",
                   (long long)A->n_global);
-  if (!st) st = dist_strength(A, theta, &S);
+  if (!st) st = dist_strength(A, theta, D->sgn, &S);
   if (!st) st = NG_MALLOC(T, (size_t)n + nh);
   if (!st) st = NG_MALLOC(M1, (size_t)n + nh);
   if (!st) st = NG_MALLOC(M2, (size_t)n + nh);

@@ -11,6 +11,10 @@
  * run on the device (amg_setup_cuda.cu's SpGEMM). */
 #include "amg_dist.h"
 
+struct ng_amg_dsparsify { /* amg_dist_sparsify.c */
+  int64_t *map, nnz_in, nnz_out;
+  double *val;
+};
 struct ng_amg_dgalerkin {
   int64_t *halo_rp, *halo_gcol;  /* P's rows for A's halo columns */
   double *halo_val;
@@ -29,6 +33,7 @@ struct ng_amg_dgalerkin {
   double *ac_val;
   int64_t ac_nnz;
   void *gpu;                     /* GPU context: the two local products' device state */
+  ng_amg_dsparsify *sp;          /* -amg_sparsify: where ac_val's entries go (amg_dist_sparsify.c) */
 };
 
 int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G) { return G && G->gpu; }
@@ -54,6 +59,7 @@ void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
   ng_free(G->own_rows);
   ng_free(G->slot);
   ng_free(G->ac_val);
+  ng_amg_dsparsify_free(G->sp);
 #ifdef NG_HAVE_CUDA
   ng_amg_gpu_triple_free(G->gpu);
 #endif
@@ -328,6 +334,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   for (int64_t q = 0; q < G->n_contrib; q++) gc[G->slot[S[q].k]] = S[q].col;
   contrib_values(G, nrecv, G->ac_val);
   NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac), out);
+  if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, D->sparsify, nc, c0, (int32_t)nrows_c, rp, gc, G->ac_val, Ac, &G->sp);
 out:
   ng_free(rows_s);
   ng_free(rows_r);
@@ -374,7 +381,8 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
   NG_CHECK(ng_comm_alltoallv(ctx, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)));
   for (int r = 0; r < ctx->size; r++) nrecv += G->rcnt[r];
   contrib_values(G, nrecv, G->ac_val);
-  st = ng_matrix_update_values(Ac, G->ac_val);
+  if (G->sp) ng_amg_dsparsify_values(G->sp, G->ac_val);
+  st = ng_matrix_update_values(Ac, G->sp ? G->sp->val : G->ac_val);
   NG_CHECK(ng_comm_agree(ctx, st));
   return NG_SUCCESS;
 }

@@ -125,8 +125,10 @@ static int64_t find_i64(const int64_t *v, int64_t lo, int64_t hi, int64_t g)
   return lo;
 }
 
-/* Values of row i: P_tent's entry plus -omega/a_ii a_ij ptent_j. */
-static int row_values(ng_matrix A, ng_amg_dlevel *D, int32_t i, double omega)
+/* Values of row i: P_tent's entry plus -omega/a_ii a_ij ptent_j, a_ij of
+ * A_F when sd (sqrt |a_jj| of own rows then halo columns: -amg_filter, as
+ * ng_amg_smooth_values: weak couplings moved onto the diagonal). */
+static int row_values(ng_matrix A, ng_amg_dlevel *D, int32_t i, double omega, const double *sd)
 {
   const ng_csr *L = &A->local, *O = &A->offrank;
   int64_t lo = D->p_rowptr[i], hi = D->p_rowptr[i + 1];
@@ -139,13 +141,24 @@ static int row_values(ng_matrix A, ng_amg_dlevel *D, int32_t i, double omega)
     D->p_val[lo] = 1.0;
     return 1;
   }
-  double s = -omega / d;
+  double s = -omega / d, df = d, f = D->filter;
+  int32_t n = A->n_local;
+  if (sd) {
+    for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++)
+      if (L->col[k] != i && !NG_AMG_STRONG(L->val[k], f, sd[i], sd[L->col[k]], D->sgn)) df += L->val[k];
+    for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++)
+      if (!NG_AMG_STRONG(O->val[k], f, sd[i], sd[n + O->col[k]], D->sgn)) df += O->val[k];
+  }
   for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
     int32_t j = L->col[k];
-    if (D->agg[j] >= 0) D->p_val[find_i64(D->p_gcol, lo, hi, D->agg[j])] += s * L->val[k] * D->ptent[j];
+    double v = L->val[k];
+    if (sd && j == i) v = df;
+    else if (sd && !NG_AMG_STRONG(v, f, sd[i], sd[j], D->sgn)) continue;
+    if (D->agg[j] >= 0) D->p_val[find_i64(D->p_gcol, lo, hi, D->agg[j])] += s * v * D->ptent[j];
   }
   for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++) {
     int32_t h = O->col[k];
+    if (sd && !NG_AMG_STRONG(O->val[k], f, sd[i], sd[n + h], D->sgn)) continue;
     if (D->agg_halo[h] >= 0) D->p_val[find_i64(D->p_gcol, lo, hi, D->agg_halo[h])] += s * O->val[k] * D->ptent_halo[h];
   }
   if (D->agg[i] >= 0) D->p_val[find_i64(D->p_gcol, lo, hi, D->agg[i])] += D->ptent[i];
@@ -186,12 +199,27 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
     ng_free(buf);
     NG_CHECK(ng_comm_agree(ctx, st));
   }
+  double *sd = NULL; /* -amg_filter: sqrt |a_jj| of own rows and halo columns */
+  if (D->filter > 0 && !D->gather) {
+    st = NG_MALLOC(sd, (size_t)n + A->n_halo + 1);
+    if (!st) st = ng_csr_diagonal(&A->local, sd, 1);
+    if (!st)
+      for (int32_t i = 0; i < n; i++) sd[i] = sqrt(fabs(sd[i]));
+    NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), sdfail); /* the exchange is collective */
+    st = ng_comm_agree(ctx, ng_halo_exchange_host(ctx, A->halo, sd, sd + n, sizeof(double)));
+  sdfail:
+    if (st != NG_SUCCESS) {
+      ng_free(sd);
+      return ng_error_trace(st, __FILE__, __LINE__);
+    }
+  }
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++)
-    if (!row_values(A, D, i, omega)) {
+    if (!row_values(A, D, i, omega, sd)) {
 #pragma omp critical(ng_amg_dist_bad_row)
       if (bad < 0 || i < bad) bad = i;
     }
+  ng_free(sd);
   if (bad >= 0)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + bad));
   NG_CHECK(ng_comm_agree(ctx, st));

@@ -150,7 +150,9 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   ng_matrix A = D->A;
   int64_t nc = 0;
   double t = ng_wtime();
-  NG_CHECK(ng_amg_dist_aggregate(A, M->theta, D, &nc));
+  D->sgn = M->strength_signed;
+  D->filter = M->filter ? ng_amg_level_theta(M, l) : 0.0; /* P from A_F, as on one rank */
+  NG_CHECK(ng_amg_dist_aggregate(A, ng_amg_level_theta(M, l), D, &nc));
   *stop = nc == 0 || nc > 0.9 * (double)A->n_global; /* the same verdict on every rank */
   if (*stop) return NG_SUCCESS;
   NG_CHECK(ng_amg_dist_tentative(A, D));
@@ -163,6 +165,7 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   NG_CHECK(make_reverse(ctx, D));
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
+  D->sparsify = M->sparsify; /* as on one rank (not for gather_transfer's copy) */
   NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
   M->t_galerkin += ng_wtime() - t;
   L->Pops = &dist_P_ops;

@@ -1,7 +1,13 @@
 /* precond/amg_prolong.c: the prolongator of smoothed aggregation (Vanek,
  * Mandel, Brezina 1996). Tentative P from the constant vector, one column
  * per aggregate, normalised so that its columns are orthonormal; smoothed
- * P = (I - omega D^-1 A) P_tent with omega = 4 / (3 rho(D^-1 A)); R = P^T.
+ * P = (I - omega D^-1 A_F) P_tent with omega = 4 / (3 rho(D^-1 A)); R = P^T.
+ * A_F is A, or with -amg_filter (the default) A without its weak couplings
+ * (ng_amg_strength's test at the level's theta), each added to the
+ * diagonal, as ML and AmgX do: the row sums stay, so P_tent's constant is
+ * still reproduced, and interpolation does not reach across weak couplings
+ * (layers of a coefficient jump, the weak direction of an anisotropy). D
+ * stays A's diagonal.
  * Patterns and values are computed separately so that update() only redoes
  * the values. */
 #include "amg.h"
@@ -226,10 +232,20 @@ static int64_t find_col(const int32_t *col, int64_t lo, int64_t hi, int32_t c)
 }
 
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
-                               ng_csr *P)
+                               double filter, int sgn, ng_csr *P)
 {
   int32_t n = A->nrows;
   int32_t bad = -1;
+  double *sd = NULL; /* sqrt |a_ii| for the filter */
+  if (filter > 0) {
+    NG_CHECK(NG_MALLOC(sd, n));
+    ng_status st = ng_csr_diagonal(A, sd, 1);
+    if (st != NG_SUCCESS) {
+      ng_free(sd);
+      return ng_error_trace(st, __FILE__, __LINE__);
+    }
+    for (int32_t i = 0; i < n; i++) sd[i] = sqrt(fabs(sd[i]));
+  }
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     int64_t lo = P->rowptr[i], hi = P->rowptr[i + 1];
@@ -242,14 +258,24 @@ ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double
       if (bad < 0 || i < bad) bad = i;
       continue;
     }
-    double s = -omega / d;
+    /* filtered: the diagonal takes the weak couplings (row sums kept) */
+    double s = -omega / d, df = d;
+    if (sd)
+      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        int32_t j = A->col[k];
+        if (j != i && !NG_AMG_STRONG(A->val[k], filter, sd[i], sd[j], sgn)) df += A->val[k];
+      }
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
       int32_t j = A->col[k];
+      double v = A->val[k];
       if (agg[j] < 0) continue;
-      P->val[find_col(P->col, lo, hi, agg[j])] += s * A->val[k] * ptent[j];
+      if (sd && j == i) v = df;
+      else if (sd && !NG_AMG_STRONG(v, filter, sd[i], sd[j], sgn)) continue;
+      P->val[find_col(P->col, lo, hi, agg[j])] += s * v * ptent[j];
     }
     if (agg[i] >= 0) P->val[find_col(P->col, lo, hi, agg[i])] += ptent[i];
   }
+  ng_free(sd);
   if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: row %d has a zero or missing diagonal entry", (int)bad);
   return NG_SUCCESS;
 }

@@ -13,6 +13,22 @@
  * dense inverse costs about 0.7 n^3 serial flops and 8 n^2 bytes. */
 #define DIRECT_MAX_ROWS 1024
 
+/* Strength threshold of level l (-amg_theta, -amg_theta_coarse). */
+double ng_amg_level_theta(const ng_amg *M, int l) { return l > 0 && M->theta_coarse >= 0 ? M->theta_coarse : M->theta; }
+#define level_theta ng_amg_level_theta
+
+/* Level l > 0 made from level l - 1's device product, which then holds its
+ * operator (rho, diagonal, table from the device); with -amg_sparsify the
+ * device sparsifies it as the host would (amg_setup_cuda.cu). */
+static int from_device(ng_amg *M, int l) { return l > 0 && M->L[l - 1].gpu; }
+
+#ifdef NG_HAVE_CUDA
+static ng_status gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh)
+{
+  return ng_amg_gpu_transfer(M, A, l, refresh);
+}
+#endif
+
 /* Host operator of level l (level 0 is the user's matrix). */
 static const ng_csr *level_matrix(ng_amg *M, ng_matrix A, int l) { return l ? &M->L[l].A : &A->local; }
 
@@ -43,7 +59,7 @@ static ng_status level_rho(ng_amg *M, ng_matrix A, int l)
 {
   ng_amg_level *L = &M->L[l];
 #ifdef NG_HAVE_CUDA
-  if (l == 0 ? A->ctx->on_gpu : M->L[l - 1].gpu) {
+  if (l == 0 ? A->ctx->on_gpu : from_device(M, l)) {
     int done = 0;
     NG_CHECK(ng_amg_gpu_rho(M, A, l, RHO_ITERS, &L->rho, &done));
     if (done) return NG_SUCCESS;
@@ -107,7 +123,8 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   ng_amg_level *L = &M->L[l], *C = &M->L[l + 1];
   double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
   if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, L->agg, L->nagg, &L->P));
-  NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, &L->P));
+  NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, M->filter ? level_theta(M, l) : 0.0, M->strength_signed,
+                                 &L->P));
   if (!refresh) {
     NG_CHECK(NG_MALLOC(L->rperm, L->P.nnz));
     NG_CHECK(ng_csr_transpose(&L->P, &L->R, L->rperm));
@@ -116,31 +133,38 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   t = ng_wtime();
   if (!refresh) NG_CHECK(ng_spgemm(A, &L->P, &L->AP, 0));
   else NG_CHECK(ng_spgemm_numeric(A, &L->P, &L->AP));
-  if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->A, 1));
+  if (M->sparsify > 0) { /* the product into C->G, then its sparse copy C->A */
+    if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->G, 1));
+    else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->G));
+    if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, &C->A, &C->smap));
+    else ng_amg_sparsify_values(&C->G, C->smap, &C->A);
+  } else if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->A, 1));
   else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->A));
   M->t_galerkin += ng_wtime() - t;
 
   return NG_SUCCESS;
 }
 
-/* Smoother weight, diagonal and the context-memory copies of level l. */
-static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l, int refresh)
+/* Smoother weight, diagonal and the context-memory copies of level l (Amat:
+ * the user's matrix, also for the smoother's level 0 setup). */
+static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   NG_CHECK(smoother_diagonal(ctx, M, l, A));
+  if (l == 0) NG_CHECK(ng_amg_fine_table(ctx, M, Amat, refresh));
   if (l > 0) {
     if (!refresh) {
       int done = 0;
 #ifdef NG_HAVE_CUDA
-      if (M->L[l - 1].gpu) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->Aops, &L->Adata, &done));
+      if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->Aops, &L->Adata, &done));
 #endif
       if (!done) NG_CHECK(ng_amg_make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
     } else {
       int done = 0;
 #ifdef NG_HAVE_CUDA
-      if (M->L[l - 1].gpu) NG_CHECK(ng_amg_gpu_coarse_values(M, l, L->Aops, L->Adata, &done));
+      if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_values(M, l, L->Aops, L->Adata, &done));
 #endif
       if (!done) NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
     }
@@ -169,7 +193,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, const ng_csr *A, int l,
   }
   /* the smoother's own state: made once, its values refreshed by an update */
   if (!(last && M->coarse_direct)) {
-    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, NULL, &L->sdata));
+    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? Amat : NULL, &L->sdata));
     else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
   }
   return NG_SUCCESS;
@@ -192,7 +216,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     M->t_rho += ng_wtime() - t;
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
     /* the finest level on the GPU, then the next ones while big enough */
-    int gpu = M->gpu_setup && (l == 0 || (M->L[l - 1].gpu && L->n >= M->gpu_min_rows));
+    int gpu = M->gpu_setup && (l == 0 || (from_device(M, l) && L->n >= M->gpu_min_rows));
     t = ng_wtime();
 #ifdef NG_HAVE_CUDA
     if (gpu) {
@@ -208,7 +232,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 #endif
     if (!gpu) {
       NG_CHECK(NG_MALLOC(L->agg, L->n));
-      NG_CHECK(ng_amg_strength(Ah, M->theta, &S));
+      NG_CHECK(ng_amg_strength(Ah, level_theta(M, l), M->strength_signed, &S));
       ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
       ng_graph_free(&S);
       NG_CHECK(st);
@@ -222,7 +246,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
 #ifdef NG_HAVE_CUDA
     if (gpu) {
-      ng_status gs = ng_amg_gpu_transfer(M, A, l, 0);
+      ng_status gs = gpu_transfer(M, A, l, 0);
       if (gs == NG_SUCCESS) {
         L->gpu = 1;
         continue;
@@ -241,7 +265,8 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
     M->coarse_direct = 0;
   t = ng_wtime();
-  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 0));
+  for (int l = 0; l < M->nlevels; l++) NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->setup_seconds = ng_wtime() - t0;
@@ -266,6 +291,9 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->dist) return ng_amg_dist_refresh(P, M, A);
   double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
+#ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M); /* captured again at the next cycle */
+#endif
   for (int l = 0; l < M->nlevels; l++) {
     ng_amg_level *L = &M->L[l];
     const ng_csr *Ah = level_matrix(M, A, l);
@@ -276,7 +304,7 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     L->t_update[1] = 0;
     if (l < M->nlevels - 1) {
 #ifdef NG_HAVE_CUDA
-      if (L->gpu) NG_CHECK(ng_amg_gpu_transfer(M, A, l, 1));
+      if (L->gpu) NG_CHECK(gpu_transfer(M, A, l, 1));
       else
 #endif
         NG_CHECK(build_transfer(M, Ah, l, 1));
@@ -286,9 +314,10 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   t = ng_wtime();
   double tf = t;
   for (int l = 0; l < M->nlevels; l++) {
-    NG_CHECK(finish_level(ctx, M, level_matrix(M, A, l), l, 1));
+    NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 1));
     M->L[l].t_update[2] = lap(ctx, M, &tf);
   }
+  if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
   M->update_seconds = ng_wtime() - t0;
@@ -311,6 +340,8 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ctx->vops->free(ctx, L->b);
     ctx->vops->free(ctx, L->r);
     ng_csr_free(&L->A);
+    ng_csr_free(&L->G);
+    ng_free(L->smap);
     ng_csr_free(&L->P);
     ng_csr_free(&L->R);
     ng_csr_free(&L->AP);
@@ -318,8 +349,10 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->ptent);
     ng_free(L->rperm);
   }
+  ng_amg_single_free(ctx, M); /* the float copies (their own values only) */
   if (M->Cops) M->Cops->destroy(M->Cdata);
 #ifdef NG_HAVE_CUDA
+  ng_amg_graph_free(M);
   ng_amg_gpu_free(M);
 #endif
   ctx->vops->free(ctx, M->eigvec0);

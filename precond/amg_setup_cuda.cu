@@ -9,7 +9,13 @@
  * the next level's input on the device; each coarse operator is also
  * downloaded (the host computes its rho and keeps it for update) and the
  * host code builds the small levels.
- * refresh() recomputes only the values (same aggregates and patterns). */
+ * refresh() recomputes only the values (same aggregates and patterns).
+ * A and its strength graph have 64-bit row offsets on every level (the
+ * matrix's own in csr_cuda's 64-bit layout, else a widened copy of n + 1
+ * offsets), so a finest level past 2^31 - 1 entries (lap27:432, issue 16
+ * item 6) is set up here too; P, A P and A_c keep 32-bit offsets (the SpMV
+ * tables' layout), and a level whose product passes 2^31 - 1 entries is
+ * refused (NG_ERR_UNSUPPORTED) and built on the host. */
 #include "cuda_internal.h"
 #include "amg.h"
 #include <cub/cub.cuh>
@@ -21,6 +27,8 @@ extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t nc
                                        int32_t *col, double *val, void **data);
 extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
                                         double **val);
+extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
+                                          double **val);
 
 #define TPB 256
 #define HC 512 /* hash slots per warp (power of two) */
@@ -31,16 +39,22 @@ typedef struct {
   ng_context ctx;
   int32_t n, nagg, nc;
   int64_t nnzA, nnzP, nnzAP, nnzC;
-  const int32_t *Arp, *Acol; /* the matrix's device CSR (borrowed, or the copies below) */
+  const int64_t *Arp;        /* A's row offsets, 64-bit on every level (issue 16 item 6): the matrix's own in
+                              * its 64-bit layout, else own_rp */
+  const int32_t *Acol;       /* the matrix's device CSR (borrowed, or the copies below) */
   const double *Aval;
-  int32_t *own_rp, *own_col; double *own_val; /* uploaded here when the matrix is not csr_cuda */
+  int64_t *own_rp;           /* A's offsets widened from a 32-bit device CSR, or uploaded */
+  int32_t *own_col; double *own_val; /* uploaded here when the matrix is not csr_cuda */
   int32_t *agg;              /* device */
   double *ptent;             /* device */
   int32_t *Prp, *Pcol; double *Pval; /* owned by the level's P table */
   int32_t *Rrp, *Rcol; double *Rval; /* owned by the level's R table */
   int32_t *rperm;            /* device: entry k of P is entry rperm[k] of R (update: R's values by a scatter) */
   int32_t *APrp, *APcol; double *APval;
-  int32_t *Crp, *Ccol; double *Cval;
+  int32_t *Crp, *Ccol; double *Cval; /* the level's coarse operator (sparsified with -amg_sparsify) */
+  int32_t *Grp, *Gcol; double *Gval; /* -amg_sparsify: the full Galerkin product */
+  int64_t nnzG;
+  int32_t *smap;             /* -amg_sparsify: entry k of G adds into entry smap[k] of C */
   int *flag;                 /* device: overflow / bad row */
   int hcAP, hcC;             /* hash table size of each product (spgemm) */
   int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
@@ -64,11 +78,11 @@ __device__ static int32_t key_index(uint64_t k) { return (int32_t)(uint32_t)k; }
 #define ROW_LOOP(n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
 /* s[i] = sqrt(|a_ii|) (the host's summation order); flag = 1 on a zero diagonal */
-__global__ void k_sqrt_diag(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *s, int *flag)
+__global__ void k_sqrt_diag(int32_t n, const int64_t *rp, const int32_t *col, const double *val, double *s, int *flag)
 {
   ROW_LOOP(n) {
     double d = 0.0;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+    for (int64_t k = rp[i]; k < rp[i + 1]; k++)
       if (col[k] == i) d += val[k];
     if (d == 0.0) atomicExch(flag, 1);
     s[i] = sqrt(fabs(d));
@@ -76,14 +90,22 @@ __global__ void k_sqrt_diag(int32_t n, const int32_t *rp, const int32_t *col, co
 }
 
 /* strong couplings: count (fill == 0) or fill the columns */
-__global__ void k_strength(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const double *s,
-                           double theta, int64_t *cnt, const int32_t *Srp, int32_t *Scol)
+/* the host's NG_AMG_STRONG (amg.h): |a| or, signed, -a against theta s_i s_j
+ * (the host's left-to-right products, not contracted) */
+__device__ static bool strong(double a, double theta, double si, double sj, int sgn)
+{
+  return (sgn ? -a : fabs(a)) >= __dmul_rn(__dmul_rn(theta, si), sj);
+}
+
+__global__ void k_strength(int32_t n, const int64_t *rp, const int32_t *col, const double *val, const double *s,
+                           double theta, int sgn, int64_t *cnt, const int64_t *Srp, int32_t *Scol)
 {
   ROW_LOOP(n) {
-    int32_t c = 0, base = Srp ? Srp[i] : 0;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+    int32_t c = 0;
+    int64_t base = Srp ? Srp[i] : 0;
+    for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
       int32_t j = col[k];
-      if (j != i && fabs(val[k]) >= theta * s[i] * s[j]) {
+      if (j != i && strong(val[k], theta, s[i], s[j], sgn)) {
         if (Scol) Scol[base + c] = j;
         c++;
       }
@@ -92,16 +114,16 @@ __global__ void k_strength(int32_t n, const int32_t *rp, const int32_t *col, con
   }
 }
 
-__global__ void k_init_keys(int32_t n, const int32_t *Srp, uint64_t *T)
+__global__ void k_init_keys(int32_t n, const int64_t *Srp, uint64_t *T)
 {
   ROW_LOOP(n) T[i] = key(Srp[i + 1] > Srp[i] ? UNDECIDED : OUT, i);
 }
 
-__global__ void k_max_neighbours(int32_t n, const int32_t *Srp, const int32_t *Scol, const uint64_t *in, uint64_t *out)
+__global__ void k_max_neighbours(int32_t n, const int64_t *Srp, const int32_t *Scol, const uint64_t *in, uint64_t *out)
 {
   ROW_LOOP(n) {
     uint64_t m = in[i];
-    for (int32_t k = Srp[i]; k < Srp[i + 1]; k++) {
+    for (int64_t k = Srp[i]; k < Srp[i + 1]; k++) {
       uint64_t v = in[Scol[k]];
       if (v > m) m = v;
     }
@@ -130,13 +152,13 @@ __global__ void k_number_roots(int32_t n, const uint64_t *T, const int64_t *pos,
   ROW_LOOP(n) agg[i] = key_state(T[i]) == IN ? (int32_t)pos[i] : -1;
 }
 /* neighbours of a root join it (first in column order) */
-__global__ void k_step(int32_t n, const int32_t *Srp, const int32_t *Scol, const uint64_t *T, const int32_t *agg,
+__global__ void k_step(int32_t n, const int64_t *Srp, const int32_t *Scol, const uint64_t *T, const int32_t *agg,
                        int32_t *step)
 {
   ROW_LOOP(n) {
     int32_t a = agg[i];
     if (a < 0)
-      for (int32_t k = Srp[i]; k < Srp[i + 1]; k++)
+      for (int64_t k = Srp[i]; k < Srp[i + 1]; k++)
         if (key_state(T[Scol[k]]) == IN) {
           a = agg[Scol[k]];
           break;
@@ -145,12 +167,12 @@ __global__ void k_step(int32_t n, const int32_t *Srp, const int32_t *Scol, const
   }
 }
 /* the rest joins its first assigned neighbour's aggregate */
-__global__ void k_join(int32_t n, const int32_t *Srp, const int32_t *Scol, const int32_t *step, int32_t *agg)
+__global__ void k_join(int32_t n, const int64_t *Srp, const int32_t *Scol, const int32_t *step, int32_t *agg)
 {
   ROW_LOOP(n) {
     int32_t a = step[i];
     if (a < 0)
-      for (int32_t k = Srp[i]; k < Srp[i + 1]; k++)
+      for (int64_t k = Srp[i]; k < Srp[i + 1]; k++)
         if (step[Scol[k]] >= 0) {
           a = step[Scol[k]];
           break;
@@ -158,11 +180,11 @@ __global__ void k_join(int32_t n, const int32_t *Srp, const int32_t *Scol, const
     agg[i] = a;
   }
 }
-__global__ void k_is_leftover(int32_t n, const int32_t *Srp, const int32_t *agg, int64_t *flag)
+__global__ void k_is_leftover(int32_t n, const int64_t *Srp, const int32_t *agg, int64_t *flag)
 {
   ROW_LOOP(n) flag[i] = agg[i] < 0 && Srp[i + 1] > Srp[i];
 }
-__global__ void k_number_leftover(int32_t n, const int32_t *Srp, const int64_t *pos, int32_t count, int32_t *agg)
+__global__ void k_number_leftover(int32_t n, const int64_t *Srp, const int64_t *pos, int32_t count, int32_t *agg)
 {
   ROW_LOOP(n) if (agg[i] < 0 && Srp[i + 1] > Srp[i]) agg[i] = count + (int32_t)pos[i];
 }
@@ -178,13 +200,13 @@ __global__ void k_ptent(int32_t n, const int32_t *agg, const int32_t *size, doub
 
 /* Row i of P: the sorted distinct aggregates of row i's columns, sorted in
  * place in scratch (A's row slots) by insertion; count, then copy. */
-__global__ void k_ppattern(int32_t n, const int32_t *rp, const int32_t *col, const int32_t *agg, int32_t *scratch,
+__global__ void k_ppattern(int32_t n, const int64_t *rp, const int32_t *col, const int32_t *agg, int32_t *scratch,
                            int64_t *cnt, const int32_t *Prp, int32_t *Pcol)
 {
   ROW_LOOP(n) {
     int32_t *s = scratch + rp[i], m = 0;
     if (!Pcol) {
-      for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+      for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
         int32_t a = agg[col[k]], j = m;
         if (a < 0) continue;
         while (j > 0 && s[j - 1] > a) j--;
@@ -210,33 +232,97 @@ __device__ static int32_t find_col(const int32_t *col, int32_t lo, int32_t hi, i
   return lo;
 }
 
-/* P = (I - omega D^-1 A) P_tent, the host's order of operations without
- * contraction (explicit _rn), so P equals the host's for the same omega. */
-__global__ void k_pvalues(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const int32_t *agg,
-                          const double *ptent, double omega, const int32_t *Prp, const int32_t *Pcol, double *Pval,
-                          int *flag)
+/* P = (I - omega D^-1 A_F) P_tent, the host's order of operations without
+ * contraction (explicit _rn), so P equals the host's for the same omega.
+ * sd != NULL (-amg_filter): A_F without the couplings that are not strong
+ * at threshold f, added to the diagonal in row order (ng_amg_smooth_values). */
+__global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *col, const double *val, const int32_t *agg,
+                          const double *ptent, double omega, const double *sd, double f, int sgn, const int32_t *Prp,
+                          const int32_t *Pcol, double *Pval, int *flag)
 {
   ROW_LOOP(n) {
     int32_t lo = Prp[i], hi = Prp[i + 1];
     double d = 0;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+    for (int64_t k = rp[i]; k < rp[i + 1]; k++)
       if (col[k] == i) d += val[k];
     for (int32_t p = lo; p < hi; p++) Pval[p] = 0.0;
     if (d == 0.0) {
       atomicExch(flag, 1);
       continue;
     }
-    double s = -omega / d;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+    double s = -omega / d, df = d;
+    if (sd)
+      for (int64_t k = rp[i]; k < rp[i + 1]; k++)
+        if (col[k] != i && !strong(val[k], f, sd[i], sd[col[k]], sgn)) df = __dadd_rn(df, val[k]);
+    for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
       int32_t j = col[k];
+      double v = val[k];
       if (agg[j] < 0) continue;
+      if (sd && j == i) v = df;
+      else if (sd && !strong(v, f, sd[i], sd[j], sgn)) continue;
       int32_t p = find_col(Pcol, lo, hi, agg[j]);
-      Pval[p] = __dadd_rn(Pval[p], __dmul_rn(__dmul_rn(s, val[k]), ptent[j]));
+      Pval[p] = __dadd_rn(Pval[p], __dmul_rn(__dmul_rn(s, v), ptent[j]));
     }
     if (agg[i] >= 0) {
       int32_t p = find_col(Pcol, lo, hi, agg[i]);
       Pval[p] = __dadd_rn(Pval[p], ptent[i]);
     }
+  }
+}
+
+/* -amg_sparsify on the device, the host's ng_amg_sparsify step by step
+ * (amg_sparsify.c): |g_ii| (the diagonal entries summed, as ng_csr_diagonal),
+ * the kept entries per row, their columns and the map k -> slot (a dropped
+ * entry goes to its row's diagonal), then values added in row order, so C
+ * equals the host's bit for bit. */
+__global__ void k_sp_diag(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *d)
+{
+  ROW_LOOP(n) {
+    double s = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (col[k] == i) s += val[k];
+    d[i] = fabs(s);
+  }
+}
+__device__ static bool sp_keep(int32_t i, int32_t j, double v, double tau, const double *d)
+{
+  return j == i || fabs(v) >= __dmul_rn(tau, d[i] < d[j] ? d[i] : d[j]);
+}
+__global__ void k_sp_count(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const double *d,
+                           double tau, int64_t *cnt)
+{
+  ROW_LOOP(n) {
+    int64_t c = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) c += sp_keep(i, col[k], val[k], tau, d);
+    cnt[i] = c;
+  }
+}
+__global__ void k_sp_fill(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const double *d,
+                          double tau, const int32_t *Crp, int32_t *Ccol, int32_t *smap, int *flag)
+{
+  ROW_LOOP(n) {
+    int32_t p = Crp[i], diag = -1;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (sp_keep(i, col[k], val[k], tau, d)) {
+        if (col[k] == i) diag = p;
+        Ccol[p] = col[k];
+        smap[k] = p++;
+      } else
+        smap[k] = -1;
+    if (diag < 0) {
+      atomicExch(flag, 1);
+      continue;
+    }
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+      if (smap[k] < 0) smap[k] = diag;
+  }
+}
+__global__ void k_sp_values(int32_t n, const int32_t *rp, const double *val, const int32_t *Crp, const int32_t *smap,
+                            double *Cval)
+{
+  ROW_LOOP(n) {
+    for (int32_t p = Crp[i]; p < Crp[i + 1]; p++) Cval[p] = 0.0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) Cval[smap[k]] += val[k];
   }
 }
 
@@ -263,8 +349,8 @@ __global__ void k_rvalues(int64_t nnz, const int32_t *rperm, const double *Pval,
  * in hash order otherwise. A row with more than H distinct columns sets
  * *overflow (the caller then retries with the bigger table). H = HC_SMALL
  * keeps 8 blocks of 256 threads per SM (24 KiB each); HC only 4. */
-template <bool NUMERIC, int H>
-__global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *Arp, const int32_t *Acol,
+template <bool NUMERIC, int H, typename OA>
+__global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const OA *Arp, const int32_t *Acol,
                                                      const double *Aval, const int32_t *Brp, const int32_t *Bcol,
                                                      const double *Bval, int64_t *cnt, const int32_t *Crp,
                                                      int32_t *Ccol, double *Cval, int sorted, int G, int *overflow)
@@ -284,7 +370,7 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const int32_t *A
   /* the warp works on 32 / G entries of A's row at once, G lanes on each
    * one's B row (G = 8 for short B rows such as P's: no idle lanes) */
   int mine = 0, full = 0, sub = lane / G, sl = lane % G;
-  for (int32_t ka = Arp[row] + sub; ka < Arp[row + 1] && !full; ka += 32 / G) {
+  for (OA ka = Arp[row] + sub; ka < Arp[row + 1] && !full; ka += 32 / G) {
     int32_t c = Acol[ka];
     double a = NUMERIC ? Aval[ka] : 0.0;
     for (int32_t kb = Brp[c] + sl; kb < Brp[c + 1] && !full; kb += G) {
@@ -456,12 +542,12 @@ __global__ void k_rho_t(int32_t n, const double *s, double *t)
 }
 
 /* dinv = omega / a_ii (the host's summation order): the smoother's diagonal */
-__global__ void k_dinv(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double omega, double *dinv,
+__global__ void k_dinv(int32_t n, const int64_t *rp, const int32_t *col, const double *val, double omega, double *dinv,
                        int *flag)
 {
   ROW_LOOP(n) {
     double d = 0.0;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+    for (int64_t k = rp[i]; k < rp[i + 1]; k++)
       if (col[k] == i) d += val[k];
     if (d == 0.0) atomicExch(flag, 1);
     dinv[i] = omega / d;
@@ -472,6 +558,12 @@ __global__ void k_narrow(int32_t n, const int64_t *in, int32_t *out)
 {
   for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += gridDim.x * blockDim.x) out[i] = (int32_t)in[i];
 }
+/* out[i] = in[i] for i <= n: a 32-bit row-offset array widened */
+__global__ void k_widen(int32_t n, const int32_t *in, int64_t *out)
+{
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i <= n; i += (int64_t)gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
 
 /* ---- host side ------------------------------------------------------------ */
 
@@ -481,16 +573,16 @@ static int blocks(int64_t n)
   return (int)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
 }
 
-/* Exclusive scan of cnt (n entries, int64) into a new 32-bit rowptr (n + 1);
- * *total receives the sum; NG_ERR_UNSUPPORTED past 2^31 - 1 entries. */
-static ng_status scan_rowptr(amg_gpu *g, int64_t *cnt, int32_t n, int32_t **rp, int64_t *total, const char *what)
+/* Exclusive scan of cnt (n entries, int64) into new 64-bit offsets *out
+ * (n + 1); *total receives the sum. */
+static ng_status scan_offsets64(amg_gpu *g, int64_t *cnt, int32_t n, int64_t **out, int64_t *total, const char *what)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int64_t *pos = NULL;
   void *tmp = NULL;
   size_t tb = 0;
   ng_status st = NG_SUCCESS;
-  *rp = NULL;
+  *out = NULL;
   NG_CHECK(NG_CUDA_MALLOC(pos, (size_t)n + 1));
 #define SCAN_CHECK(call)                                                                          \
   do {                                                                                            \
@@ -506,18 +598,32 @@ static ng_status scan_rowptr(amg_gpu *g, int64_t *cnt, int32_t n, int32_t **rp, 
   SCAN_CHECK(cub::DeviceScan::ExclusiveSum(tmp, tb, cnt, pos, n + 1, cu->stream));
   SCAN_CHECK(cudaMemcpyAsync(total, pos + n, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream));
   SCAN_CHECK(cudaStreamSynchronize(cu->stream));
-  if (*total > INT32_MAX) {
-    st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %s has %lld entries, more than 32-bit indices hold", what,
-                  (long long)*total);
-    goto out;
-  }
-  NG_CHECK_GOTO(st, ng_cuda_malloc((void **)rp, ((size_t)n + 1) * sizeof(int32_t), what), out);
-  k_narrow<<<blocks(n + 1), TPB, 0, cu->stream>>>(n, pos, *rp);
-  SCAN_CHECK(cudaGetLastError());
 #undef SCAN_CHECK
 out:
   cudaFree(tmp);
-  cudaFree(pos);
+  if (st == NG_SUCCESS) *out = pos;
+  else cudaFree(pos);
+  return st;
+}
+
+/* The same into a new 32-bit rowptr (P, A P, A_c: the SpMV tables' and
+ * cuSPARSE's layout); NG_ERR_UNSUPPORTED past 2^31 - 1 entries. */
+static ng_status scan_rowptr(amg_gpu *g, int64_t *cnt, int32_t n, int32_t **rp, int64_t *total, const char *what)
+{
+  int64_t *pos = NULL;
+  ng_status st = NG_SUCCESS;
+  *rp = NULL;
+  NG_CHECK(scan_offsets64(g, cnt, n, &pos, total, what));
+  if (*total > INT32_MAX)
+    st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %s has %lld entries, more than 32-bit indices hold", what,
+                  (long long)*total);
+  if (st == NG_SUCCESS) st = ng_cuda_malloc((void **)rp, ((size_t)n + 1) * sizeof(int32_t), what);
+  if (st == NG_SUCCESS) {
+    k_narrow<<<blocks(n + 1), TPB, 0, g->ctx->cuda->stream>>>(n, pos, *rp);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: narrowing the offsets of %s failed: %s", what, cudaGetErrorString(e));
+  }
+  cudaFree(pos); /* waits for k_narrow */
   return st;
 }
 
@@ -529,31 +635,44 @@ static ng_status read_flag(amg_gpu *g, int *v)
   return NG_SUCCESS;
 }
 
-/* Device CSR of the finest A: the matrix's own csr_cuda arrays, else a copy. */
+/* A's 64-bit row offsets from a 32-bit device array (once: the pattern
+ * does not change on update). */
+static ng_status widen_offsets(amg_gpu *g, const int32_t *rp)
+{
+  if (g->own_rp) return NG_SUCCESS;
+  NG_CHECK(NG_CUDA_MALLOC(g->own_rp, (size_t)g->n + 1));
+  k_widen<<<blocks((int64_t)g->n + 1), TPB, 0, g->ctx->cuda->stream>>>(g->n, rp, g->own_rp);
+  NG_CUDA_LAUNCH_CHECK();
+  return NG_SUCCESS;
+}
+
+/* Device CSR of the finest A: the matrix's own csr_cuda arrays (their
+ * 64-bit offsets, or 32-bit ones widened), else a copy. */
 static ng_status device_matrix(amg_gpu *g, ng_matrix A, int refresh)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   const ng_csr *H = &A->local;
   int32_t *rp, *col;
+  int64_t *rp64;
   double *val;
-  if (!g->own_val && ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val) == NG_SUCCESS) {
-    g->Arp = rp;
+  if (!g->own_val && ng_csr_cuda_arrays64(A->spmv, A->spmv_data, &rp64, &col, &val) == NG_SUCCESS) {
+    g->Arp = rp64;
     g->Acol = col;
     g->Aval = val;
     return NG_SUCCESS;
   }
-  if (H->nnz > INT32_MAX)
-    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %lld entries need 64-bit indices", (long long)H->nnz);
+  if (!g->own_val && ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val) == NG_SUCCESS) {
+    NG_CHECK(widen_offsets(g, rp));
+    g->Arp = g->own_rp;
+    g->Acol = col;
+    g->Aval = val;
+    return NG_SUCCESS;
+  }
   if (!refresh) {
-    int32_t *h;
     NG_CHECK(NG_CUDA_MALLOC(g->own_rp, (size_t)g->n + 1));
     NG_CHECK(NG_CUDA_MALLOC(g->own_col, H->nnz ? H->nnz : 1));
     NG_CHECK(NG_CUDA_MALLOC(g->own_val, H->nnz ? H->nnz : 1));
-    NG_CHECK(NG_MALLOC(h, (size_t)g->n + 1));
-    for (int32_t i = 0; i <= g->n; i++) h[i] = (int32_t)H->rowptr[i];
-    cudaError_t e = cudaMemcpy(g->own_rp, h, ((size_t)g->n + 1) * sizeof(int32_t), cudaMemcpyHostToDevice);
-    ng_free(h);
-    if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: uploading A's row offsets failed: %s", cudaGetErrorString(e));
+    NG_CUDA_CHECK(cudaMemcpy(g->own_rp, H->rowptr, ((size_t)g->n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice));
     NG_CUDA_CHECK(cudaMemcpy(g->own_col, H->col, (size_t)H->nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
   }
   NG_CUDA_CHECK(cudaMemcpyAsync(g->own_val, H->val, (size_t)H->nnz * sizeof(double), cudaMemcpyHostToDevice, cu->stream));
@@ -565,10 +684,11 @@ static ng_status device_matrix(amg_gpu *g, ng_matrix A, int refresh)
 
 /* Strength graph on the device and MIS(2) aggregation: agg on the device
  * and its host copy in L->agg. */
-static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L)
+static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
 {
   struct ng_cuda *cu = g->ctx->cuda;
-  int32_t n = g->n, *Srp = NULL, *Scol = NULL, *step = NULL;
+  int32_t n = g->n, *Scol = NULL, *step = NULL;
+  int64_t *Srp = NULL; /* 64-bit: S has as many entries as A */
   int64_t *cnt = NULL, nnzS = 0, total = 0;
   double *s = NULL;
   uint64_t *T = NULL, *M1 = NULL, *M2 = NULL;
@@ -585,11 +705,11 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
     goto out;
   }
-  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, M->theta, cnt, NULL, NULL);
+  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, cnt, NULL, NULL);
   K_CHECK();
-  NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &Srp, &nnzS, "the strength graph"), out);
+  NG_CHECK_GOTO(st, scan_offsets64(g, cnt, n, &Srp, &nnzS, "the strength graph"), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(Scol, nnzS ? nnzS : 1), out);
-  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, M->theta, NULL, Srp, Scol);
+  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, NULL, Srp, Scol);
   K_CHECK();
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(T, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M1, n), out);
@@ -671,26 +791,28 @@ out:
 }
 
 /* One pass of k_spgemm with the table size *hc (HC_SMALL or HC). */
-static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int G, int nb, int32_t n, const int32_t *Arp, const int32_t *Acol,
+template <typename OA>
+static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int G, int nb, int32_t n, const OA *Arp, const int32_t *Acol,
                           const double *Aval, const int32_t *Brp, const int32_t *Bcol, const double *Bval, int64_t *cnt,
                           const int32_t *Crp, int32_t *Ccol, double *Cval, int sorted)
 {
   cudaStream_t s = g->ctx->cuda->stream;
   if (numeric && hc == HC_SMALL)
-    k_spgemm<true, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+    k_spgemm<true, HC_SMALL, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
   else if (numeric)
-    k_spgemm<true, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+    k_spgemm<true, HC, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
   else if (hc == HC_SMALL)
-    k_spgemm<false, HC_SMALL><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+    k_spgemm<false, HC_SMALL, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
   else
-    k_spgemm<false, HC><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+    k_spgemm<false, HC, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
 }
 
 /* C = A B on the device (pattern when *Crp is NULL, then values). The
  * pattern pass tries the small hash table first and keeps in *hc the size
  * that held every row; the value passes (setup and update) use it, so the
  * unsorted A P keeps one column order. */
-static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t *Acol, const double *Aval,
+template <typename OA> /* A's row offsets: 64-bit for the level's A, 32-bit for R and the triple's operands */
+static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Acol, const double *Aval,
                         const int32_t *Brp, const int32_t *Bcol, const double *Bval, int32_t **Crp, int32_t **Ccol,
                         double **Cval, int64_t *nnz, int sorted, int *hc, int32_t nrowsB, int64_t nnzB,
                         const char *what)
@@ -736,7 +858,46 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t
 }
 
 /* P (pattern unless refresh, values), R = P^T, A P, R (A P); A_c to the host. */
-static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh)
+/* -amg_sparsify tau (setup): C, its pattern and the map from G (kernels
+ * above); the values follow in sparsify_values. */
+static ng_status sparsify_setup(amg_gpu *g, double tau)
+{
+  cudaStream_t s = g->ctx->cuda->stream;
+  int32_t n = g->nagg;
+  double *d = NULL;
+  int64_t *cnt = NULL;
+  int bad = 0;
+  ng_status st = NG_CUDA_MALLOC(d, n ? n : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(cnt, (size_t)n + 1);
+  if (st == NG_SUCCESS) {
+    k_sp_diag<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d);
+    k_sp_count<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d, tau, cnt);
+    if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU sparsify: the count kernels failed");
+  }
+  if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, &g->Crp, &g->nnzC, "the sparsified coarse operator");
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->Ccol, g->nnzC ? g->nnzC : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->Cval, g->nnzC ? g->nnzC : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->smap, g->nnzG ? g->nnzG : 1);
+  if (st == NG_SUCCESS) {
+    k_sp_fill<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d, tau, g->Crp, g->Ccol, g->smap, g->flag);
+    if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU sparsify: the fill kernel failed");
+  }
+  if (st == NG_SUCCESS) st = read_flag(g, &bad); /* also waits before d and cnt go */
+  if (st == NG_SUCCESS && bad)
+    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: a coarse row has no diagonal entry to lump dropped entries into");
+  cudaFree(d);
+  cudaFree(cnt);
+  return st;
+}
+
+static ng_status sparsify_values(amg_gpu *g)
+{
+  k_sp_values<<<blocks(g->nagg), TPB, 0, g->ctx->cuda->stream>>>(g->nagg, g->Grp, g->Gval, g->Crp, g->smap, g->Cval);
+  NG_CUDA_LAUNCH_CHECK();
+  return NG_SUCCESS;
+}
+
+static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int32_t n = g->n;
@@ -771,9 +932,21 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     cudaFree(cnt);
     NG_CHECK(st);
   }
-  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p, g->Prp, g->Pcol,
-                                               g->Pval, g->flag);
-  NG_CUDA_LAUNCH_CHECK();
+  double *sd = NULL; /* -amg_filter: sqrt |a_ii| for the filter's strength test */
+  if (filter > 0) {
+    NG_CHECK(NG_CUDA_MALLOC(sd, n ? n : 1));
+    k_sqrt_diag<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, sd, g->flag);
+    if (cudaGetLastError() != cudaSuccess) {
+      cudaFree(sd);
+      return NG_ERROR(NG_ERR_CUDA, "AMG GPU filter diagonal kernel failed");
+    }
+  }
+  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p, sd, filter,
+                                               M->strength_signed, g->Prp, g->Pcol, g->Pval, g->flag);
+  cudaError_t pe = cudaGetLastError();
+  if (sd && pe == cudaSuccess) pe = cudaStreamSynchronize(cu->stream); /* before sd goes */
+  cudaFree(sd);
+  if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
   if (!refresh) {
     void *tbuf = NULL;
     size_t tbytes = 0;
@@ -809,8 +982,17 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   t = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
                   0, &g->hcAP, n, g->nnzP, "A P"));
-  NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
-                  &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
+  if (!(M->sparsify > 0))
+    NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
+                    &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
+  else { /* the full product G, then C = its sparsified copy (kept as the level's operator) */
+    NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Grp, &g->Gcol, &g->Gval,
+                    &g->nnzG, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
+    NG_CHECK(read_flag(g, &bad));
+    if (bad) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: a product row outgrew its hash table");
+    if (!refresh) NG_CHECK(sparsify_setup(g, M->sparsify));
+    NG_CHECK(sparsify_values(g));
+  }
   NG_CHECK(read_flag(g, &bad)); /* the update's products did not wait */
   if (bad) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: a product row outgrew its hash table");
   /* A_c to the host, where the coarser levels are built; the update skips it
@@ -852,6 +1034,10 @@ static void gpu_free(amg_gpu *g)
   cudaFree(g->Crp);
   cudaFree(g->Ccol);
   cudaFree(g->Cval);
+  cudaFree(g->Grp);
+  cudaFree(g->Gcol);
+  cudaFree(g->Gval);
+  cudaFree(g->smap);
   cudaFree(g->flag);
   /* P and R arrays belong to the SpMV tables once adopted */
   if (!g->adoptedP) {
@@ -899,8 +1085,14 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
   lv = levels(M);
   if (l > 0 && (!lv[l - 1] || !lv[l - 1]->Crp))
     return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d's operator is not on the device", l);
-  if (l == 0 && A->local.nnz > INT32_MAX)
-    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %lld entries need 64-bit indices", (long long)A->local.nnz);
+  /* A and its strength graph have 64-bit offsets here (past 2^31 entries
+   * too; P, A P and A_c are 32-bit and refuse more, see scan_rowptr); the
+   * grid-stride row loops (ROW_LOOP: int32 i plus at most 65535 * 8 * TPB)
+   * must not wrap: past that the host builds the level (amg_setup.c clears
+   * this error) */
+  if (l == 0 && (int64_t)A->n_local > INT32_MAX - (int64_t)65535 * 8 * TPB)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %d rows, too many for its 32-bit row loops; built on the host",
+                    (int)A->n_local);
   NG_CHECK(NG_CALLOC(g, 1));
   lv[l] = g;
   g->ctx = A->ctx;
@@ -914,12 +1106,13 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
     amg_gpu *f = lv[l - 1];
     g->n = f->nagg;
     g->nnzA = f->nnzC;
-    g->Arp = f->Crp;
+    NG_CHECK(widen_offsets(g, f->Crp));
+    g->Arp = g->own_rp;
     g->Acol = f->Ccol;
     g->Aval = f->Cval;
   }
   NG_CHECK(NG_MALLOC(L->agg, g->n));
-  NG_CHECK(aggregate(g, M, L));
+  NG_CHECK(aggregate(g, M, L, ng_amg_level_theta(M, l)));
   M->t_aggregate += ng_wtime() - t;
   M->t_gpu += ng_wtime() - t;
   return NG_SUCCESS;
@@ -933,7 +1126,7 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
   if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d was not aggregated on the device", l);
   if (refresh && l == 0) M->t_gpu = 0;
   if (refresh && l == 0) NG_CHECK(device_matrix(g, A, 1));
-  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh));
+  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh, M->filter ? ng_amg_level_theta(M, l) : 0.0));
   if (!refresh) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
     NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->n, g->nagg, g->nnzP, g->Prp, g->Pcol, g->Pval, &L->Pdata));
     L->Pops = ng_spmv_find("csr", 1);

@@ -1,7 +1,11 @@
 /* precond/amg_strength.c: strength of connection for smoothed aggregation
  * (Vanek, Mandel, Brezina 1996): j is a strong neighbour of i when
- * |a_ij| >= theta sqrt(|a_ii a_jj|). Symmetric in i and j, so a symmetric
- * matrix gives a symmetric graph. Two parallel passes: count, then fill.
+ * |a_ij| >= theta sqrt(|a_ii a_jj|), or with -amg_strength signed (the
+ * default) -a_ij >= theta sqrt(|a_ii a_jj|): a positive coupling, as the
+ * rotated-anisotropy and aniso27 stencils have along their weak direction,
+ * is not strong (hypre's classical measure; Vanek's |a_ij| aggregates
+ * across it). Symmetric in i and j, so a symmetric matrix gives a
+ * symmetric graph. Two parallel passes: count, then fill.
  * The diagonal comes from ng_csr_diagonal (core/csr.c). */
 #include "amg.h"
 #include <math.h>
@@ -13,7 +17,7 @@ void ng_graph_free(ng_graph *G)
   memset(G, 0, sizeof(*G));
 }
 
-ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S)
+ng_status ng_amg_strength(const ng_csr *A, double theta, int sgn, ng_graph *S)
 {
   int32_t n = A->nrows;
   double *d = NULL;
@@ -29,7 +33,7 @@ ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S)
     int64_t c = 0;
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
       int32_t j = A->col[k];
-      c += j != i && fabs(A->val[k]) >= theta * d[i] * d[j];
+      c += j != i && NG_AMG_STRONG(A->val[k], theta, d[i], d[j], sgn);
     }
     S->rowptr[i + 1] = c;
   }
@@ -40,7 +44,7 @@ ng_status ng_amg_strength(const ng_csr *A, double theta, ng_graph *S)
     int64_t p = S->rowptr[i];
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
       int32_t j = A->col[k];
-      if (j != i && fabs(A->val[k]) >= theta * d[i] * d[j]) S->col[p++] = j;
+      if (j != i && NG_AMG_STRONG(A->val[k], theta, d[i], d[j], sgn)) S->col[p++] = j;
     }
   }
   ng_free(d);

@@ -4,11 +4,15 @@
  * coloring is Jones-Plassmann-Luby (Jones and Plassmann 1993, Luby 1986):
  * rounds in which every uncolored vertex that beats all its uncolored
  * neighbours by key takes the smallest color its colored neighbours lack.
- * Fine levels use hashed keys (random priorities, deterministic), coarse
- * levels largest-degree-first keys (Welsh-Powell order, as the seed did on
- * the irregular coarse levels). A round reads only the previous rounds'
- * colors, so the result depends on the graph alone: this host reference and
- * the GPU version (coloring_cuda.cu) give identical colors. */
+ * JPL is the sequential first-fit coloring in key order, so the key order
+ * decides the colors (smoother.h): the finest level takes the row index
+ * order (the seed's greedy: 8 colors on 27-point grids), coarse levels
+ * largest-degree-first keys (Welsh-Powell order, as the seed did on the
+ * irregular coarse levels), hashed keys remain for tests and comparisons.
+ * A round reads only the previous rounds' colors, so the result depends on
+ * the graph alone: this host reference and the GPU version (coloring_cuda.cu)
+ * give identical colors. The index order runs here as the plain sequential
+ * loop (the same result as JPL, without its hundreds of rounds). */
 #include "smoother.h"
 #include <math.h>
 
@@ -22,9 +26,10 @@ static uint32_t hash32(uint32_t x)
   return x;
 }
 
-uint64_t ng_coloring_key(int ldf, int64_t degree, uint32_t i)
+uint64_t ng_coloring_key(int order, int64_t degree, uint32_t i)
 {
-  if (!ldf) return ((uint64_t)hash32(i) << 32) | i;
+  if (order == NG_COLOR_NATURAL) return ~(uint64_t)i; /* the lowest index first */
+  if (order != NG_COLOR_LDF) return ((uint64_t)hash32(i) << 32) | i;
   uint64_t d = degree < (1 << 20) ? (uint64_t)degree : (1u << 20) - 1;
   return (d << 43) | ((uint64_t)(hash32(i) & 0xfffu) << 31) | i;
 }
@@ -157,9 +162,25 @@ static int32_t first_free(const ng_graph *G, int32_t v, const int32_t *color)
   }
 }
 
-static ng_status color_host(ng_context ctx, const ng_graph *G, int ldf, int32_t *color, int *ncolors)
+/* First-fit in row order (NG_COLOR_NATURAL): row v's color avoids its lower neighbours' only. */
+static void color_natural(const ng_graph *G, int32_t *color, int *ncolors)
+{
+  int32_t most = -1;
+  for (int32_t v = 0; v < G->n; v++) color[v] = -1;
+  for (int32_t v = 0; v < G->n; v++) {
+    color[v] = first_free(G, v, color);
+    if (color[v] > most) most = color[v];
+  }
+  *ncolors = most + 1;
+}
+
+static ng_status color_host(ng_context ctx, const ng_graph *G, int order, int32_t *color, int *ncolors)
 {
   int32_t n = G->n, *next = NULL;
+  if (order == NG_COLOR_NATURAL) {
+    color_natural(G, color, ncolors);
+    return NG_SUCCESS;
+  }
   uint64_t *key = NULL;
   NG_CHECK(NG_MALLOC(key, n));
   ng_status st = NG_MALLOC(next, n);
@@ -169,7 +190,7 @@ static ng_status color_host(ng_context ctx, const ng_graph *G, int ldf, int32_t 
   }
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
-    key[i] = ng_coloring_key(ldf, G->rowptr[i + 1] - G->rowptr[i], (uint32_t)i);
+    key[i] = ng_coloring_key(order, G->rowptr[i + 1] - G->rowptr[i], (uint32_t)i);
     color[i] = -1;
   }
   int64_t left = n;

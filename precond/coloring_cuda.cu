@@ -1,17 +1,65 @@
-/* precond/coloring_cuda.cu: the Jones-Plassmann-Luby coloring of coloring.c
- * on the GPU: per round one kernel decides (every uncolored vertex whose key
- * beats its uncolored neighbours' takes the smallest color its colored
- * neighbours lack) and one commits, so a round reads only the previous
- * rounds' colors and the result is the host reference's exactly. The keys
- * (hashed on fine levels, largest degree first on coarse ones) come from
- * ng_coloring_key; the round loop waits for one counter per round (setup
- * only). */
+/* precond/coloring_cuda.cu: the colorings of coloring.c on the GPU, from a
+ * host graph (uploaded) or straight from a device CSR pattern (the level's
+ * own device matrix: diagonal skipped, optionally only the entries a keep
+ * mask marks), identical to the host reference in both cases.
+ *
+ * Hashed and largest-degree-first keys: Jones-Plassmann-Luby rounds, one
+ * kernel decides (every uncolored vertex whose key beats its uncolored
+ * neighbours' takes the smallest color its colored neighbours lack), one
+ * commits, so a round reads only the previous rounds' colors; the round loop
+ * waits for one counter per round (setup only).
+ *
+ * Row index order (NG_COLOR_NATURAL, the finest level): JPL would need as
+ * many rounds as the longest chain of increasing indices (about nx + 2 ny +
+ * 4 nz on a 27-point grid: hundreds), so one sync-free kernel runs instead:
+ * blocks take consecutive row ranges in the order they start (a ticket
+ * counter, so every lower row's block has already started: no deadlock),
+ * and each row waits (spinning on a volatile read) until its lower
+ * neighbours have published their colors, then takes the first free one.
+ * That is the sequential greedy coloring exactly. A wait that lasts past a
+ * time limit (it should not happen: sm_70+ schedules diverged threads of a
+ * warp fairly, older GPUs may not) poisons the row and raises a flag; the
+ * colors are then made again by the JPL rounds with index keys, which give
+ * the same result. */
 #include "cuda_internal.h"
 #include "smoother.h"
 
 #define TPB 256
+#define POISON 0x40000000           /* a row whose wait timed out */
+#define WAIT_CYCLES 4000000000LL    /* about 2 s at the H100's clock */
 
-__global__ void k_jpl_decide(int32_t n, const int64_t *rp, const int32_t *col, const uint64_t *key,
+/* ng_coloring_key (coloring.c) on the device: the same bits. */
+__device__ static uint64_t dev_key(int order, int64_t degree, uint32_t i)
+{
+  if (order == NG_COLOR_NATURAL) return ~(uint64_t)i;
+  uint32_t x = i;
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  if (order != NG_COLOR_LDF) return ((uint64_t)x << 32) | i;
+  uint64_t d = degree < (1 << 20) ? (uint64_t)degree : (1u << 20) - 1;
+  return (d << 43) | ((uint64_t)(x & 0xfffu) << 31) | i;
+}
+
+/* entry k of row v is an edge of the graph */
+#define EDGE(v, u, k) ((u) != (v) && (!keep || keep[k]))
+
+template <typename R>
+__global__ void k_keys(int32_t n, const R *rp, const int32_t *col, const unsigned char *keep, int order, uint64_t *key,
+                       int32_t *color)
+{
+  int32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  int64_t d = 0;
+  for (R k = rp[v]; k < rp[v + 1]; k++) d += EDGE(v, col[k], k);
+  key[v] = dev_key(order, d, (uint32_t)v);
+  color[v] = -1;
+}
+
+template <typename R>
+__global__ void k_jpl_decide(int32_t n, const R *rp, const int32_t *col, const unsigned char *keep, const uint64_t *key,
                              const int32_t *color, int32_t *next)
 {
   int32_t v = blockIdx.x * blockDim.x + threadIdx.x;
@@ -19,14 +67,16 @@ __global__ void k_jpl_decide(int32_t n, const int64_t *rp, const int32_t *col, c
   next[v] = -1;
   if (color[v] >= 0) return;
   uint64_t kv = key[v];
-  for (int64_t k = rp[v]; k < rp[v + 1]; k++) {
+  for (R k = rp[v]; k < rp[v + 1]; k++) {
     int32_t u = col[k];
-    if (color[u] < 0 && key[u] > kv) return;
+    if (EDGE(v, u, k) && color[u] < 0 && key[u] > kv) return;
   }
   for (int32_t base = 0;; base += 64) {
     unsigned long long used = 0;
-    for (int64_t k = rp[v]; k < rp[v + 1]; k++) {
-      int32_t c = color[col[k]] - base;
+    for (R k = rp[v]; k < rp[v + 1]; k++) {
+      int32_t u = col[k];
+      if (!EDGE(v, u, k)) continue;
+      int32_t c = color[u] - base;
       if (c >= 0 && c < 64) used |= 1ull << c;
     }
     if (~used) {
@@ -46,64 +96,169 @@ __global__ void k_jpl_commit(int32_t n, const int32_t *next, int32_t *color, int
   atomicMax(&counters[1], next[v]);
 }
 
-static ng_status color_cuda(ng_context ctx, const ng_graph *G, int ldf, int32_t *color, int *ncolors)
+/* Sequential greedy in row order, sync-free (top of the file). ticket: 0 on entry. */
+template <typename R>
+__global__ void k_greedy_natural(int32_t n, const R *rp, const int32_t *col, const unsigned char *keep, int32_t *color,
+                                 unsigned int *ticket, int *fail)
+{
+  __shared__ unsigned int blk;
+  if (threadIdx.x == 0) blk = atomicAdd(ticket, 1u);
+  __syncthreads();
+  int64_t v = (int64_t)blk * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  volatile int32_t *vc = color;
+  unsigned long long used = 0;
+  bool bad = false;
+  long long t0 = clock64();
+  for (R k = rp[v]; k < rp[v + 1] && !bad; k++) {
+    int32_t u = col[k];
+    if (u >= v || (keep && !keep[k])) continue; /* only the lower neighbours decide */
+    int32_t c;
+    while ((c = vc[u]) < 0) {
+      if (clock64() - t0 > WAIT_CYCLES) {
+        bad = true;
+        break;
+      }
+#if __CUDA_ARCH__ >= 700
+      __nanosleep(64);
+#endif
+    }
+    if (c >= POISON) bad = true;
+    else if (c >= 0 && c < 64) used |= 1ull << c;
+  }
+  int32_t mine = POISON;
+  if (bad) atomicExch(fail, 1);
+  else if (~used) mine = __ffsll((long long)~used) - 1;
+  else /* 64 colors taken: the lower neighbours' colors are final now, read them again per 64 */
+    for (int32_t base = 64; mine == POISON; base += 64) {
+      used = 0;
+      for (R k = rp[v]; k < rp[v + 1]; k++) {
+        int32_t u = col[k];
+        if (u >= v || (keep && !keep[k])) continue;
+        int32_t c = vc[u] - base;
+        if (c >= 0 && c < 64) used |= 1ull << c;
+      }
+      if (~used) mine = base + __ffsll((long long)~used) - 1;
+    }
+  __threadfence();
+  vc[v] = mine; /* publish */
+}
+
+__global__ void k_max(int32_t n, const int32_t *color, int *most)
+{
+  int32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) atomicMax(most, color[v]);
+}
+
+/* The coloring of the device pattern (rp, col, keep) into the device array color. */
+template <typename R>
+static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
+                              int order, int32_t *color, int *ncolors)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  int32_t *next = NULL;
+  uint64_t *key = NULL;
+  int *cnt = NULL, h[2] = {0, -1};
+  ng_status st = NG_SUCCESS;
+  unsigned nb = n > 0 ? (unsigned)((n + TPB - 1) / TPB) : 1u;
+  *ncolors = 0;
+  if (n == 0) return NG_SUCCESS;
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, 2), out);
+#define E_CHECK(call)                                                                              \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      st = NG_ERROR(NG_ERR_CUDA, "GPU coloring: %s failed: %s", #call, cudaGetErrorString(e_));    \
+      goto out;                                                                                    \
+    }                                                                                              \
+  } while (0)
+  if (order == NG_COLOR_NATURAL) {
+    E_CHECK(cudaMemsetAsync(color, 0xff, (size_t)n * sizeof(int32_t), s)); /* -1 */
+    E_CHECK(cudaMemsetAsync(cnt, 0, 2 * sizeof(int), s));                  /* ticket, fail */
+    k_greedy_natural<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, color, (unsigned int *)cnt, cnt + 1);
+    E_CHECK(cudaGetLastError());
+    E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(h), cudaMemcpyDeviceToHost, s));
+    E_CHECK(cudaStreamSynchronize(s));
+    if (!h[1]) {
+      h[0] = -1;
+      E_CHECK(cudaMemcpyAsync(cnt, h, sizeof(int), cudaMemcpyHostToDevice, s));
+      k_max<<<nb, TPB, 0, s>>>(n, color, cnt);
+      E_CHECK(cudaGetLastError());
+      E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(int), cudaMemcpyDeviceToHost, s));
+      E_CHECK(cudaStreamSynchronize(s));
+      *ncolors = h[0] + 1;
+      goto out;
+    }
+    /* a wait timed out: the same colors by JPL rounds with index keys */
+  }
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(key, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(next, n), out);
+  k_keys<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, order, key, color);
+  E_CHECK(cudaGetLastError());
+  h[0] = 0;
+  h[1] = -1;
+  E_CHECK(cudaMemcpyAsync(cnt, h, sizeof(h), cudaMemcpyHostToDevice, s));
+  for (int64_t left = n; left > 0;) {
+    k_jpl_decide<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, key, color, next);
+    E_CHECK(cudaGetLastError());
+    E_CHECK(cudaMemsetAsync(cnt, 0, sizeof(int), s));
+    k_jpl_commit<<<nb, TPB, 0, s>>>(n, next, color, cnt);
+    E_CHECK(cudaGetLastError());
+    E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(h), cudaMemcpyDeviceToHost, s));
+    E_CHECK(cudaStreamSynchronize(s));
+    if (h[0] == 0) {
+      st = NG_ERROR(NG_ERR_INTERNAL, "GPU coloring: a round colored nothing (%lld vertices left)", (long long)left);
+      goto out;
+    }
+    left -= h[0];
+  }
+  *ncolors = h[1] + 1;
+#undef E_CHECK
+out:
+  cudaFree(key);
+  cudaFree(next);
+  cudaFree(cnt);
+  return st;
+}
+
+extern "C" ng_status ng_coloring_cuda_csr(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
+                                          const unsigned char *keep, int order, int32_t *color, int *ncolors)
+{
+  NG_CHECK(color_device<int32_t>(ctx, n, rp, col, keep, order, color, ncolors));
+  return NG_SUCCESS;
+}
+
+/* A host graph: uploaded, colored on the device, colors downloaded. */
+static ng_status color_cuda(ng_context ctx, const ng_graph *G, int order, int32_t *color, int *ncolors)
 {
   cudaStream_t s = ctx->cuda->stream;
   int32_t n = G->n;
   int64_t nnz = G->rowptr[n];
   int64_t *rp = NULL;
-  int32_t *col = NULL, *dcolor = NULL, *next = NULL;
-  uint64_t *key = NULL, *hkey = NULL;
-  int *cnt = NULL, h[2] = {0, -1};
+  int32_t *col = NULL, *dcolor = NULL;
   ng_status st = NG_SUCCESS;
-  unsigned nb = n > 0 ? (unsigned)((n + TPB - 1) / TPB) : 1u;
-  NG_CHECK_GOTO(st, NG_MALLOC(hkey, n ? n : 1), out);
-  for (int32_t i = 0; i < n; i++) hkey[i] = ng_coloring_key(ldf, G->rowptr[i + 1] - G->rowptr[i], (uint32_t)i);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(rp, (size_t)n + 1), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(col, nnz ? nnz : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(key, n ? n : 1), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(dcolor, n ? n : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(next, n ? n : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, 2), out);
   {
     cudaError_t e = cudaMemcpyAsync(rp, G->rowptr, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess && nnz)
       e = cudaMemcpyAsync(col, G->col, (size_t)nnz * sizeof(int32_t), cudaMemcpyHostToDevice, s);
-    if (e == cudaSuccess && n) e = cudaMemcpyAsync(key, hkey, (size_t)n * sizeof(uint64_t), cudaMemcpyHostToDevice, s);
-    if (e == cudaSuccess && n) e = cudaMemsetAsync(dcolor, 0xff, (size_t)n * sizeof(int32_t), s); /* -1 */
-    if (e == cudaSuccess) e = cudaMemcpyAsync(cnt, h, sizeof(h), cudaMemcpyHostToDevice, s);
-    for (int64_t left = n; e == cudaSuccess && left > 0;) {
-      h[0] = 0;
-      k_jpl_decide<<<nb, TPB, 0, s>>>(n, rp, col, key, dcolor, next);
-      e = cudaMemsetAsync(cnt, 0, sizeof(int), s);
-      if (e == cudaSuccess) {
-        k_jpl_commit<<<nb, TPB, 0, s>>>(n, next, dcolor, cnt);
-        e = cudaGetLastError();
-      }
-      if (e == cudaSuccess) e = cudaMemcpyAsync(h, cnt, sizeof(h), cudaMemcpyDeviceToHost, s);
-      if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-      if (e == cudaSuccess && h[0] == 0) {
-        st = NG_ERROR(NG_ERR_INTERNAL, "GPU coloring: a round colored nothing (%lld vertices left)", (long long)left);
-        goto out;
-      }
-      left -= h[0];
-    }
-    if (e == cudaSuccess && n) e = cudaMemcpyAsync(color, dcolor, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (e != cudaSuccess) {
-      st = NG_ERROR(NG_ERR_CUDA, "GPU coloring failed: %s", cudaGetErrorString(e));
+      st = NG_ERROR(NG_ERR_CUDA, "GPU coloring: uploading the graph failed: %s", cudaGetErrorString(e));
       goto out;
     }
   }
-  *ncolors = h[1] + 1;
+  NG_CHECK_GOTO(st, color_device<int64_t>(ctx, n, rp, col, NULL, order, dcolor, ncolors), out);
+  {
+    cudaError_t e = n ? cudaMemcpyAsync(color, dcolor, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost, s) : cudaSuccess;
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "GPU coloring: downloading the colors failed: %s", cudaGetErrorString(e));
+  }
 out:
   cudaFree(rp);
   cudaFree(col);
-  cudaFree(key);
   cudaFree(dcolor);
-  cudaFree(next);
-  cudaFree(cnt);
-  ng_free(hkey);
   return st;
 }
 

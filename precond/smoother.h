@@ -11,6 +11,9 @@
  *              color read the values from before that color's update
  *   chebyshev  Chebyshev polynomial in D^-1 A (smoother_chebyshev.c), SpMV
  *              and vector ops only
+ * On a GPU context (one rank) the mcgs / mmcgs setup runs on the device
+ * from the level's device CSR (coloring, color grouping, per-color blocks);
+ * the host builds them only when the level has no device CSR table.
  * Every call runs on the context's memory; pre() and post() allocate
  * nothing and do not wait. Under MPI every smoother works on the level's
  * distributed operator: Jacobi and Chebyshev through its SpMV (exact), the
@@ -29,7 +32,8 @@ typedef struct ng_smoother_ops {
    * level's smoother solve runs half its sweeps forward, half backward */
   int split_coarse;
   /* Level l's state from its host operator A (the local block under MPI;
-   * dist: the level's distributed matrix when it has one, else NULL), after
+   * dist: the level's distributed matrix when it has one, on one rank the
+   * user's matrix for level 0, else NULL; halo != NULL only under MPI), after
    * the level's A table, L->dinv and L->rho exist. *data may stay NULL. */
   ng_status (*setup)(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data);
   /* New values in the same pattern: colors and orderings are kept. */
@@ -51,6 +55,9 @@ const ng_smoother_ops *ng_smoother_find(const char *name);
  * the user's matrix), for the smoothers. */
 ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r);
 ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y);
+/* y = x + dinv .* (b - A x) in one pass (y not x) when level l's table has
+ * the fused entry: *done = 1; else *done = 0 and nothing ran. */
+ng_status ng_amg_jacobi_fused(ng_amg *M, int l, const double *b, const double *x, double *y, int *done);
 
 /* ---- coloring (coloring.c, coloring_cuda.cu) ----------------------------
  * G: the symmetric adjacency (no diagonal) of A's pattern, or of its strong
@@ -58,18 +65,34 @@ ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const
 ng_status ng_coloring_graph(const ng_csr *A, double theta, ng_graph *G);
 /* Jones-Plassmann-Luby: in each round every uncolored vertex whose key is
  * larger than every uncolored neighbour's takes the smallest color none of
- * its colored neighbours has. Keys: a hash of the index (ldf = 0, fine
- * levels) or the degree first (ldf = 1, largest-degree-first, irregular
- * coarse levels). The result depends on the graph only: the host and the
- * GPU give the same colors. color: n entries, *ncolors. */
-uint64_t ng_coloring_key(int ldf, int64_t degree, uint32_t i);
+ * its colored neighbours has. That is the sequential greedy (first-fit)
+ * coloring in decreasing key order, whatever the keys; the order decides the
+ * number of colors:
+ *   NG_COLOR_HASH     hashed index (random order)
+ *   NG_COLOR_LDF      largest degree first, hash tie-break (Welsh-Powell:
+ *                     irregular coarse levels)
+ *   NG_COLOR_NATURAL  row index order (the seed's greedy coloring: 8 colors on
+ *                     a 27-point grid, 2 x 2 x 2 pattern, where hashing takes
+ *                     16-18). The host runs it sequentially; JPL rounds would be
+ *                     as many as the longest chain of increasing indices, so
+ *                     the GPU runs one sync-free kernel (coloring_cuda.cu).
+ * The result depends on the graph only: the host and the GPU give the same
+ * colors. color: n entries, *ncolors. */
+enum { NG_COLOR_HASH = 0, NG_COLOR_LDF = 1, NG_COLOR_NATURAL = 2 };
+uint64_t ng_coloring_key(int order, int64_t degree, uint32_t i);
 typedef struct ng_coloring_ops {
   const char *name;
-  ng_status (*color)(ng_context ctx, const ng_graph *G, int ldf, int32_t *color, int *ncolors);
+  ng_status (*color)(ng_context ctx, const ng_graph *G, int order, int32_t *color, int *ncolors);
 } ng_coloring_ops;
 extern const ng_coloring_ops ng_coloring_host;
 #ifdef NG_HAVE_CUDA
 extern const ng_coloring_ops ng_coloring_cuda;
+/* The same colorings of a device CSR pattern (rp, col: n rows, on the
+ * context's device), its diagonal left out and, when keep != NULL, the
+ * entries k with keep[k] == 0 too; the kept pattern must be symmetric.
+ * color: n entries on the device. */
+ng_status ng_coloring_cuda_csr(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
+                               const unsigned char *keep, int order, int32_t *color, int *ncolors);
 #endif
 /* 1 when no two adjacent vertices of G share a color (tests). */
 int ng_coloring_valid(const ng_graph *G, const int32_t *color);
@@ -101,16 +124,42 @@ typedef struct ng_mcgs_kernels {
   ng_status (*values)(void *dev, const ng_mcgs_layout *lay, ng_amg_level *L, const ng_csr *A);
   /* color c's rows: x_i = (1 - omega) x_i + omega (t_i - sum_j a_ij x_j) / a_ii */
   ng_status (*color)(void *dev, const ng_mcgs_layout *lay, int c, double omega, const double *t, double *x);
+  /* `sweeps` whole sweeps, colors forward (or backward), t fixed: the color
+   * steps in order, in as few launches as the backend can (the GPU runs a
+   * small level's sweeps in one launch of one block) */
+  ng_status (*sweeps)(void *dev, const ng_mcgs_layout *lay, int sweeps, int backward, double omega, const double *t,
+                      double *x);
   void (*destroy)(void *dev);
+  /* Optional (NULL: none): colors and layout built from the level's device
+   * CSR (ops, data: its SpMV table; n rows) on the device, no host copy of
+   * the matrix read: lay gets its per-color arrays (start, width, pad,
+   * intra, off, max_rows; rows and ell_* stay NULL), the colors stay on
+   * the device (colors() below); values() then refreshes from the table *ops,
+   * *data holds at that time (the pointers are the matrix's or the
+   * level's own fields, so a table replaced later is followed). theta:
+   * as ng_coloring_graph's; order: NG_COLOR_*. NG_ERR_UNSUPPORTED, quietly
+   * (no message), when the table is no device CSR or its pattern is not
+   * square, sorted and symmetric with every diagonal: the caller then builds
+   * on the host. */
+  ng_status (*build)(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta, int order,
+                     ng_mcgs_layout *lay, void **dev);
+  /* With build: the n row colors to the host (tests, on demand). */
+  ng_status (*colors)(void *dev, int32_t n, int32_t *color);
 } ng_mcgs_kernels;
 extern const ng_mcgs_kernels ng_mcgs_host;
 #ifdef NG_HAVE_CUDA
 extern const ng_mcgs_kernels ng_mcgs_cuda;
 #endif
+/* sweeps() by one color() call per color (host; the GPU's big levels). */
+ng_status ng_mcgs_sweeps_by_color(void *dev, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
+                                  const double *t, double *x,
+                                  ng_status (*color)(void *, const ng_mcgs_layout *, int, double, const double *, double *));
 /* Block values and 1 / a_ii of the layout from the host CSR (both kernel tables). */
 void ng_mcgs_gather_values(const ng_mcgs_layout *y, const ng_csr *A, double *ell_val, double *dinv);
 /* Tests: level l's row colors (host, NULL for a smoother without colors). */
 const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors);
+/* Tests: 1 when level l's colors and layout were built on the device (build above). */
+int ng_smoother_built_on_device(ng_amg *M, int l);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,12 @@
 /* precond/smoother_mcgs.c: multicolor Gauss-Seidel (MCGS) and modified MCGS
  * (METHODS.md section 4, seed 004).
  *
- * MCGS colors the level's graph (coloring.c: JPL with hashed keys on the
- * finest level, largest degree first below) so that rows of one color never
- * couple; a sweep updates the colors one after another, each color's rows
- * all at once:  x_i = (1 - w) x_i + w (t_i - sum_{j != i} a_ij x_j) / a_ii,
+ * MCGS colors the level's graph (coloring.c: first-fit in row order on the
+ * finest level, -amg_coloring natural: 8 colors on 27-point grids as the
+ * seed's greedy coloring, or in hashed order, -amg_coloring hash: about 17
+ * colors, a somewhat stronger sweep; largest degree first below) so that
+ * rows of one color never couple; a sweep updates the colors one after
+ * another, each color's rows all at once:  x_i = (1 - w) x_i + w (t_i - sum_{j != i} a_ij x_j) / a_ii,
  * w = -amg_omega when given, else 1. Pre-smoothing runs the colors forward,
  * post-smoothing backward: the backward sweep is the adjoint of the forward
  * one, so the V-cycle stays symmetric for PCG.
@@ -32,8 +34,15 @@
  * The forward and backward sweeps stay adjoint, so AMG-PCG works on any
  * number of ranks; the smoothing is somewhat weaker at rank boundaries.
  *
- * The kernels (one launch per color) go through ng_mcgs_kernels: the host
- * reference here, CUDA in smoother_mcgs_cuda.cu. An update gathers the new
+ * -amg_mcgs_coarse mmcgs: mcgs on the finest level, the modified coloring
+ * on the coarser ones (seed 004's configuration): the coarse levels' 15-60
+ * colors become 2-5, and with them the launches of a V-cycle.
+ *
+ * The kernels go through ng_mcgs_kernels: the host reference here, CUDA in
+ * smoother_mcgs_cuda.cu. On one GPU the colors and blocks are built on the
+ * device from the level's device CSR (the kernels' build; this file's
+ * build_layout is the host reference and the fallback); the host layout's
+ * entries and the device one's are the same. An update gathers the new
  * values into the same blocks; colors and orderings are kept. */
 #include "smoother.h"
 
@@ -44,6 +53,8 @@ typedef struct {
   int32_t *color; /* per row (host) */
   double omega;
   ng_matrix dist; /* the level's distributed matrix when it has a halo, else NULL */
+  int on_device;  /* colors and layout built on the device (the kernels' build) */
+  int color_down; /* on_device: color holds the device's colors (downloaded on demand) */
   double *t;      /* b minus the off-rank couplings (context memory, dist only) */
 } mcgs;
 
@@ -162,40 +173,67 @@ static void backends(ng_context ctx, const ng_coloring_ops **c, const ng_mcgs_ke
   *k = &ng_mcgs_host;
 }
 
-static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, double theta, void **data)
+/* The coupling threshold of level l's coloring graph (0: every coupling). */
+static double level_theta(const ng_amg *M, int l, int modified)
+{
+  if (modified || (l > 0 && M->mcgs_coarse_strong)) return M->mmcgs_theta;
+  return 0.0;
+}
+
+static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, int modified,
+                              void **data)
 {
   const ng_coloring_ops *cops;
   mcgs *g;
   ng_graph G;
   int ncolors = 0;
+  double theta = level_theta(M, l, modified);
+  /* the finest level in the -amg_coloring order, the irregular coarse ones largest degree first */
+  int order = l == 0 ? M->coloring : NG_COLOR_LDF;
   NG_CHECK(NG_CALLOC(g, 1));
   *data = g;
   backends(ctx, &cops, &g->k);
   g->omega = M->omega_opt > 0 ? M->omega_opt : 1.0;
   NG_CHECK(NG_MALLOC(g->color, A->nrows ? A->nrows : 1));
+  if (dist && dist->halo) {
+    g->dist = dist;
+    NG_CHECK(ctx->vops->alloc(ctx, &g->t, A->nrows));
+  }
+  if (g->k->build && !g->dist && !M->smoother_host_setup) { /* on the device from the level's device CSR table */
+    /* the level's matrix table (level 0 on one rank: the user's matrix), else the level's A table */
+    const ng_spmv_ops *const *ops = dist ? &dist->spmv : l > 0 ? &M->L[l].Aops : NULL;
+    void *const *tab = dist ? &dist->spmv_data : l > 0 ? &M->L[l].Adata : NULL;
+    ng_status st = ops && *ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, &g->lay, &g->dev)
+                               : NG_ERR_UNSUPPORTED;
+    if (st == NG_SUCCESS) {
+      g->on_device = 1;
+      return NG_SUCCESS;
+    }
+    if (st != NG_ERR_UNSUPPORTED) return ng_error_trace(st, __FILE__, __LINE__);
+    ng_error_clear();
+    if (g->dev) g->k->destroy(g->dev); /* no device CSR, or a pattern the device path does not take */
+    g->dev = NULL;
+    layout_free(&g->lay);
+  }
   NG_CHECK(ng_coloring_graph(A, theta, &G));
-  ng_status st = cops->color(ctx, &G, l > 0, g->color, &ncolors);
+  ng_status st = cops->color(ctx, &G, order, g->color, &ncolors);
   ng_graph_free(&G);
   NG_CHECK(st);
   NG_CHECK(build_layout(A, g->color, ncolors, &g->lay));
   NG_CHECK(g->k->create(ctx, &g->lay, &g->dev));
   NG_CHECK(g->k->values(g->dev, &g->lay, &M->L[l], A));
-  if (dist && dist->halo) {
-    g->dist = dist;
-    NG_CHECK(ctx->vops->alloc(ctx, &g->t, A->nrows));
-  }
   return NG_SUCCESS;
 }
 
 static ng_status mcgs_setup(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data)
 {
-  NG_CHECK(setup_common(ctx, M, l, A, dist, 0.0, data));
+  NG_CHECK(setup_common(ctx, M, l, A, dist, 0, data));
   return NG_SUCCESS;
 }
 
 static ng_status mmcgs_setup(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data)
 {
-  NG_CHECK(setup_common(ctx, M, l, A, dist, M->mmcgs_theta, data));
+  NG_CHECK(setup_common(ctx, M, l, A, dist, 1, data));
   return NG_SUCCESS;
 }
 
@@ -213,8 +251,11 @@ static ng_status sweeps_run(ng_precond P, ng_amg *M, int l, int sweeps, int zero
   ng_context ctx = P->ctx;
   mcgs *g = M->L[l].sdata;
   int32_t n = M->L[l].n;
-  int nc = g->lay.ncolors;
   if (zero) NG_CHECK(ctx->vops->fill(ctx, n, 0.0, x));
+  if (!g->dist) { /* one rank: t = b for every sweep, all of them at once */
+    if (sweeps > 0) NG_CHECK(g->k->sweeps(g->dev, &g->lay, sweeps, backward, g->omega, b, x));
+    return NG_SUCCESS;
+  }
   for (int s = 0; s < sweeps; s++) {
     const double *t = b;
     if (g->dist && !(zero && s == 0)) { /* off-rank couplings from the values exchanged now */
@@ -225,7 +266,7 @@ static ng_status sweeps_run(ng_precond P, ng_amg *M, int l, int sweeps, int zero
       if (A->spmv_off) NG_CHECK(A->spmv_off->apply(A->spmv_off_data, -1.0, A->halo_values, 1.0, g->t));
       t = g->t;
     }
-    for (int q = 0; q < nc; q++) NG_CHECK(g->k->color(g->dev, &g->lay, backward ? nc - 1 - q : q, g->omega, t, x));
+    NG_CHECK(g->k->sweeps(g->dev, &g->lay, 1, backward, g->omega, t, x));
   }
   return NG_SUCCESS;
 }
@@ -277,12 +318,23 @@ const ng_smoother_ops ng_smoother_mmcgs = {
   .destroy = mcgs_destroy,
 };
 
+int ng_smoother_built_on_device(ng_amg *M, int l)
+{
+  if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return 0;
+  mcgs *g = M->L[l].sdata;
+  return g ? g->on_device : 0;
+}
+
 const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors)
 {
   if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return NULL;
   mcgs *g = M->L[l].sdata;
   if (!g) return NULL; /* a level without sweeps (the coarsest, inverted) */
   if (ncolors) *ncolors = g->lay.ncolors;
+  if (g->on_device && !g->color_down) {
+    if (g->k->colors(g->dev, g->lay.n, g->color) != NG_SUCCESS) return NULL;
+    g->color_down = 1;
+  }
   return g->color;
 }
 
@@ -342,5 +394,29 @@ static ng_status host_color(void *dev, const ng_mcgs_layout *y, int c, double om
   return NG_SUCCESS;
 }
 
-const ng_mcgs_kernels ng_mcgs_host = {
-  .name = "host", .create = host_create, .values = host_values, .color = host_color, .destroy = host_destroy};
+/* Whole sweeps: the colors one after another (the reference order of every backend). */
+ng_status ng_mcgs_sweeps_by_color(void *dev, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
+                                  const double *t, double *x,
+                                  ng_status (*color)(void *, const ng_mcgs_layout *, int, double, const double *, double *))
+{
+  int nc = y->ncolors;
+  for (int s = 0; s < sweeps; s++)
+    for (int q = 0; q < nc; q++) NG_CHECK(color(dev, y, backward ? nc - 1 - q : q, omega, t, x));
+  return NG_SUCCESS;
+}
+
+static ng_status host_sweeps(void *dev, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
+                             const double *t, double *x)
+{
+  NG_CHECK(ng_mcgs_sweeps_by_color(dev, y, sweeps, backward, omega, t, x, host_color));
+  return NG_SUCCESS;
+}
+
+const ng_mcgs_kernels ng_mcgs_host = {.name = "host",
+                                      .create = host_create,
+                                      .values = host_values,
+                                      .color = host_color,
+                                      .sweeps = host_sweeps,
+                                      .destroy = host_destroy,
+                                      .build = NULL,
+                                      .colors = NULL};

@@ -596,10 +596,10 @@ ng_status codsell_cuda_apply(void *data, double alpha, const double *x, double b
   if (n == 0) return NG_SUCCESS;
   cudaStream_t st = S->ctx->cuda->stream;
   if (S->C == 32)
-    codsell_kernel<32><<<(n + 255) / 256, 256, 0, st>>>(n, 32, S->vptr, S->cptr, S->dptr, S->dict, S->col, S->val,
+    codsell_kernel<32><<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, st>>>(n, 32, S->vptr, S->cptr, S->dptr, S->dict, S->col, S->val,
                                                          S->perm, x, alpha, beta, y);
   else
-    codsell_kernel<0><<<(n + 255) / 256, 256, 0, st>>>(n, S->C, S->vptr, S->cptr, S->dptr, S->dict, S->col, S->val,
+    codsell_kernel<0><<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, st>>>(n, S->C, S->vptr, S->cptr, S->dptr, S->dict, S->col, S->val,
                                                         S->perm, x, alpha, beta, y);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;

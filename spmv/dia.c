@@ -183,6 +183,25 @@ void ng_dia_spmv(const ng_dia *D, double alpha, const double *x, double beta, do
   }
 }
 
+void ng_dia_fused(const ng_dia *D, const double *b, const double *x, const double *dinv, double *y)
+{
+  int32_t n = D->n, nd = D->nd;
+  NG_OMP_ROWS
+  for (int32_t i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int32_t d = 0; d < nd; d++) { /* the sum of ng_dia_spmv, in its order */
+      int64_t j = (int64_t)i + D->off[d];
+      if (j >= 0 && j < n) s += D->val[(size_t)d * n + i] * x[j];
+      if (D->half && D->off[d] < 0) {
+        int64_t r = (int64_t)i - D->off[d];
+        if (r < n) s += D->val[(size_t)d * n + r] * x[r];
+      }
+    }
+    double r = b[i] + -1.0 * s;
+    y[i] = dinv ? x[i] + dinv[i] * r : r;
+  }
+}
+
 size_t ng_dia_bytes(const ng_dia *D)
 {
   return (size_t)D->nd * D->n * sizeof(double) + (size_t)D->nd * sizeof(int32_t);
@@ -234,6 +253,11 @@ static ng_status dia_update(void *data, const ng_csr *A)
   NG_CHECK(ng_dia_fill(data, A));
   return NG_SUCCESS;
 }
+static ng_status dia_fused(void *data, const double *b, const double *x, const double *dinv, double *y)
+{
+  ng_dia_fused(data, b, x, dinv, y);
+  return NG_SUCCESS;
+}
 static size_t dia_bytes(const void *data) { return ng_dia_bytes(data); }
 static void dia_destroy(void *data)
 {
@@ -244,7 +268,8 @@ static void dia_destroy(void *data)
 
 const ng_spmv_ops ng_spmv_dia_host = {.name = "dia", .on_gpu = 0, .create = dia_create, .apply = dia_apply,
                                       .update_values = dia_update, .bytes = dia_bytes, .destroy = dia_destroy,
-                                      .create_opt = dia_create_opt};
+                                      .create_opt = dia_create_opt, .fused = dia_fused};
 const ng_spmv_ops ng_spmv_dia_half_host = {.name = "dia_half", .on_gpu = 0, .create = dia_half_create,
                                            .apply = dia_apply, .update_values = dia_update, .bytes = dia_bytes,
-                                           .destroy = dia_destroy, .create_opt = dia_half_create_opt};
+                                           .destroy = dia_destroy, .create_opt = dia_half_create_opt,
+                                           .fused = dia_fused};

@@ -8,6 +8,7 @@
  * and 4/14 (half) or a plain loop ("nounroll"), and x read through the
  * read-only cache with __ldg or with plain loads ("noldg"; the pointers are
  * not __restrict__, so the compiler cannot turn those into LDG.NC itself).
+ * The fused entry (AMG smoother and residual in one pass) shares the row sums.
  *
  * Half storage: row i needs A(i, i+k) for k > 0, which is the stored lower
  * entry of row i+k, val[d][i+k] with off[d] = -k. Those reads are coalesced
@@ -98,6 +99,66 @@ __global__ void dia_half_kernel(int n, int nd_rt, dia_offs o, const double *val,
 
 typedef void (*dia_kernel_t)(int, int, dia_offs, const double *, const double *, double, double, double *);
 
+/* Row i's sum (A x)_i, full or half storage, as the SpMV kernels above. */
+template <int ND, bool LDG, bool HALF>
+__device__ __forceinline__ double dia_row_sum(int i, int n, int nd_rt, const dia_offs &o, const double *val,
+                                              const double *x)
+{
+  double s = 0.0;
+  if (ND > 0) {
+#pragma unroll
+    for (int d = 0; d < (ND > 0 ? ND : 1); d++) {
+      if (HALF) s += dia_half_term<LDG>(i, n, -o.off[d], val + (size_t)d * n, x);
+      else {
+        int j = i + o.off[d];
+        bool ok = (unsigned)j < (unsigned)n;
+        double a = val[(size_t)d * n + i], xv = load_x<LDG>(x + (ok ? j : i));
+        s += ok ? a * xv : 0.0;
+      }
+    }
+  } else {
+#pragma unroll 1
+    for (int d = 0; d < nd_rt; d++) {
+      if (HALF) s += dia_half_term<LDG>(i, n, -o.off[d], val + (size_t)d * n, x);
+      else {
+        int j = i + o.off[d];
+        bool ok = (unsigned)j < (unsigned)n;
+        double a = val[(size_t)d * n + i], xv = load_x<LDG>(x + (ok ? j : i));
+        s += ok ? a * xv : 0.0;
+      }
+    }
+  }
+  return s;
+}
+
+/* The AMG smoother's one pass (the table's fused entry): y = x + dinv .*
+ * (b - A x) (JAC) or y = b - A x. A Jacobi sweep as SpMV, xpay,
+ * pointwise_mult and axpy moves A, x, then 9 vectors more (about 200 B a
+ * row for dia_half 27-point); this moves A, x, b, dinv and y (144 B). */
+template <int ND, bool LDG, bool HALF, bool JAC>
+__global__ void dia_fused_kernel(int n, int nd_rt, dia_offs o, const double *val, const double *b, const double *x,
+                                 const double *dinv, double *y)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double r = b[i] - dia_row_sum<ND, LDG, HALF>(i, n, nd_rt, o, val, x);
+  y[i] = JAC ? x[i] + dinv[i] * r : r;
+}
+
+typedef void (*dia_fused_t)(int, int, dia_offs, const double *, const double *, const double *, const double *,
+                            double *);
+template <bool LDG, bool JAC> dia_fused_t pick_fused(int half, int nd, int unroll)
+{
+  if (half) {
+    if (unroll && nd == 4) return dia_fused_kernel<4, LDG, true, JAC>;
+    if (unroll && nd == 14) return dia_fused_kernel<14, LDG, true, JAC>;
+    return dia_fused_kernel<0, LDG, true, JAC>;
+  }
+  if (unroll && nd == 7) return dia_fused_kernel<7, LDG, false, JAC>;
+  if (unroll && nd == 27) return dia_fused_kernel<27, LDG, false, JAC>;
+  return dia_fused_kernel<0, LDG, false, JAC>;
+}
+
 /* The instantiation for this matrix and variant. */
 template <bool LDG> dia_kernel_t pick(int half, int nd, int unroll)
 {
@@ -125,6 +186,11 @@ ng_status dia_cuda_create(ng_context ctx, const ng_csr *A, const ng_dcsr *given,
   dia_cuda *D = NULL;
   ng_status st;
   NG_CHECK(ng_spmv_opts_parse(half ? "dia_half" : "dia", opt, &o));
+  /* the kernels form i + off and i + k in int: |off| < n keeps them in
+   * range while n <= 2^30 */
+  if (A->nrows > (1 << 30))
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s on the GPU: %d rows, more than the 2^30 its 32-bit row + offset "
+                    "arithmetic allows", half ? "dia_half" : "dia", (int)A->nrows);
   NG_CHECK(NG_CALLOC(D, 1));
   D->ctx = ctx;
   {
@@ -147,7 +213,19 @@ ng_status dia_cuda_apply(void *data, double alpha, const double *x, double beta,
   if (n == 0) return NG_SUCCESS;
   dia_kernel_t k = D->h.o.ldg ? pick<true>(D->h.half, D->h.nd, D->h.o.unroll)
                               : pick<false>(D->h.half, D->h.nd, D->h.o.unroll);
-  k<<<(n + 255) / 256, 256, 0, D->ctx->cuda->stream>>>(n, D->h.nd, D->offs, D->d_val, x, alpha, beta, y);
+  k<<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, D->ctx->cuda->stream>>>(n, D->h.nd, D->offs, D->d_val, x, alpha, beta, y);
+  NG_CUDA_LAUNCH_CHECK();
+  return NG_SUCCESS;
+}
+
+ng_status dia_cuda_fused(void *data, const double *b, const double *x, const double *dinv, double *y)
+{
+  dia_cuda *D = (dia_cuda *)data;
+  int n = D->h.n, h = D->h.half, nd = D->h.nd, u = D->h.o.unroll;
+  if (n == 0) return NG_SUCCESS;
+  dia_fused_t k = D->h.o.ldg ? (dinv ? pick_fused<true, true>(h, nd, u) : pick_fused<true, false>(h, nd, u))
+                             : (dinv ? pick_fused<false, true>(h, nd, u) : pick_fused<false, false>(h, nd, u));
+  k<<<(n + 255) / 256, 256, 0, D->ctx->cuda->stream>>>(n, nd, D->offs, D->d_val, b, x, dinv, y);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;
 }
@@ -197,6 +275,7 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
   t.destroy = dia_cuda_destroy;
   t.create_opt = create_opt;
   t.create_dev = create_dev;
+  t.fused = dia_cuda_fused;
   return t;
 }
 
@@ -204,3 +283,14 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
 
 extern "C" const ng_spmv_ops ng_spmv_dia_cuda = make_ops("dia", dia_full_create, dia_full_create_opt, dia_full_create_dev);
 extern "C" const ng_spmv_ops ng_spmv_dia_half_cuda = make_ops("dia_half", dia_half_create, dia_half_create_opt, dia_half_create_dev);
+
+/* The device arrays behind a dia / dia_half table (precond/amg_single.c
+ * makes its float copy from them); NG_ERR_ARGUMENT (quiet) for another table. */
+extern "C" ng_status ng_dia_cuda_arrays(const ng_spmv_ops *ops, void *data, const ng_dia **meta, const double **val)
+{
+  if ((ops != &ng_spmv_dia_cuda && ops != &ng_spmv_dia_half_cuda) || !data) return NG_ERR_ARGUMENT;
+  dia_cuda *D = (dia_cuda *)data;
+  *meta = &D->h;
+  *val = D->d_val;
+  return NG_SUCCESS;
+}

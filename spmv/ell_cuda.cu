@@ -67,10 +67,10 @@ ng_status ell_cuda_apply(void *data, double alpha, const double *x, double beta,
   int n = E->h.n;
   if (n == 0) return NG_SUCCESS;
   if (E->h.ellr)
-    ell_kernel<true><<<(n + 255) / 256, 256, 0, E->ctx->cuda->stream>>>(n, E->h.width, E->d_col, E->d_val, E->d_rl,
+    ell_kernel<true><<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, E->ctx->cuda->stream>>>(n, E->h.width, E->d_col, E->d_val, E->d_rl,
                                                                          x, alpha, beta, y);
   else
-    ell_kernel<false><<<(n + 255) / 256, 256, 0, E->ctx->cuda->stream>>>(n, E->h.width, E->d_col, E->d_val, E->d_rl,
+    ell_kernel<false><<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, E->ctx->cuda->stream>>>(n, E->h.width, E->d_col, E->d_val, E->d_rl,
                                                                           x, alpha, beta, y);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;

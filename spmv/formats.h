@@ -45,6 +45,9 @@ typedef struct {
 ng_status ng_dia_build(const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia *D);
 ng_status ng_dia_fill(ng_dia *D, const ng_csr *A); /* values, same pattern */
 void ng_dia_spmv(const ng_dia *D, double alpha, const double *x, double beta, double *y);
+/* y = x + dinv .* (b - A x), or b - A x when dinv is NULL, in one pass (the
+ * tables' fused entry, internal.h; y must not alias x). */
+void ng_dia_fused(const ng_dia *D, const double *b, const double *x, const double *dinv, double *y);
 size_t ng_dia_bytes(const ng_dia *D); /* nd*n*8 + nd*4 */
 void ng_dia_free(ng_dia *D);
 

@@ -85,10 +85,10 @@ ng_status sell_cuda_apply(void *data, double alpha, const double *x, double beta
   if (n == 0) return NG_SUCCESS;
   const int32_t *perm = S->h.sigma > 1 ? S->d_perm : NULL; /* sigma 1: identity */
   if (S->h.C == 32)
-    sell_kernel<32><<<(n + 255) / 256, 256, 0, S->ctx->cuda->stream>>>(n, 32, S->d_sptr, S->d_col, S->d_val, perm, x,
+    sell_kernel<32><<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, S->ctx->cuda->stream>>>(n, 32, S->d_sptr, S->d_col, S->d_val, perm, x,
                                                                         alpha, beta, y);
   else
-    sell_kernel<0><<<(n + 255) / 256, 256, 0, S->ctx->cuda->stream>>>(n, S->h.C, S->d_sptr, S->d_col, S->d_val, perm,
+    sell_kernel<0><<<(unsigned)(((int64_t)n + 255) / 256), 256, 0, S->ctx->cuda->stream>>>(n, S->h.C, S->d_sptr, S->d_col, S->d_val, perm,
                                                                        x, alpha, beta, y);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;

@@ -14,8 +14,10 @@ if [ $? -ne 0 ]; then
 fi
 for np in 2 4; do
   "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
-  # the ipc landing-buffer fallback (receive buffer base not found)
-  NG_IPC_LANDING=1 "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
+  # the host ordering's landing-buffer fallback (receive buffer base not found)
+  NG_IPC_SYNC=host NG_IPC_LANDING=1 "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
+  # the host-wait ordering (kept for comparison in bench/halo)
+  NG_IPC_SYNC=host "$dir/mpi-run.sh" $np "$top/test/test_transport" gpu || exit $?
   for solver in "pcg -precond jacobi" "pcg -precond amg"; do
     outh=$("$dir/mpi-run.sh" $np "$top/nagare-solve" -problem fem27:24 -device gpu -solver $solver -comm_transport host) || { rc=$?; echo "$outh"; exit $rc; }
     outi=$("$dir/mpi-run.sh" $np "$top/nagare-solve" -problem fem27:24 -device gpu -solver $solver -comm_transport ipc) || { rc=$?; echo "$outi"; exit $rc; }

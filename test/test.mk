@@ -29,6 +29,14 @@ test_test_core_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_core_LDADD = $(NG_TEST_LDADD)
 TESTS += test/test_core
 endif
+# Offset and size arithmetic past 2^31 entries (issue 16 item 6), CPU only
+if NG_CHECK
+check_PROGRAMS += test/test_sizes
+test_test_sizes_SOURCES = test/test_sizes.c
+test_test_sizes_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_sizes_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_sizes
+endif
 # Command-line checks of nagare-solve (issue 2's done-when).
 TESTS += test/cli_solve.sh test/cli_bad_inputs.sh
 EXTRA_DIST += test/cli_solve.sh test/cli_bad_inputs.sh test/valgrind.supp test/lsan.supp
@@ -40,4 +48,12 @@ test_test_gpu_SOURCES = test/test_gpu.c
 test_test_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_gpu
+endif
+# GPU CSR with 64-bit row offsets (issue 16 item 6; NG_TEST_BIG=lap27:432 adds the 2.17e9-entry case)
+if NG_CHECK
+check_PROGRAMS += test/test_big64_gpu
+test_test_big64_gpu_SOURCES = test/test_big64_gpu.c
+test_test_big64_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_big64_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_big64_gpu
 endif

@@ -7,12 +7,14 @@
  * Jacobi-PCG; graded sweeps, the smoother coarse solve and PBiCGSTAB;
  * update with values scaled by 3 gives the same iteration count and a
  * coarse operator scaled by 3; bad options are clear errors.
- * Smoothers (smoother.h): the colors of mcgs and mmcgs are valid on every
- * level of real hierarchies; one MCGS sweep (forward and backward) equals a
+ * Smoothers (smoother.h): the colors of mcgs and mmcgs (and mcgs with
+ * -amg_mcgs_coarse mmcgs) are valid on every level of real hierarchies, 8 on
+ * the finest 27-point grids; each coloring order equals the first-fit
+ * coloring in its key order written here; one MCGS sweep (forward and backward) equals a
  * sequential Gauss-Seidel sweep in color order written here; one mmcgs sweep
  * equals the color-by-color Jacobi-inside-a-color sweep written here and
  * repeats bit for bit with 1 and 2 threads; the V-cycle is symmetric
- * (x'My = y'Mx) for every smoother; AMG-PCG converges with every smoother on
+ * (x'My = y'Mx) for every smoother and coloring configuration; AMG-PCG converges with every smoother on
  * fem27, lap27, aniso27 (PBiCGSTAB) and bcsstk13; an update keeps the colors
  * and gives the same V-cycle for the same values. */
 #include "testutil.h"
@@ -142,7 +144,7 @@ START_TEST(aggregation_is_deterministic)
   NG_ASSERT_OK(ng_matrix_generate(ctx, "fem27:18", &A, NULL));
   int32_t n = A->n_local;
   int32_t *agg[3];
-  NG_ASSERT_OK(ng_amg_strength(&A->local, 0.025, &S));
+  NG_ASSERT_OK(ng_amg_strength(&A->local, 0.025, 1, &S));
   for (int r = 0; r < 3; r++) {
 #ifdef _OPENMP
     omp_set_num_threads(r == 1 ? 1 : 2);
@@ -187,13 +189,14 @@ static double *dense(const ng_csr *X)
   return d;
 }
 
-/* Every level's R = P^T exactly and coarse A = P^T A P (dense, computed here). */
+/* Every level's R = P^T exactly and coarse A = P^T A P (dense, computed
+ * here): the level's A, or with -amg_sparsify its Galerkin product G. */
 static void check_galerkin(ng_amg *M, const ng_csr *A0, const char *what)
 {
   for (int l = 0; l + 1 < M->nlevels; l++) {
     const ng_csr *Al = l ? &M->L[l].A : A0;
     int32_t n = M->L[l].n, m = M->L[l + 1].n;
-    double *a = dense(Al), *p = dense(&M->L[l].P), *r = dense(&M->L[l].R), *c = dense(&M->L[l + 1].A);
+    double *a = dense(Al), *p = dense(&M->L[l].P), *r = dense(&M->L[l].R), *c = dense(M->L[l + 1].G.rowptr ? &M->L[l + 1].G : &M->L[l + 1].A);
     double *ap = calloc((size_t)n * m, sizeof(double)), amax = 0;
     ck_assert_int_eq(M->L[l].P.ncols, m);
     for (int32_t i = 0; i < n; i++)
@@ -216,15 +219,80 @@ static void check_galerkin(ng_amg *M, const ng_csr *A0, const char *what)
 
 START_TEST(galerkin_equals_triple_product)
 {
-  const char *specs[] = {"fem27:9", "aniso27:8"};
-  for (int s = 0; s < 2; s++) {
+  const char *specs[] = {"fem27:9", "aniso27:8", "lap7:12"};
+  for (int s = 0; s < 3; s++) {
     ng_matrix A;
     NG_ASSERT_OK(ng_matrix_generate(ctx, specs[s], &A, NULL));
-    ng_precond P = make_amg(A, "-amg_coarse_size 5");
+    ng_precond P = make_amg(A, s == 2 ? "-amg_coarse_size 5 -amg_sparsify 0" : "-amg_coarse_size 5");
+    ck_assert(s < 2 || !ng_amg_of(P) || !((ng_amg *)ng_amg_of(P))->L[1].G.rowptr); /* no copy without sparsification */
     ng_amg *M = ng_amg_of(P);
     ck_assert_int_ge(M->nlevels, 2);
     check_galerkin(M, &A->local, specs[s]);
     ng_precond_destroy(P);
+    ng_matrix_destroy(A);
+  }
+}
+END_TEST
+
+/* -amg_sparsify: every coarse A is its Galerkin product G with the entries
+ * |g_ij| < tau min(|g_ii|, |g_jj|) moved onto the diagonal: the same row
+ * sums, the kept entries bit for bit, symmetric, fewer entries; an update
+ * with the same values repeats it exactly. */
+START_TEST(sparsify_keeps_row_sums)
+{
+  const char *specs[] = {"lap7:20", "het7:16", "rotaniso:40"};
+  for (int s = 0; s < 3; s++) {
+    ng_matrix A;
+    ng_vector b;
+    NG_ASSERT_OK(ng_matrix_generate(ctx, specs[s], &A, &b));
+    ng_precond P = make_amg(A, "-amg_coarse_size 20 -amg_sparsify 0.03");
+    ng_amg *M = ng_amg_of(P);
+    ck_assert_int_ge(M->nlevels, 3);
+    int64_t dropped = 0;
+    for (int l = 1; l < M->nlevels; l++) {
+      const ng_csr *G = &M->L[l].G, *C = &M->L[l].A;
+      ck_assert_ptr_nonnull(G->rowptr);
+      ck_assert(ng_csr_is_symmetric(G, 1e-12) && ng_csr_is_symmetric(C, 1e-12)); /* symmetric up to the product's rounding */
+      ck_assert_int_le(C->nnz, G->nnz);
+      dropped += G->nnz - C->nnz;
+      double *dg = malloc(sizeof(double) * (size_t)G->nrows);
+      NG_ASSERT_OK(ng_csr_diagonal(G, dg, 1));
+      for (int32_t i = 0; i < G->nrows; i++) {
+        double sg = 0, sc = 0, scale = 0;
+        int64_t q = C->rowptr[i];
+        for (int64_t k = G->rowptr[i]; k < G->rowptr[i + 1]; k++) {
+          int32_t j = G->col[k];
+          sg += G->val[k];
+          scale += fabs(G->val[k]);
+          if (q < C->rowptr[i + 1] && C->col[q] == j) { /* kept: the same value (the diagonal: plus the dropped) */
+            if (j != i) ck_assert(C->val[q] == G->val[k]);
+            q++;
+          } else /* dropped: below the threshold */
+            ck_assert_msg(fabs(G->val[k]) < 0.03 * fmin(fabs(dg[i]), fabs(dg[j])), "%s level %d: (%d,%d) dropped",
+                          specs[s], l, (int)i, (int)j);
+        }
+        ck_assert_int_eq(q, C->rowptr[i + 1]); /* nothing in C that G lacks */
+        for (q = C->rowptr[i]; q < C->rowptr[i + 1]; q++) sc += C->val[q];
+        ck_assert_msg(fabs(sg - sc) <= 1e-13 * scale, "%s level %d row %d: row sum %.17g, Galerkin %.17g", specs[s], l,
+                      (int)i, sc, sg);
+      }
+      free(dg);
+    }
+    ck_assert_msg(dropped > 0, "%s: nothing dropped", specs[s]);
+    /* an update with the same values repeats the sparse operators bit for bit */
+    int L1 = M->nlevels;
+    ng_csr save[8];
+    for (int l = 1; l < L1 && l < 8; l++) {
+      NG_ASSERT_OK(ng_csr_alloc(&save[l], M->L[l].A.nrows, M->L[l].A.ncols, M->L[l].A.nnz));
+      memcpy(save[l].val, M->L[l].A.val, sizeof(double) * (size_t)M->L[l].A.nnz);
+    }
+    NG_ASSERT_OK(ng_precond_update(P, A));
+    for (int l = 1; l < L1 && l < 8; l++) {
+      ck_assert(memcmp(save[l].val, M->L[l].A.val, sizeof(double) * (size_t)M->L[l].A.nnz) == 0);
+      ng_csr_free(&save[l]);
+    }
+    ng_precond_destroy(P);
+    ng_vector_destroy(b);
     ng_matrix_destroy(A);
   }
 }
@@ -403,9 +471,9 @@ START_TEST(bad_input)
   ng_options o;
   ng_precond P = NULL;
   const char *bad[] = {"-amg_sweeps 4,x", "-amg_sweeps 2,,", "-amg_smoother nosuch", "-amg_format nosuch",
-                       "-amg_max_levels 0"};
+                       "-amg_max_levels 0", "-amg_sparsify 1"};
   NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:6", &A, NULL));
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < 6; k++) {
     NG_ASSERT_OK(ng_options_create(&o));
     NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg -amg_coarse_size 10"));
     NG_ASSERT_OK(ng_options_set_from_string(o, bad[k]));
@@ -478,10 +546,12 @@ START_TEST(coloring_valid_on_every_level)
     ng_matrix A;
     if (c[k].spec) NG_ASSERT_OK(ng_matrix_generate(ctx, c[k].spec, &A, NULL));
     else NG_ASSERT_OK(ng_matrix_read_mtx(ctx, ng_test_data(c[k].file), &A));
-    int ncol[2][16] = {{0}};
-    for (int m = 0; m < 2; m++) {
-      char opt[128];
-      snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_solver smoother -amg_coarse_size 20", m ? "mmcgs" : "mcgs");
+    int ncol[3][16] = {{0}};
+    /* m = 0: mcgs, 1: mmcgs, 2: mcgs with the strong couplings only below the finest (seed 004's configuration) */
+    for (int m = 0; m < 3; m++) {
+      char opt[160];
+      snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_solver smoother -amg_coarse_size 20",
+               m == 1 ? "mmcgs" : m == 2 ? "mcgs -amg_mcgs_coarse mmcgs" : "mcgs");
       ng_precond P = make_amg(A, opt);
       ng_amg *M = ng_amg_of(P);
       ck_assert_int_ge(M->nlevels, 2);
@@ -492,6 +562,7 @@ START_TEST(coloring_valid_on_every_level)
         ck_assert_ptr_nonnull(color);
         ncol[m][l] = nc;
         /* written here from the matrix: every coupling (plain) / strong coupling (modified) crosses colors */
+        int strong = m == 1 || (m == 2 && l > 0);
         for (int32_t i = 0; i < X->nrows; i++) {
           double d = 0;
           for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++)
@@ -499,13 +570,13 @@ START_TEST(coloring_valid_on_every_level)
           ck_assert(color[i] >= 0 && color[i] < nc);
           for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++) {
             int32_t j = X->col[q];
-            if (j == i || (m && !(fabs(X->val[q]) > M->mmcgs_theta * fabs(d)))) continue;
+            if (j == i || (strong && !(fabs(X->val[q]) > M->mmcgs_theta * fabs(d)))) continue;
             ck_assert_msg(color[i] != color[j], "%s %s level %d: rows %d and %d coupled, both color %d",
-                          c[k].spec ? c[k].spec : c[k].file, m ? "mmcgs" : "mcgs", l, (int)i, (int)j, (int)color[i]);
+                          c[k].spec ? c[k].spec : c[k].file, opt, l, (int)i, (int)j, (int)color[i]);
           }
         }
         ng_graph G;
-        NG_ASSERT_OK(ng_coloring_graph(X, m ? M->mmcgs_theta : 0.0, &G));
+        NG_ASSERT_OK(ng_coloring_graph(X, strong ? M->mmcgs_theta : 0.0, &G));
         ck_assert(ng_coloring_valid(&G, color));
         ng_graph_free(&G);
       }
@@ -515,10 +586,74 @@ START_TEST(coloring_valid_on_every_level)
       if (k == 0 && m == 0) fputs(buf, stdout);
       ng_precond_destroy(P);
     }
-    printf("%s colors per level, mcgs / mmcgs:", c[k].spec ? c[k].spec : c[k].file);
-    for (int l = 0; l < 16 && ncol[0][l]; l++) printf(" %d/%d", ncol[0][l], ncol[1][l]);
+    printf("%s colors per level, mcgs / mmcgs / mcgs -amg_mcgs_coarse mmcgs:", c[k].spec ? c[k].spec : c[k].file);
+    for (int l = 0; l < 16 && ncol[0][l]; l++) printf(" %d/%d/%d", ncol[0][l], ncol[1][l], ncol[2][l]);
     printf("\n");
     ck_assert_int_le(ncol[1][0], ncol[0][0]); /* strong couplings only: no more colors */
+    ck_assert_int_eq(ncol[2][0], ncol[0][0]); /* the finest level as mcgs */
+    for (int l = 1; l < 16 && ncol[0][l]; l++) ck_assert_int_le(ncol[2][l], ncol[0][l]);
+    if (c[k].spec) ck_assert_int_eq(ncol[0][0], 8); /* 27-point grids in row order: 2 x 2 x 2, as the seed's greedy */
+    ng_matrix_destroy(A);
+  }
+}
+END_TEST
+
+/* The coloring orders on real graphs: every one valid; the natural order is
+ * the sequential first-fit in row order (written here), the hashed and
+ * largest-degree-first ones are first-fit in their key orders (written here
+ * by sorting the keys); 8 colors on a 27-point grid in row order. */
+static int32_t first_fit(const ng_graph *G, int32_t v, const int32_t *color)
+{
+  for (int32_t c = 0;; c++) {
+    int used = 0;
+    for (int64_t q = G->rowptr[v]; q < G->rowptr[v + 1] && !used; q++) used = color[G->col[q]] == c;
+    if (!used) return c;
+  }
+}
+static const uint64_t *sort_keys;
+static int by_key_desc(const void *a, const void *b)
+{
+  uint64_t x = sort_keys[*(const int32_t *)a], y = sort_keys[*(const int32_t *)b];
+  return (x < y) - (x > y);
+}
+
+START_TEST(coloring_orders)
+{
+  const char *specs[] = {"fem27:12", "aniso27:11", "lap27:10"};
+  for (int k = 0; k < 3; k++) {
+    ng_matrix A;
+    ng_graph G;
+    NG_ASSERT_OK(ng_matrix_generate(ctx, specs[k], &A, NULL));
+    NG_ASSERT_OK(ng_coloring_graph(&A->local, 0.0, &G));
+    int32_t n = G.n, *color = malloc(n * sizeof(int32_t)), *ref = malloc(n * sizeof(int32_t)),
+            *order = malloc(n * sizeof(int32_t));
+    uint64_t *key = malloc(n * sizeof(uint64_t));
+    int nc[3];
+    for (int o = 0; o < 3; o++) {
+      NG_ASSERT_OK(ng_coloring_host.color(ctx, &G, o, color, &nc[o]));
+      ck_assert(ng_coloring_valid(&G, color));
+      for (int32_t i = 0; i < n; i++) {
+        key[i] = ng_coloring_key(o, G.rowptr[i + 1] - G.rowptr[i], (uint32_t)i);
+        order[i] = i;
+        ref[i] = -1;
+      }
+      sort_keys = key;
+      qsort(order, (size_t)n, sizeof(int32_t), by_key_desc);
+      int most = -1;
+      for (int32_t q = 0; q < n; q++) {
+        ref[order[q]] = first_fit(&G, order[q], ref);
+        if (ref[order[q]] > most) most = ref[order[q]];
+      }
+      ck_assert_int_eq(nc[o], most + 1);
+      ck_assert_msg(memcmp(color, ref, n * sizeof(int32_t)) == 0, "%s order %d: not the first-fit coloring in key order",
+                    specs[k], o);
+    }
+    printf("%s colors: hash %d, largest degree first %d, natural %d\n", specs[k], nc[NG_COLOR_HASH], nc[NG_COLOR_LDF],
+           nc[NG_COLOR_NATURAL]);
+    ck_assert_int_eq(nc[NG_COLOR_NATURAL], 8);
+    ck_assert_int_gt(nc[NG_COLOR_HASH], 8);
+    free(color); free(ref); free(order); free(key);
+    ng_graph_free(&G);
     ng_matrix_destroy(A);
   }
 }
@@ -625,11 +760,13 @@ START_TEST(vcycle_is_symmetric)
   double *mx = malloc(n * sizeof(double)), *my = malloc(n * sizeof(double));
   ng_test_random(x, n);
   for (int32_t i = 0; i < n; i++) y[i] = cos(0.37 * i) + 0.1;
-  for (int s = 0; s < 4; s++)
+  const char *variants[] = {"jacobi", "mcgs", "mmcgs", "chebyshev", "mcgs -amg_mcgs_coarse mmcgs -amg_sweeps 4,3,2,1",
+                            "mcgs -amg_coloring hash"};
+  for (int s = 0; s < 6; s++)
     for (int coarse = 0; coarse < 2; coarse++) {
-      char opt[160];
+      char opt[200];
       snprintf(opt, sizeof(opt), "-amg_smoother %s -amg_coarse_size 20 -amg_coarse_solver %s -amg_coarse_sweeps 9",
-               smoothers[s], coarse ? "smoother" : "direct");
+               variants[s], coarse ? "smoother" : "direct");
       ng_precond P = make_amg(A, opt);
       papply(P, A, x, mx);
       papply(P, A, y, my);
@@ -639,7 +776,7 @@ START_TEST(vcycle_is_symmetric)
         ymx += y[i] * mx[i];
         scale += fabs(x[i] * my[i]);
       }
-      printf("%s (coarsest %s): x'My %.15g, y'Mx %.15g\n", smoothers[s], coarse ? "smoother" : "direct", xmy, ymx);
+      printf("%s (coarsest %s): x'My %.15g, y'Mx %.15g\n", variants[s], coarse ? "smoother" : "direct", xmy, ymx);
       ck_assert_msg(fabs(xmy - ymx) <= 1e-12 * scale, "%s: x'My = %.17g, y'Mx = %.17g", opt, xmy, ymx);
       ng_precond_destroy(P);
     }
@@ -731,6 +868,7 @@ int main(void)
   tcase_add_test(tc, prolongator_keeps_constant);
   tcase_add_test(tc, aggregation_is_deterministic);
   tcase_add_test(tc, galerkin_equals_triple_product);
+  tcase_add_test(tc, sparsify_keeps_row_sums);
   tcase_add_test(tc, pcg_converges_faster_than_jacobi);
   tcase_add_test(tc, variants_converge);
   tcase_add_test(tc, update_with_same_values_is_exact);
@@ -738,6 +876,7 @@ int main(void)
   tcase_add_test(tc, bad_input);
   tcase_add_test(tc, dense_inverse);
   tcase_add_test(tc, coloring_valid_on_every_level);
+  tcase_add_test(tc, coloring_orders);
   tcase_add_test(tc, mcgs_sweep_equals_sequential_gauss_seidel);
   tcase_add_test(tc, mmcgs_is_deterministic);
   tcase_add_test(tc, vcycle_is_symmetric);

@@ -14,7 +14,9 @@
  * the host does, its V-cycle equals the host's to rounding and AMG-PCG /
  * PBiCGSTAB takes the host's iterations within 1; with the levels built on
  * the GPU an update with scaled values (device-only level values) keeps the
- * iterations. Skips (77) without a CUDA device. */
+ * iterations. gpu_mcgs_device_setup: the mcgs / mmcgs colors and blocks
+ * built on the device equal the host's (colors exactly, V-cycles to
+ * rounding, also after an update). Skips (77) without a CUDA device. */
 #include "testutil.h"
 #include "../precond/smoother.h"
 #include <math.h>
@@ -162,7 +164,8 @@ static void compare_hierarchies(ng_amg *Mh, ng_amg *Mg, const char *spec)
      * by a GPU level keeps the setup's values), and the host copy where the
      * update refreshed it */
     snprintf(what, sizeof(what), "level %d A (device)", l + 1);
-    assert_csr_close(&Mh->L[l + 1].A, &Ac, 1e-12, what, spec);
+    /* with -amg_sparsify the device product is the Galerkin product G */
+    assert_csr_close(Mh->L[l + 1].G.rowptr ? &Mh->L[l + 1].G : &Mh->L[l + 1].A, &Ac, 1e-12, what, spec);
     if (!Mg->L[l + 1].host_stale) {
       snprintf(what, sizeof(what), "level %d A (host copy)", l + 1);
       assert_csr_close(&Mh->L[l + 1].A, &Mg->L[l + 1].A, 1e-12, what, spec);
@@ -228,21 +231,31 @@ static void free_snapshot(snapshot *S)
 
 START_TEST(gpu_setup_matches_host)
 {
-  const char *specs[] = {"fem27:40", "lap27:33", "aniso27:24"};
-  for (int s = 0; s < 3; s++) {
+  /* the 27-point cases with the exact Galerkin product (-amg_sparsify 0:
+   * levels after the finest built on the device from its product), the
+   * 7-point ones with the defaults (sparsified: the finest level's transfer
+   * on the GPU, the rest on the host; signed strength and the filter on the
+   * device too) */
+  const char *specs[] = {"fem27:40", "lap27:33", "aniso27:24", "lap7:40", "het7:32"};
+  for (int s = 0; s < 5; s++) {
     ng_matrix A[2];
     ng_vector b[2];
     ng_precond P[2];
     ng_context c[2] = {host, gpu};
     int its[2];
+    const char *extra = s < 3 ? " -amg_sparsify 0" : "";
+    char o1[160], o2[160];
     for (int k = 0; k < 2; k++) {
       NG_ASSERT_OK(ng_matrix_generate(c[k], specs[s], &A[k], &b[k]));
       /* GPU: every level of >= 1000 rows on the device (fem27:40's level 1 too) */
-      P[k] = make_amg_opts(c[k], A[k], k ? "-precond amg -amg_setup gpu -amg_gpu_min_rows 1000" : "-precond amg -amg_setup host");
+      snprintf(o1, sizeof(o1), "%s%s", k ? "-precond amg -amg_setup gpu -amg_gpu_min_rows 1000" : "-precond amg -amg_setup host", extra);
+      P[k] = make_amg_opts(c[k], A[k], o1);
     }
     compare_hierarchies(ng_amg_of(P[0]), ng_amg_of(P[1]), specs[s]);
-    for (int k = 0; k < 2; k++)
-      its[k] = pcg_iterations_opts(c[k], A[k], b[k], k ? "-amg_setup gpu -amg_gpu_min_rows 1000" : "-amg_setup host");
+    for (int k = 0; k < 2; k++) {
+      snprintf(o2, sizeof(o2), "%s%s", k ? "-amg_setup gpu -amg_gpu_min_rows 1000" : "-amg_setup host", extra);
+      its[k] = pcg_iterations_opts(c[k], A[k], b[k], o2);
+    }
     ck_assert_int_le(abs(its[0] - its[1]), 1);
     /* update with the same values: the same hierarchy exactly */
     int64_t nnz = A[0]->local.nnz;
@@ -268,7 +281,7 @@ START_TEST(gpu_setup_matches_host)
     ng_amg *Mg = ng_amg_of(P[1]);
     for (int l = 1; l < Mg->nlevels; l++)
       ck_assert_int_eq(Mg->L[l].host_stale, Mg->L[l].gpu && Mg->L[l - 1].gpu);
-    int its2 = pcg_iterations_opts(gpu, A[1], b[1], "-amg_setup gpu -amg_gpu_min_rows 1000");
+    int its2 = pcg_iterations_opts(gpu, A[1], b[1], o2);
     printf("%s: GPU setup matches the host; pcg iterations host %d gpu %d, after update gpu %d\n", specs[s], its[0],
            its[1], its2);
     ck_assert_int_le(abs(its2 - its[1]), 1);
@@ -377,6 +390,106 @@ START_TEST(gpu_smoothers_match_host)
 }
 END_TEST
 
+/* max |zh - zg| / max |zh| of one V-cycle on a random vector (the same on both contexts). */
+static double vcycle_diff(ng_precond P[2], ng_vector r[2], ng_vector z[2], int32_t n)
+{
+  double *rv = malloc(n * sizeof(double)), *zh = malloc(n * sizeof(double)), *zg = malloc(n * sizeof(double));
+  ng_test_random(rv, n);
+  for (int k = 0; k < 2; k++) {
+    NG_ASSERT_OK(ng_vector_set_values(r[k], rv));
+    NG_ASSERT_OK(ng_precond_apply(P[k], r[k], z[k]));
+  }
+  NG_ASSERT_OK(ng_vector_get_values(z[0], zh));
+  NG_ASSERT_OK(ng_vector_get_values(z[1], zg));
+  double dmax = 0, zmax = 0;
+  for (int32_t i = 0; i < n; i++) {
+    dmax = fmax(dmax, fabs(zh[i] - zg[i]));
+    zmax = fmax(zmax, fabs(zh[i]));
+  }
+  free(rv); free(zh); free(zg);
+  return zmax > 0 ? dmax / zmax : dmax;
+}
+
+/* The mcgs / mmcgs setup on the device (colors, grouping, per-color blocks
+ * from the level's device CSR; smoother_mcgs_cuda.cu): every smoothed level
+ * of the GPU hierarchy was built there, its colors are the host's exactly,
+ * the V-cycle equals the host's to rounding, and again after an update with
+ * values times 3 (values refreshed on the device); for each coloring order
+ * and the seed's configuration (mmcgs colors below the finest). */
+START_TEST(gpu_mcgs_device_setup)
+{
+  const char *cfg[] = {"-amg_smoother mcgs", "-amg_smoother mcgs -amg_coloring hash", "-amg_smoother mmcgs",
+                       "-amg_smoother mcgs -amg_mcgs_coarse mmcgs -amg_sweeps 4,3,2,1"};
+  const char *specs[] = {"fem27:40", "aniso27:24"};
+  for (int q = 0; q < 2; q++)
+    for (int s = 0; s < 4; s++) {
+      ng_matrix A[2];
+      ng_vector r[2], z[2];
+      ng_precond P[2];
+      ng_context cx[2] = {host, gpu};
+      char opt[256];
+      snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_coarse_size 50 %s", cfg[s]);
+      for (int k = 0; k < 2; k++) {
+        NG_ASSERT_OK(ng_matrix_generate(cx[k], specs[q], &A[k], NULL));
+        NG_ASSERT_OK(ng_vector_create(A[k], &r[k]));
+        NG_ASSERT_OK(ng_vector_create(A[k], &z[k]));
+        P[k] = make_amg_opts(cx[k], A[k], opt);
+      }
+      ng_amg *Mh = ng_amg_of(P[0]), *Mg = ng_amg_of(P[1]);
+      ck_assert_int_eq(Mh->nlevels, Mg->nlevels);
+      int smoothed = 0;
+      for (int l = 0; l < Mh->nlevels; l++) {
+        int nh = 0, ng = 0;
+        const int32_t *ch = ng_smoother_row_colors(Mh, l, &nh), *cg = ng_smoother_row_colors(Mg, l, &ng);
+        if (!ch || !Mh->L[l].sdata) continue;
+        smoothed++;
+        ck_assert_msg(ng_smoother_built_on_device(Mg, l), "%s %s level %d: not built on the device", specs[q], cfg[s], l);
+        ck_assert(!ng_smoother_built_on_device(Mh, l));
+        ck_assert_int_eq(nh, ng);
+        ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].n * sizeof(int32_t)) == 0,
+                      "%s %s level %d: device colors differ from the host's", specs[q], cfg[s], l);
+        if (l == 0 && !strstr(cfg[s], "hash")) ck_assert_int_le(nh, 8); /* natural order on a 27-point grid */
+      }
+      ck_assert_int_ge(smoothed, 2);
+      if (s == 0) { /* -amg_smoother_setup host on the GPU context: the host layout, the same colors */
+        snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_coarse_size 50 -amg_smoother_setup host %s", cfg[s]);
+        ng_precond Q = make_amg_opts(gpu, A[1], opt);
+        ng_amg *Mq = ng_amg_of(Q);
+        for (int l = 0; l < Mq->nlevels; l++) {
+          int nq = 0, nh = 0;
+          const int32_t *cq = ng_smoother_row_colors(Mq, l, &nq), *ch = ng_smoother_row_colors(Mh, l, &nh);
+          if (!cq || !Mq->L[l].sdata) continue;
+          ck_assert(!ng_smoother_built_on_device(Mq, l));
+          ck_assert_int_eq(nq, nh);
+          ck_assert(memcmp(cq, ch, (size_t)Mq->L[l].n * sizeof(int32_t)) == 0);
+        }
+        ng_precond_destroy(Q);
+      }
+      int32_t n = A[0]->n_local;
+      double d0 = vcycle_diff(P, r, z, n);
+      /* an update with values times 3: the device blocks refreshed from the device CSR */
+      int64_t nnz = A[0]->local.nnz;
+      double *val = malloc((size_t)nnz * sizeof(double));
+      for (int64_t p = 0; p < nnz; p++) val[p] = 3.0 * A[0]->local.val[p];
+      for (int k = 0; k < 2; k++) {
+        NG_ASSERT_OK(ng_matrix_update_values(A[k], val));
+        NG_ASSERT_OK(ng_precond_update(P[k], A[k]));
+      }
+      free(val);
+      double d3 = vcycle_diff(P, r, z, n);
+      printf("%s %s: device setup, V-cycle relative difference %.2e, after update (3A) %.2e\n", specs[q], cfg[s], d0, d3);
+      ck_assert_msg(d0 <= 1e-9 && d3 <= 1e-9, "%s %s: GPU V-cycle differs from the host: %.3e / %.3e after update",
+                    specs[q], cfg[s], d0, d3);
+      for (int k = 0; k < 2; k++) {
+        ng_precond_destroy(P[k]);
+        ng_vector_destroy(z[k]);
+        ng_vector_destroy(r[k]);
+        ng_matrix_destroy(A[k]);
+      }
+    }
+}
+END_TEST
+
 int main(void)
 {
   if (ng_test_no_gpu()) return 77;
@@ -387,6 +500,7 @@ int main(void)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, gpu_matches_host);
   tcase_add_test(tc, gpu_smoothers_match_host);
+  tcase_add_test(tc, gpu_mcgs_device_setup);
 #ifdef NG_HAVE_CUDA
   tcase_add_test(tc, gpu_setup_matches_host);
 #endif

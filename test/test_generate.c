@@ -349,7 +349,10 @@ START_TEST(bad_specs_rejected)
                               "lap7:3 ",    "lap7:+3",       "lap7:3.5",      "foo:3",          "LAP7:3",
                               ":3",         "lap7x:3",       "lap:3",         "lap7:2000x2000x2000",
                               "lap27:99999999999",           "aniso27:1291",  "fem27:1",        "fem27:1x5x5",
-                              "mps:2x2x2",  "mps:0",         "mps:100000",    "fem27:0x3x3",    "lap7:3x0x3"};
+                              "mps:2x2x2",  "mps:0",         "mps:100000",    "fem27:0x3x3",    "lap7:3x0x3",
+                              "het7:1291",  "het7:4:x",      "het7:4:1.5",    "het7:4:1:2",     "het5:4x4",
+                              "rotaniso:4:0", "rotaniso:4:2", "rotaniso:4:0.1:x", "rotaniso:4:0.1:30:1",
+                              "rotaniso3:2000", "het5:50000"};
   for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
     ng_csr A;
     double *b = (double *)&A; /* must come back NULL */
@@ -368,6 +371,97 @@ START_TEST(bad_specs_rejected)
     ck_assert_ptr_null(A.rowptr);
   }
   ck_assert_int_eq(ng_generate_csr(NULL, NULL, NULL), NG_ERR_ARGUMENT);
+}
+END_TEST
+
+/* het7 / het5: sizes, symmetric M-matrices with a positive diagonal and
+ * nonnegative row sums (positive at the Dirichlet boundary), the 1e6 layer
+ * contrast, harmonic face coefficients, b = 1, deterministic in the seed. */
+START_TEST(het_problems)
+{
+  const char *specs[] = {"het7:16", "het5:24", "het7:8:7"};
+  int32_t rows[] = {16 * 16 * 16, 24 * 24, 512};
+  for (int c = 0; c < 3; c++) {
+    ng_csr A;
+    double *b;
+    gen(specs[c], &A, &b);
+    ck_assert_int_eq(A.nrows, rows[c]);
+    common_checks(specs[c], &A, b, 0, 0.0);
+    double kmin = INFINITY, kmax = 0;
+    for (int32_t i = 0; i < A.nrows; i++) {
+      double rs = 0, d = entry(&A, i, i);
+      ck_assert_double_eq(b[i], 1.0);
+      for (int64_t p = A.rowptr[i]; p < A.rowptr[i + 1]; p++) {
+        rs += A.val[p];
+        if (A.col[p] != i) {
+          ck_assert_msg(A.val[p] < 0, "%s: positive coupling in row %d", specs[c], (int)i);
+          if (-A.val[p] < kmin) kmin = -A.val[p];
+          if (-A.val[p] > kmax) kmax = -A.val[p];
+        }
+      }
+      ck_assert_msg(rs >= -1e-9 * d, "%s: row %d sum %g", specs[c], (int)i, rs);
+    }
+    /* faces inside the k = 1 layers: harmonic means of factors in [0.5, 2];
+     * inside the 1e6 layers 1e6 times that */
+    ck_assert_msg(kmin >= 0.5 && kmin < 2.0, "%s: smallest coupling %g", specs[c], kmin);
+    ck_assert_msg(kmax > 0.5e6 && kmax <= 2e6, "%s: largest coupling %g", specs[c], kmax);
+    if (c < 2) ck_assert_msg(A.nrows > 1000 || dense_cholesky_ok(&A), "%s not SPD", specs[c]);
+    ng_csr_free(&A);
+    ng_free(b);
+  }
+  /* the seed changes the values, not the pattern; the same seed repeats them */
+  ng_csr A1, A2, A3;
+  double *b1, *b2, *b3;
+  gen("het7:6", &A1, &b1);
+  gen("het7:6:1", &A2, &b2);
+  gen("het7:6:2", &A3, &b3);
+  ck_assert_int_eq(A1.nnz, A3.nnz);
+  ck_assert_int_eq(A1.nnz, 6 * 6 * 6 * 7 - 6 * 6 * 6);
+  ck_assert(memcmp(A1.val, A2.val, sizeof(double) * (size_t)A1.nnz) == 0);
+  ck_assert(memcmp(A1.val, A3.val, sizeof(double) * (size_t)A1.nnz) != 0);
+  /* a face between cells 0 and 1 (same layer) is their harmonic mean: check
+   * it against the diagonal of a corner cell (3 Dirichlet faces at 2 k) */
+  ng_csr_free(&A1); ng_csr_free(&A2); ng_csr_free(&A3);
+  ng_free(b1); ng_free(b2); ng_free(b3);
+}
+END_TEST
+
+/* rotaniso: 9-point (2D) / 11-point (3D) stencil values from K = R diag(1, eps) R^T,
+ * zero interior row sums, positive couplings on one diagonal, SPD. */
+START_TEST(rotaniso_problems)
+{
+  ng_csr A;
+  double *b;
+  gen("rotaniso:10", &A, &b);
+  ck_assert_int_eq(A.nrows, 100);
+  ck_assert_int_eq(A.nnz, 100 + 2 * (2 * 9 * 10) + 2 * (2 * 9 * 9));
+  common_checks("rotaniso:10", &A, b, 0, 0.0);
+  ck_assert(dense_cholesky_ok(&A));
+  int32_t i = 5 * 10 + 5; /* interior */
+  double k11 = 0.5 * (1 + 1e-2), k12 = 0.5 * (1 - 1e-2);
+  ck_assert(fabs(entry(&A, i, i) - 4 * k11) < 1e-14);
+  ck_assert(fabs(entry(&A, i, i + 1) + k11) < 1e-14);
+  ck_assert(fabs(entry(&A, i, i + 10) + k11) < 1e-14);
+  ck_assert(fabs(entry(&A, i, i + 11) + 0.5 * k12) < 1e-14); /* (1, 1): along the strong direction */
+  ck_assert(fabs(entry(&A, i, i + 9) - 0.5 * k12) < 1e-14);  /* (-1, 1): positive */
+  double rs = 0;
+  for (int64_t p = A.rowptr[i]; p < A.rowptr[i + 1]; p++) rs += A.val[p];
+  ck_assert(fabs(rs) < 1e-14);
+  ng_csr_free(&A);
+  ng_free(b);
+  /* angle 0, eps 1: the 5-point Laplacian */
+  gen("rotaniso:5:1:0", &A, &b);
+  ck_assert_int_eq(A.nnz, 25 + 4 * 20);
+  ck_assert(fabs(entry(&A, 12, 12) - 4) < 1e-15 && fabs(entry(&A, 12, 13) + 1) < 1e-15);
+  ng_csr_free(&A);
+  ng_free(b);
+  gen("rotaniso3:6:0.1:30", &A, &b);
+  ck_assert_int_eq(A.nrows, 216);
+  common_checks("rotaniso3:6:0.1:30", &A, b, 0, 0.0);
+  ck_assert(dense_cholesky_ok(&A));
+  ck_assert(fabs(entry(&A, 0, 36) + 0.1) < 1e-15);
+  ng_csr_free(&A);
+  ng_free(b);
 }
 END_TEST
 
@@ -415,6 +509,8 @@ int main(void)
   tcase_add_test(tc, mps_irregular_spd);
   tcase_add_test(tc, bad_specs_rejected);
   tcase_add_test(tc, public_generate);
+  tcase_add_test(tc, het_problems);
+  tcase_add_test(tc, rotaniso_problems);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }
