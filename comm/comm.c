@@ -35,6 +35,12 @@ ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm)
     if (MPI_Init(NULL, NULL) != MPI_SUCCESS) { ng_free(c); return NG_ERROR(NG_ERR_MPI, "MPI_Init failed"); }
     ng_mpi_init_pid = getpid();
     atexit(ng_mpi_finalize_at_exit);
+    const char *report = getenv("NG_ALLOC_REPORT");
+    if (report && strcmp(report, "0")) { /* the MPI fault walk's first N worth agreeing on */
+      int64_t host = 0;
+      ng_alloc_fault_counts(&host, NULL, NULL);
+      fprintf(stderr, "nagare: MPI initialised after %lld host allocations (NG_ALLOC_REPORT)\n", (long long)host);
+    }
   }
   if (MPI_Comm_dup(mpi_comm ? *(const MPI_Comm *)mpi_comm : MPI_COMM_WORLD, &c->comm) != MPI_SUCCESS) {
     ng_free(c);

@@ -29,7 +29,11 @@ ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_beg
 {
   int size = ctx->size;
   int64_t mine[3] = {n_global, row_begin, row_end}, *all = NULL;
-  NG_CHECK(NG_MALLOC(all, 3 * (size_t)size));
+  ng_status ast = ng_comm_agree(ctx, NG_MALLOC(all, 3 * (size_t)size)); /* the gather is collective */
+  if (ast) {
+    ng_free(all);
+    return ng_error_trace(ast, __FILE__, __LINE__);
+  }
   int rc = MPI_Allgather(mine, 3, MPI_INT64_T, all, 3, MPI_INT64_T, ctx->comm->comm);
   if (rc != MPI_SUCCESS) {
     ng_free(all);

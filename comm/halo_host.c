@@ -9,14 +9,15 @@
 
 #ifdef NG_HAVE_MPI
 /* Posts one message per neighbour: sends sbuf blocks (scount bytes offsets per
- * send neighbour) and receives rbuf blocks, then waits. */
+ * send neighbour) and receives rbuf blocks, then waits. req (n_send_nb +
+ * n_recv_nb + 1 entries) is allocated by the caller with its buffers, before
+ * their agreement: a rank must not fail here alone, after the others posted
+ * their messages. */
 static ng_status exchange_bytes(const struct ng_halo_plan *h, const char *sbuf, const int64_t *soff, char *rbuf,
-                                const int64_t *roff)
+                                const int64_t *roff, MPI_Request *req)
 {
   MPI_Comm comm = h->ctx->comm->comm;
-  MPI_Request *req = NULL;
   int n = 0, rc = MPI_SUCCESS;
-  NG_CHECK(NG_MALLOC(req, h->n_send_nb + h->n_recv_nb));
   for (int q = 0; q < h->n_recv_nb && rc == MPI_SUCCESS; q++) {
     int64_t c = roff[q + 1] - roff[q];
     if (c > INT32_MAX) rc = MPI_ERR_COUNT;
@@ -28,7 +29,6 @@ static ng_status exchange_bytes(const struct ng_halo_plan *h, const char *sbuf, 
     else rc = MPI_Isend(sbuf + soff[q], (int)c, MPI_BYTE, h->send_rank[q], NG_TAG_SETUP, comm, &req[n++]);
   }
   if (rc == MPI_SUCCESS) rc = MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-  ng_free(req);
   if (rc != MPI_SUCCESS) return NG_ERROR(NG_ERR_MPI, "setup exchange over a halo plan failed (MPI error %d)", rc);
   return NG_SUCCESS;
 }
@@ -37,18 +37,21 @@ ng_status ng_halo_exchange_host(ng_context ctx, const struct ng_halo_plan *h, co
 {
   char *sbuf = NULL;
   int64_t *soff = NULL, *roff = NULL;
+  MPI_Request *req = NULL;
   ng_status st = NG_SUCCESS;
   if (h) st = NG_MALLOC(sbuf, (size_t)h->n_send * elem);
   if (h && !st) st = NG_MALLOC(soff, h->n_send_nb + 1);
   if (h && !st) st = NG_MALLOC(roff, h->n_recv_nb + 1);
+  if (h && !st) st = NG_MALLOC(req, h->n_send_nb + h->n_recv_nb + 1);
   st = ng_comm_agree(ctx, st);
   if (h && !st) {
     for (int32_t k = 0; k < h->n_send; k++)
       memcpy(sbuf + (size_t)k * elem, (const char *)x + (size_t)h->send_idx_host[k] * elem, elem);
     for (int q = 0; q <= h->n_send_nb; q++) soff[q] = (int64_t)h->send_offset[q] * (int64_t)elem;
     for (int q = 0; q <= h->n_recv_nb; q++) roff[q] = (int64_t)h->recv_offset[q] * (int64_t)elem;
-    st = exchange_bytes(h, sbuf, soff, halo, roff);
+    st = exchange_bytes(h, sbuf, soff, halo, roff, req);
   }
+  ng_free(req);
   ng_free(sbuf);
   ng_free(soff);
   ng_free(roff);
@@ -80,11 +83,13 @@ ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, co
 {
   char *sbuf = NULL;
   int64_t *soff = NULL, *roff = NULL, total = 0;
+  MPI_Request *req = NULL;
   ng_status st = NG_SUCCESS;
   for (int32_t k = 0; h && k < h->n_send; k++) total += rowptr[h->send_idx_host[k] + 1] - rowptr[h->send_idx_host[k]];
   if (h) st = NG_MALLOC(sbuf, (size_t)total * elem);
   if (h && !st) st = NG_MALLOC(soff, h->n_send_nb + 1);
   if (h && !st) st = NG_MALLOC(roff, h->n_recv_nb + 1);
+  if (h && !st) st = NG_MALLOC(req, h->n_send_nb + h->n_recv_nb + 1);
   st = ng_comm_agree(ctx, st);
   if (h && !st) {
     int64_t pos = 0;
@@ -99,8 +104,9 @@ ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, co
       soff[q + 1] = pos;
     }
     for (int q = 0; q <= h->n_recv_nb; q++) roff[q] = halo_rowptr[h->recv_offset[q]] * (int64_t)elem;
-    st = exchange_bytes(h, sbuf, soff, halo_data, roff);
+    st = exchange_bytes(h, sbuf, soff, halo_data, roff, req);
   }
+  ng_free(req);
   ng_free(sbuf);
   ng_free(soff);
   ng_free(roff);

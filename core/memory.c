@@ -8,7 +8,10 @@
  * same to the Nth device allocation (ng_cuda_malloc: every cudaMalloc of the
  * library, and the context's one cudaHostAlloc). The message names the allocation and says it was injected.
  * ng_alloc_fault_set re-arms both and restarts the counts (tests walk N over
- * every allocation of a run in one process). Counters are atomic, so the
+ * every allocation of a run in one process). NG_ALLOC_REPORT=1 prints the
+ * process's counts to stderr at exit (the walks use it to find how many N
+ * there are to try) and names each injected failure as it happens (a run
+ * that tolerates one, e.g. an optional buffer, still shows which). Counters are atomic, so the
  * order is well defined as long as no allocation runs inside an OpenMP
  * region (none does). Allocations outside these two functions (OpenMP
  * scratch in precond/amg_galerkin.c, hwloc, MPI, CUDA libraries) are not
@@ -19,6 +22,7 @@
 #include <time.h>
 
 static atomic_int fault_armed;              /* 1 once the environment was read */
+static int fault_verbose;                   /* NG_ALLOC_REPORT: also name the injected one */
 static _Atomic int64_t fail_host, fail_device; /* 0: never */
 static _Atomic int64_t count_host, count_device, live_host;
 
@@ -31,9 +35,20 @@ static int64_t env_count(const char *name)
   return (*end == '\0' && v > 0) ? (int64_t)v : 0;
 }
 
+static void fault_report(void)
+{
+  fprintf(stderr, "nagare: %lld host allocations, %lld device allocations, %lld host blocks live at exit (NG_ALLOC_REPORT)\n",
+          (long long)atomic_load(&count_host), (long long)atomic_load(&count_device),
+          (long long)atomic_load(&live_host));
+}
+
 static void fault_arm(void)
 {
   if (atomic_load(&fault_armed)) return;
+  if (env_count("NG_ALLOC_REPORT") > 0) {
+    fault_verbose = 1;
+    atexit(fault_report);
+  }
   atomic_store(&fail_host, env_count("NG_FAIL_ALLOC"));
   atomic_store(&fail_device, env_count("NG_FAIL_ALLOC_DEVICE"));
   atomic_store(&fault_armed, 1);
@@ -80,6 +95,7 @@ ng_status ng_host_alloc(void **p, size_t count, size_t size, int zero, const cha
   bytes = count * size;
   if (bytes == 0) bytes = 1;
   int64_t k = host_fault_next();
+  if (k && fault_verbose) fprintf(stderr, "nagare: injecting the failure of host allocation #%lld: %s\n", (long long)k, what);
   if (k)
     return NG_ERROR(NG_ERR_MEMORY, "out of host memory allocating %s (%zu bytes) (injected failure of host allocation #%lld, NG_FAIL_ALLOC)",
                     what, bytes, (long long)k);
@@ -99,6 +115,7 @@ ng_status ng_host_realloc(void **p, size_t count, size_t size, const char *what)
   bytes = count * size;
   if (bytes == 0) bytes = 1;
   int64_t k = host_fault_next();
+  if (k && fault_verbose) fprintf(stderr, "nagare: injecting the failure of host allocation #%lld: %s\n", (long long)k, what);
   if (k)
     return NG_ERROR(NG_ERR_MEMORY, "out of host memory growing %s to %zu bytes (injected failure of host allocation #%lld, NG_FAIL_ALLOC)",
                     what, bytes, (long long)k);

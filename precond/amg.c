@@ -168,30 +168,36 @@ static void amg_destroy(ng_precond P)
   P->data = NULL;
 }
 
-static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
+/* The options of the setup (local, no communication). */
+static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
 {
-  ng_amg *M;
-  ng_status st;
-  NG_CHECK(NG_CALLOC(M, 1));
-  P->data = M;
-  NG_CHECK_GOTO(st, read_options(M, opts), fail);
+  NG_CHECK(read_options(M, opts));
   const char *where;
-  NG_CHECK_GOTO(st, ng_options_get_string(opts, "amg_setup", &where), fail);
+  NG_CHECK(ng_options_get_string(opts, "amg_setup", &where));
   /* the finest level's setup on the GPU when the context is there */
   M->gpu_setup = P->ctx->on_gpu && P->ctx->size == 1 && !strcmp(where, "gpu");
   int min_rows;
-  NG_CHECK_GOTO(st, ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows), fail);
-  if (min_rows < 0) NG_CHECK_GOTO(st, NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows), fail);
+  NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
+  if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);
   M->gpu_min_rows = min_rows;
-  NG_CHECK_GOTO(st, read_threads(M, P->ctx, opts), fail);
+  NG_CHECK(read_threads(M, P->ctx, opts));
   if (M->single && P->ctx->size > 1)
-    NG_CHECK_GOTO(st, NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size),
-                  fail);
-  /* the build is collective under MPI: every rank got this far, or none goes on */
-  NG_CHECK_GOTO(st, ng_comm_agree(P->ctx, NG_SUCCESS), fail);
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
   int graph = 0;
-  NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_cuda_graph", &graph), fail);
+  NG_CHECK(ng_options_get_bool(opts, "amg_cuda_graph", &graph));
   M->use_graph = graph && P->ctx->on_gpu && P->ctx->size == 1;
+  return NG_SUCCESS;
+}
+
+static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
+{
+  ng_amg *M = NULL;
+  ng_status st = NG_CALLOC(M, 1);
+  P->data = M;
+  if (!st) st = setup_options(P, M, opts);
+  /* the build is collective under MPI: every rank got this far, or none
+   * goes on (a local failure above still comes here, once) */
+  NG_CHECK_GOTO(st, ng_comm_agree(P->ctx, st), fail);
   int saved = threads_begin(M);
   st = ng_amg_build(P, M, A);
   threads_end(saved);

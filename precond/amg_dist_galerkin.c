@@ -100,11 +100,13 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
 {
   int32_t n = A->n_local, nh = A->n_halo;
   int64_t own = D->p_rowptr[n];
-  NG_CHECK(NG_MALLOC(G->halo_rp, (size_t)nh + 1));
+  /* the exchanges are collective: a rank failing its buffers says so first */
+  NG_CHECK(ng_comm_agree(A->ctx, NG_MALLOC(G->halo_rp, (size_t)nh + 1)));
   NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->p_rowptr, G->halo_rp));
   int64_t hn = G->halo_rp[nh];
-  NG_CHECK(NG_MALLOC(G->halo_gcol, hn));
-  NG_CHECK(NG_MALLOC(G->halo_val, hn));
+  ng_status hst = NG_MALLOC(G->halo_gcol, hn);
+  if (!hst) hst = NG_MALLOC(G->halo_val, hn);
+  NG_CHECK(ng_comm_agree(A->ctx, hst)); /* G (ng_amg_dgalerkin_free) owns what was allocated */
   NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
   NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
   /* the coarse columns met: own coarse rows marked, the others (P's halo
@@ -393,8 +395,8 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
     return NG_SUCCESS;
   }
   ng_amg_dgalerkin *G = NULL;
-  ng_status st = NG_CALLOC(G, 1);
-  NG_CHECK(ng_comm_agree(ctx, st));
+  ng_status st = ng_comm_agree(ctx, NG_CALLOC(G, 1));
+  if (st) { ng_free(G); return ng_error_trace(st, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
   D->G = G;
   st = local_operands(A, D, G);
   ng_csr V = {0, 0, 0, NULL, NULL, NULL};

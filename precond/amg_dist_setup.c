@@ -58,8 +58,8 @@ static ng_status level_rho(ng_matrix A, double *rho)
       st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + i));
   ng_free(d);
   NG_CHECK(ng_comm_agree(ctx, st));
-  st = ctx->vops->alloc(ctx, &v, A->n_local);
-  NG_CHECK(ng_comm_agree(ctx, st));
+  st = ng_comm_agree(ctx, ctx->vops->alloc(ctx, &v, A->n_local));
+  if (st) { if (v) ctx->vops->free(ctx, v); return ng_error_trace(st, __FILE__, __LINE__); }
   st = ng_amg_spectral_radius_ctx(A, RHO_ITERS, v, 0, rho);
   ctx->vops->free(ctx, v);
   return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
@@ -260,7 +260,8 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
   ng_context ctx = P->ctx;
   double t0 = ng_wtime(), t;
   ng_amg_dlevel *D = NULL;
-  NG_CHECK(ng_comm_agree(ctx, NG_CALLOC(D, M->max_levels)));
+  ng_status ast = ng_comm_agree(ctx, NG_CALLOC(D, M->max_levels));
+  if (ast) { ng_free(D); return ng_error_trace(ast, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
   M->dist = D;
   D[0].A = A;
   D[0].group = 1;

@@ -32,37 +32,41 @@ ng_status ng_precond_create(ng_context ctx, ng_options opts, ng_matrix A, ng_pre
   ng_status st;
   NG_ASSERT_ARG(ctx && A && P, "ng_precond_create: null argument");
   NG_ASSERT_ARG(A->ctx == ctx, "ng_precond_create: the matrix belongs to another context");
+  /* Collective: every rank makes the same two agreements whatever fails
+   * where, once before the setup (which is collective itself: the AMG build
+   * exchanges) and once after it (a local setup such as Jacobi's). */
+  p = NULL;
+  st = NG_SUCCESS;
   if (!opts) {
-    NG_CHECK(ng_options_create(&defaults));
+    st = ng_options_create(&defaults);
     opts = defaults;
   }
-  st = NG_CALLOC(p, 1);
-  if (st) {
-    st = ng_comm_agree(ctx, st);
-    goto out;
+  if (!st) st = NG_CALLOC(p, 1);
+  if (!st) st = ng_options_get_string(opts, "precond", &name);
+  if (!st) {
+    p->ops = ng_precond_find(name);
+    if (!p->ops) {
+      char list[256];
+      ng_precond_list(list, sizeof(list));
+      st = NG_ERROR(NG_ERR_ARGUMENT, "unknown -precond '%s' (known: %s)", name, list);
+    }
   }
-  NG_CHECK_GOTO(st, ng_options_get_string(opts, "precond", &name), fail);
-  p->ops = ng_precond_find(name);
-  if (!p->ops) {
-    char list[256];
-    ng_precond_list(list, sizeof(list));
-    st = NG_ERROR(NG_ERR_ARGUMENT, "unknown -precond '%s' (known: %s)", name, list);
-    goto fail;
+  st = ng_comm_agree(ctx, st);
+  if (st) {
+    if (p) p->ops = NULL; /* nothing set up */
+    ng_precond_destroy(p);
+    goto out;
   }
   p->ctx = ctx;
   p->A = A;
-  NG_CHECK_GOTO(st, p->ops->setup(p, A, opts), fail);
-  /* collective: every rank leaves with the same verdict */
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, NG_SUCCESS), destroy);
+  ng_status sst = p->ops->setup(p, A, opts);
+  if (sst) p->ops = NULL; /* setup cleans up after itself on failure */
+  st = ng_comm_agree(ctx, sst);
+  if (st) {
+    ng_precond_destroy(p);
+    goto out;
+  }
   *P = p;
-  goto out;
-destroy:
-  ng_precond_destroy(p);
-  goto out;
-fail:
-  p->ops = NULL; /* setup cleans up after itself on failure */
-  ng_precond_destroy(p);
-  st = ng_comm_agree(ctx, st);
 out:
   ng_options_destroy(defaults);
   return st;

@@ -5,39 +5,47 @@
 #include "internal.h"
 #include <math.h>
 
-ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S)
+/* The local part of create: reads the options into s (no communication). */
+static ng_status create_local(ng_solver s, ng_options opts)
 {
-  ng_solver s;
-  ng_status st;
   const char *name, *norm;
-  NG_ASSERT_ARG(ctx && S, "ng_solver_create: null argument");
-  NG_CHECK(NG_CALLOC(s, 1));
-  s->ctx = ctx;
-  NG_CHECK_GOTO(st, ng_options_copy(opts, &s->opts), fail);
-  NG_CHECK_GOTO(st, ng_options_get_string(s->opts, "solver", &name), fail);
+  NG_CHECK(ng_options_copy(opts, &s->opts));
+  NG_CHECK(ng_options_get_string(s->opts, "solver", &name));
   s->ops = ng_solver_find(name);
   if (!s->ops) {
     char list[256];
     ng_solver_list(list, sizeof(list));
-    st = NG_ERROR(NG_ERR_ARGUMENT, "unknown -solver '%s' (known: %s)", name, list);
-    goto fail;
+    return NG_ERROR(NG_ERR_ARGUMENT, "unknown -solver '%s' (known: %s)", name, list);
   }
-  NG_CHECK_GOTO(st, ng_options_get_real(s->opts, "tol", &s->tol), fail);
-  NG_CHECK_GOTO(st, ng_options_get_real(s->opts, "atol", &s->atol), fail);
-  NG_CHECK_GOTO(st, ng_options_get_real(s->opts, "divtol", &s->divtol), fail);
-  NG_CHECK_GOTO(st, ng_options_get_int(s->opts, "maxit", &s->maxit), fail);
-  NG_CHECK_GOTO(st, ng_options_get_bool(s->opts, "monitor", &s->monitor), fail);
-  NG_CHECK_GOTO(st, ng_options_get_string(s->opts, "norm", &norm), fail);
+  NG_CHECK(ng_options_get_real(s->opts, "tol", &s->tol));
+  NG_CHECK(ng_options_get_real(s->opts, "atol", &s->atol));
+  NG_CHECK(ng_options_get_real(s->opts, "divtol", &s->divtol));
+  NG_CHECK(ng_options_get_int(s->opts, "maxit", &s->maxit));
+  NG_CHECK(ng_options_get_bool(s->opts, "monitor", &s->monitor));
+  NG_CHECK(ng_options_get_string(s->opts, "norm", &norm));
   s->norm_r0 = !strcmp(norm, "r0");
-  if (s->maxit < 0) { st = NG_ERROR(NG_ERR_ARGUMENT, "-maxit %d must be >= 0", s->maxit); goto fail; }
-  /* collective: a rank that failed here must not leave the others waiting
-   * in the set_operator that follows */
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, NG_SUCCESS), fail);
+  if (s->maxit < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-maxit %d must be >= 0", s->maxit);
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S)
+{
+  ng_solver s = NULL;
+  NG_ASSERT_ARG(ctx && S, "ng_solver_create: null argument");
+  ng_status st = NG_CALLOC(s, 1);
+  if (!st) {
+    s->ctx = ctx;
+    st = create_local(s, opts);
+  }
+  /* collective, once on every path: a rank that failed here must not leave
+   * the others waiting in the set_operator that follows */
+  st = ng_comm_agree(ctx, st);
+  if (st) {
+    ng_solver_destroy(s);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
   *S = s;
   return NG_SUCCESS;
-fail:
-  ng_solver_destroy(s);
-  return ng_comm_agree(ctx, st);
 }
 
 static void free_work(ng_solver S)
@@ -48,6 +56,16 @@ static void free_work(ng_solver S)
   ng_free(S->history);
   S->work = NULL;
   S->history = NULL;
+}
+
+/* The work vectors and the history for n local rows (local, no communication). */
+static ng_status alloc_work(ng_solver S, int64_t n)
+{
+  free_work(S);
+  NG_CHECK(NG_CALLOC(S->work, S->ops->nwork));
+  for (int k = 0; k < S->ops->nwork; k++) NG_CHECK(S->ctx->vops->alloc(S->ctx, &S->work[k], n));
+  NG_CHECK(NG_MALLOC(S->history, (size_t)S->maxit + 1));
+  return NG_SUCCESS;
 }
 
 ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
@@ -62,12 +80,13 @@ ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
     S->setup_seconds = ng_wtime() - t0;
     return NG_SUCCESS;
   }
-  if (!S->A || S->A->n_local != A->n_local) {
-    free_work(S);
-    NG_CHECK(NG_CALLOC(S->work, S->ops->nwork));
-    for (int k = 0; k < S->ops->nwork; k++)
-      NG_CHECK(S->ctx->vops->alloc(S->ctx, &S->work[k], A->n_local));
-    NG_CHECK(NG_MALLOC(S->history, (size_t)S->maxit + 1));
+  ng_status wst = NG_SUCCESS;
+  if (!S->A || S->A->n_local != A->n_local) wst = alloc_work(S, A->n_local);
+  /* collective (the preconditioner's setup follows): all or none go on */
+  wst = ng_comm_agree(S->ctx, wst);
+  if (wst != NG_SUCCESS) {
+    S->A = NULL; /* not usable: solve() refuses until a good set_operator */
+    return ng_error_trace(wst, __FILE__, __LINE__);
   }
   ng_precond_destroy(S->P);
   S->P = NULL;

@@ -31,3 +31,15 @@ EXTRA_DIST += test/mpi_numeric_np2.sh
 # The fuzzing harnesses and their corpus (fuzz/run.sh builds them, not make).
 EXTRA_DIST += fuzz/run.sh fuzz/fuzz_common.h fuzz/fuzz_mmio_matrix.c fuzz/fuzz_mmio_vector.c \
   fuzz/fuzz_options.c fuzz/fuzz_generate.c fuzz/corpus
+# MPI faults (one rank's bad input or failed allocation fails every rank):
+# test/test_mpi_fault on 1 rank directly and on 2 and 4 through the scripts,
+# which also walk the allocation failures (test/mpi_fault_walk.sh).
+if NG_CHECK
+check_PROGRAMS += test/test_mpi_fault
+test_test_mpi_fault_SOURCES = test/test_mpi_fault.c
+test_test_mpi_fault_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_mpi_fault_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_mpi_fault
+endif
+TESTS += test/mpi_fault_np2.sh test/mpi_fault_np4.sh
+EXTRA_DIST += test/mpi_fault_walk.sh test/mpi_fault_np2.sh test/mpi_fault_np4.sh
