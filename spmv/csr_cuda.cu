@@ -56,6 +56,18 @@ __global__ void k_csr64(int32_t n, const int64_t *__restrict__ rp, const int32_t
 }
 
 /* Lanes per row for k_csr64: the power of two nearest the mean row length, 2..32. */
+/* cuSPARSE's CSR SpMV algorithm: ALG1 unless NG_CUSPARSE_SPMV_ALG=2 (ALG2,
+ * documented as bitwise reproducible from run to run). */
+static cusparseSpMVAlg_t csr_spmv_alg(void)
+{
+  static int alg = 0;
+  if (!alg) {
+    const char *e = getenv("NG_CUSPARSE_SPMV_ALG");
+    alg = e && !strcmp(e, "2") ? 2 : 1;
+  }
+  return alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
+}
+
 static int csr64_lanes(int32_t nrows, int64_t nnz)
 {
   double mean = nrows ? (double)nnz / nrows : 0.0;
@@ -164,7 +176,7 @@ static ng_status csr_cuda_descriptors(csr_cuda *d)
   NG_CUSPARSE_CHECK(cusparseCreateDnVec(&d->y, d->nrows, d->val, CUDA_R_64F));
   double one = 1.0, zero = 0.0;
   e = cusparseSpMV_bufferSize(cu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, d->mat, d->x, &zero, d->y,
-                              CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &d->buffer_bytes);
+                              CUDA_R_64F, csr_spmv_alg(), &d->buffer_bytes);
   if (wide && csr_mix_refused(e)) {
     cusparseDestroySpMat(d->mat);
     d->mat = NULL;
@@ -229,7 +241,7 @@ static ng_status csr_cuda_apply(void *data, double alpha, const double *x, doubl
   NG_CUSPARSE_CHECK(cusparseDnVecSetValues(d->x, (void *)x));
   NG_CUSPARSE_CHECK(cusparseDnVecSetValues(d->y, y));
   cusparseStatus_t e = cusparseSpMV(cu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d->mat, d->x, &beta, d->y,
-                                    CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, d->buffer);
+                                    CUDA_R_64F, csr_spmv_alg(), d->buffer);
   if (d->rowptr64 && csr_mix_refused(e)) { /* the mix refused only now: the own kernel from here on */
     d->own_kernel = 1;
     return csr64_apply(d, alpha, x, beta, y);

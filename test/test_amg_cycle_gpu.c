@@ -205,9 +205,9 @@ START_TEST(gpu_fine_format)
     /* new values: converted again from the device CSR */
     ng_solver S = make_pcg(gpu, Ag, "");
     double *val = malloc((size_t)Ah->local.nnz * sizeof(double));
-    for (int32_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < n; i++) /* S A S with S = diag(1 or 1.5): still SPD */
       for (int64_t k = Ah->local.rowptr[i]; k < Ah->local.rowptr[i + 1]; k++)
-        val[k] = Ah->local.val[k] * (1.0 + 0.5 * ((i + Ah->local.col[k]) % 2));
+        val[k] = Ah->local.val[k] * (1.0 + 0.5 * (i % 2)) * (1.0 + 0.5 * (Ah->local.col[k] % 2));
     NG_ASSERT_OK(ng_matrix_update_values(Ag, val));
     NG_ASSERT_OK(ng_solver_set_operator(S, Ag));
     ck_assert_str_eq(((ng_amg *)ng_amg_of(S->P))->fine_used, "dia_half");
