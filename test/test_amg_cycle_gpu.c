@@ -311,11 +311,12 @@ START_TEST(vcycle_graph_exact)
       double *rv = malloc(n * sizeof(double)), *zp = malloc(n * sizeof(double)), *zq = malloc(n * sizeof(double));
       long expect = 0;
       for (int round = 0; round < 4; round++) {
-        if (round == 3) { /* new values, same pattern */
+        if (round == 3) { /* new values, same pattern; the update drops the graphs and their count */
+          expect = 0;
           double *val = malloc((size_t)A->local.nnz * sizeof(double));
           for (int32_t i = 0; i < n; i++)
             for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++)
-              val[k] = A->local.val[k] * (1.0 + 0.5 * ((i + A->local.col[k]) % 2));
+              val[k] = A->local.val[k] * (1.0 + 0.5 * (i % 2)) * (1.0 + 0.5 * (A->local.col[k] % 2)); /* S A S: SPD */
           NG_ASSERT_OK(ng_matrix_update_values(A, val));
           free(val);
           NG_ASSERT_OK(ng_precond_update(P, A));
@@ -327,7 +328,7 @@ START_TEST(vcycle_graph_exact)
         cycle_mode(P, 0, r[k], z[k], zq);
         ck_assert_msg(!memcmp(zp, zq, n * sizeof(double)),
                       "%s %s round %d: two plain cycles of one hierarchy differ: a kernel of the cycle is not "
-                      "deterministic (cuSPARSE CSR_ALG1?), so no graph can match it bit for bit",
+                      "deterministic (cuSPARSE CSR_ALG1: NG_CUSPARSE_SPMV_ALG=2), so no graph can match it bit for bit",
                       probs[p], opts[o], round);
         cycle_mode(P, 1, r[k], z[k], zq);
         expect++;
@@ -374,6 +375,10 @@ END_TEST
 int main(void)
 {
   setenv("CK_FORK", "no", 1); /* CUDA does not survive fork() after the device check */
+  /* cuSPARSE's default CSR SpMV (ALG1) is not bitwise reproducible on the
+   * H100 (two plain cycles of one hierarchy differ in the last bits), so the
+   * graph-exactness test runs with ALG2, which is */
+  setenv("NG_CUSPARSE_SPMV_ALG", "2", 0);
   if (ng_test_no_gpu()) return 77;
   Suite *s = suite_create("amg_cycle_gpu");
   TCase *tc = tcase_create("core");
