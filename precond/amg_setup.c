@@ -22,12 +22,6 @@ double ng_amg_level_theta(const ng_amg *M, int l) { return l > 0 && M->theta_coa
  * device sparsifies it as the host would (amg_setup_cuda.cu). */
 static int from_device(ng_amg *M, int l) { return l > 0 && M->L[l - 1].gpu; }
 
-#ifdef NG_HAVE_CUDA
-static ng_status gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh)
-{
-  return ng_amg_gpu_transfer(M, A, l, refresh);
-}
-#endif
 
 /* Host operator of level l (level 0 is the user's matrix). */
 static const ng_csr *level_matrix(ng_amg *M, ng_matrix A, int l) { return l ? &M->L[l].A : &A->local; }
@@ -246,7 +240,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
 #ifdef NG_HAVE_CUDA
     if (gpu) {
-      ng_status gs = gpu_transfer(M, A, l, 0);
+      ng_status gs = ng_amg_gpu_transfer(M, A, l, 0);
       if (gs == NG_SUCCESS) {
         L->gpu = 1;
         continue;
@@ -304,7 +298,7 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     L->t_update[1] = 0;
     if (l < M->nlevels - 1) {
 #ifdef NG_HAVE_CUDA
-      if (L->gpu) NG_CHECK(gpu_transfer(M, A, l, 1));
+      if (L->gpu) NG_CHECK(ng_amg_gpu_transfer(M, A, l, 1));
       else
 #endif
         NG_CHECK(build_transfer(M, Ah, l, 1));

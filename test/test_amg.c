@@ -70,17 +70,7 @@ static int solve(ng_matrix A, ng_vector b, const char *options, double check_tol
   return its;
 }
 
-static ng_precond make_amg(ng_matrix A, const char *options)
-{
-  ng_options o;
-  ng_precond P;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg"));
-  NG_ASSERT_OK(ng_options_set_from_string(o, options));
-  NG_ASSERT_OK(ng_precond_create(ctx, o, A, &P));
-  ng_options_destroy(o);
-  return P;
-}
+static ng_precond make_amg(ng_matrix A, const char *options) { return ng_test_amg(ctx, A, options); }
 
 START_TEST(prolongator_keeps_constant)
 {

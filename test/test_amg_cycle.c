@@ -58,30 +58,8 @@ START_TEST(fused_equals_unfused)
 }
 END_TEST
 
-static ng_precond make_amg(ng_matrix A, const char *options)
-{
-  ng_options o;
-  ng_precond P;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg"));
-  NG_ASSERT_OK(ng_options_set_from_string(o, options));
-  NG_ASSERT_OK(ng_precond_create(ctx, o, A, &P));
-  ng_options_destroy(o);
-  return P;
-}
+static ng_precond make_amg(ng_matrix A, const char *options) { return ng_test_amg(ctx, A, options); }
 
-/* z = V-cycle(r) of P into z (host arrays). */
-static void cycle(ng_precond P, ng_matrix A, const double *r, double *z)
-{
-  ng_vector rv, zv;
-  NG_ASSERT_OK(ng_vector_create(A, &rv));
-  NG_ASSERT_OK(ng_vector_create(A, &zv));
-  NG_ASSERT_OK(ng_vector_set_values(rv, r));
-  NG_ASSERT_OK(ng_precond_apply(P, rv, zv));
-  NG_ASSERT_OK(ng_vector_get_values(zv, z));
-  ng_vector_destroy(rv);
-  ng_vector_destroy(zv);
-}
 
 static double max_rel_diff(const double *a, const double *b, int32_t n)
 {
@@ -137,10 +115,10 @@ START_TEST(fine_format)
       ck_assert_str_eq(M1->fine_used, "dia");
       ck_assert_str_eq(M2->fine_used, "dia_half");
       ck_assert_ptr_null(M0->L[0].Aops);
-      cycle(P0, A, r, z0);
-      cycle(P1, A, r, z1);
+      ng_test_apply(P0, A, r, z0);
+      ng_test_apply(P1, A, r, z1);
       double e1 = max_rel_diff(z0, z1, n);
-      cycle(P2, A, r, z1);
+      ng_test_apply(P2, A, r, z1);
       double e2 = max_rel_diff(z0, z1, n);
       printf("%s %s: V-cycle with the finest A in dia / dia_half against the matrix: %.2e / %.2e\n", probs[p],
              sweeps[s], e1, e2);
@@ -165,8 +143,8 @@ START_TEST(fine_format)
     NG_ASSERT_OK(ng_precond_update(P2, A));
     ck_assert_str_eq(((ng_amg *)ng_amg_of(P2))->fine_used, "dia_half");
     ng_precond F = make_amg(A, "-amg_fine_format dia_half -amg_sparsify 0");
-    cycle(P2, A, r, z0);
-    cycle(F, A, r, z1);
+    ng_test_apply(P2, A, r, z0);
+    ng_test_apply(F, A, r, z1);
     ck_assert_msg(!memcmp(z0, z1, n * sizeof(double)), "%s: the updated cycle differs from a fresh one", probs[p]);
     ng_precond_destroy(F);
     ng_precond_destroy(P2);
@@ -228,8 +206,8 @@ START_TEST(single_precision)
       snprintf(od, sizeof(od), "%s", extra[e]);
       snprintf(os, sizeof(os), "-amg_precision single %s", extra[e]);
       ng_precond D = make_amg(A, od), S = make_amg(A, os);
-      cycle(D, A, r, zd);
-      cycle(S, A, r, zs);
+      ng_test_apply(D, A, r, zd);
+      ng_test_apply(S, A, r, zs);
       double err = max_rel_diff(zd, zs, n);
       int id = pcg(A, b, od), is = pcg(A, b, os);
       printf("%s %s: single vs double V-cycle %.2e; AMG-PCG double %d, single %d\n", probs[p], extra[e], err, id, is);
@@ -247,8 +225,8 @@ START_TEST(single_precision)
     NG_ASSERT_OK(ng_matrix_update_values(A, val));
     NG_ASSERT_OK(ng_precond_update(S, A));
     ng_precond F = make_amg(A, "-amg_precision single -amg_fine_format dia_half -amg_sparsify 0");
-    cycle(S, A, r, zd);
-    cycle(F, A, r, zs);
+    ng_test_apply(S, A, r, zd);
+    ng_test_apply(F, A, r, zs);
     ck_assert_msg(!memcmp(zd, zs, n * sizeof(double)), "%s: updated single cycle differs from a fresh one", probs[p]);
     ng_precond_destroy(S);
     ng_precond_destroy(F);

@@ -118,29 +118,7 @@ START_TEST(fine_table_from_device)
 END_TEST
 #endif
 
-static ng_precond make_amg(ng_context c, ng_matrix A, const char *options)
-{
-  ng_options o;
-  ng_precond P;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg"));
-  NG_ASSERT_OK(ng_options_set_from_string(o, options));
-  NG_ASSERT_OK(ng_precond_create(c, o, A, &P));
-  ng_options_destroy(o);
-  return P;
-}
 
-static void cycle(ng_precond P, ng_matrix A, const double *r, double *z)
-{
-  ng_vector rv, zv;
-  NG_ASSERT_OK(ng_vector_create(A, &rv));
-  NG_ASSERT_OK(ng_vector_create(A, &zv));
-  NG_ASSERT_OK(ng_vector_set_values(rv, r));
-  NG_ASSERT_OK(ng_precond_apply(P, rv, zv));
-  NG_ASSERT_OK(ng_vector_get_values(zv, z));
-  ng_vector_destroy(rv);
-  ng_vector_destroy(zv);
-}
 
 /* AMG-PCG iterations to 1e-8 from x = 0 with S (S's operator set). */
 static int solve(ng_solver S, ng_matrix A, ng_vector b)
@@ -188,12 +166,12 @@ START_TEST(gpu_fine_format)
     int32_t n = Ah->n_local;
     double *r = malloc(n * sizeof(double)), *zh = malloc(n * sizeof(double)), *zg = malloc(n * sizeof(double));
     ng_test_random(r, n);
-    ng_precond H = make_amg(host, Ah, "-amg_fine_format matrix");
-    ng_precond G = make_amg(gpu, Ag, "-amg_setup host"), D = make_amg(gpu, Ag, "");
+    ng_precond H = ng_test_amg(host, Ah, "-amg_fine_format matrix");
+    ng_precond G = ng_test_amg(gpu, Ag, "-amg_setup host"), D = ng_test_amg(gpu, Ag, "");
     ck_assert_str_eq(((ng_amg *)ng_amg_of(G))->fine_used, "dia_half");
     ck_assert_str_eq(((ng_amg *)ng_amg_of(D))->fine_used, "dia_half");
-    cycle(H, Ah, r, zh);
-    cycle(G, Ag, r, zg);
+    ng_test_apply(H, Ah, r, zh);
+    ng_test_apply(G, Ag, r, zg);
     double e = max_rel_diff(zh, zg, n);
     int ih = pcg(host, Ah, bh, "-amg_fine_format matrix"), ig = pcg(gpu, Ag, bg, "-amg_setup host"),
         id = pcg(gpu, Ag, bg, "");
@@ -249,9 +227,9 @@ START_TEST(gpu_single_precision)
       int32_t n = Ah->n_local;
       double *r = malloc(n * sizeof(double)), *zh = malloc(n * sizeof(double)), *zg = malloc(n * sizeof(double));
       ng_test_random(r, n);
-      ng_precond H = make_amg(host, Ah, oh), G = make_amg(gpu, Ag, og);
-      cycle(H, Ah, r, zh);
-      cycle(G, Ag, r, zg);
+      ng_precond H = ng_test_amg(host, Ah, oh), G = ng_test_amg(gpu, Ag, og);
+      ng_test_apply(H, Ah, r, zh);
+      ng_test_apply(G, Ag, r, zg);
       double e = max_rel_diff(zh, zg, n);
       int ih = pcg(host, Ah, bh, oh), ig = pcg(gpu, Ag, bg, og), id = pcg(gpu, Ag, bg, od),
           idd = pcg(gpu, Ag, bg, fine[f]);
@@ -272,7 +250,7 @@ START_TEST(gpu_single_precision)
 END_TEST
 
 #ifdef NG_HAVE_CUDA
-/* z = cycle(r) with the graph on or off, on the same hierarchy. */
+/* z = the V-cycle of r with the graph on or off, on the same hierarchy. */
 static void cycle_mode(ng_precond P, int graph, ng_vector r, ng_vector z, double *zh)
 {
   ((ng_amg *)ng_amg_of(P))->use_graph = graph;
@@ -305,7 +283,7 @@ START_TEST(vcycle_graph_exact)
         NG_ASSERT_OK(ng_vector_create(A, &r[k]));
         NG_ASSERT_OK(ng_vector_create(A, &z[k]));
       }
-      ng_precond P = make_amg(gpu, A, opts[o]);
+      ng_precond P = ng_test_amg(gpu, A, opts[o]);
       ng_amg *M = ng_amg_of(P);
       ck_assert_int_eq(M->use_graph, 1);
       double *rv = malloc(n * sizeof(double)), *zp = malloc(n * sizeof(double)), *zq = malloc(n * sizeof(double));

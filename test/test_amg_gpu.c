@@ -35,20 +35,10 @@ static void teardown(void)
   ng_context_destroy(host);
 }
 
-static ng_precond make_amg_opts(ng_context c, ng_matrix A, const char *opts)
-{
-  ng_options o;
-  ng_precond P;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, opts));
-  NG_ASSERT_OK(ng_precond_create(c, o, A, &P));
-  ng_options_destroy(o);
-  return P;
-}
 
 static ng_precond make_amg(ng_context c, ng_matrix A)
 {
-  return make_amg_opts(c, A, "-precond amg -amg_setup host -amg_sweeps 2,2,1");
+  return ng_test_amg(c, A, "-precond amg -amg_setup host -amg_sweeps 2,2,1");
 }
 
 static int pcg_iterations_opts(ng_context c, ng_matrix A, ng_vector b, const char *extra);
@@ -249,7 +239,7 @@ START_TEST(gpu_setup_matches_host)
       NG_ASSERT_OK(ng_matrix_generate(c[k], specs[s], &A[k], &b[k]));
       /* GPU: every level of >= 1000 rows on the device (fem27:40's level 1 too) */
       snprintf(o1, sizeof(o1), "%s%s", k ? "-precond amg -amg_setup gpu -amg_gpu_min_rows 1000" : "-precond amg -amg_setup host", extra);
-      P[k] = make_amg_opts(c[k], A[k], o1);
+      P[k] = ng_test_amg(c[k], A[k], o1);
     }
     compare_hierarchies(ng_amg_of(P[0]), ng_amg_of(P[1]), specs[s]);
     for (int k = 0; k < 2; k++) {
@@ -312,7 +302,7 @@ START_TEST(gpu_smoothers_match_host)
         NG_ASSERT_OK(ng_matrix_generate(cx[k], c[q].spec, &A[k], &b[k]));
         NG_ASSERT_OK(ng_vector_create(A[k], &r[k]));
         NG_ASSERT_OK(ng_vector_create(A[k], &z[k]));
-        P[k] = make_amg_opts(cx[k], A[k], opt);
+        P[k] = ng_test_amg(cx[k], A[k], opt);
       }
       ng_amg *Mh = ng_amg_of(P[0]), *Mg = ng_amg_of(P[1]);
       ck_assert_int_eq(Mh->nlevels, Mg->nlevels);
@@ -433,7 +423,7 @@ START_TEST(gpu_mcgs_device_setup)
         NG_ASSERT_OK(ng_matrix_generate(cx[k], specs[q], &A[k], NULL));
         NG_ASSERT_OK(ng_vector_create(A[k], &r[k]));
         NG_ASSERT_OK(ng_vector_create(A[k], &z[k]));
-        P[k] = make_amg_opts(cx[k], A[k], opt);
+        P[k] = ng_test_amg(cx[k], A[k], opt);
       }
       ng_amg *Mh = ng_amg_of(P[0]), *Mg = ng_amg_of(P[1]);
       ck_assert_int_eq(Mh->nlevels, Mg->nlevels);
@@ -457,7 +447,7 @@ START_TEST(gpu_mcgs_device_setup)
       ck_assert_int_ge(smoothed, 2);
       if (s == 0) { /* -amg_smoother_setup host on the GPU context: the host layout, the same colors */
         snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_coarse_size 50 -amg_smoother_setup host %s", cfg[s]);
-        ng_precond Q = make_amg_opts(gpu, A[1], opt);
+        ng_precond Q = ng_test_amg(gpu, A[1], opt);
         ng_amg *Mq = ng_amg_of(Q);
         for (int l = 0; l < Mq->nlevels; l++) {
           int nq = 0, nh = 0;

@@ -66,3 +66,27 @@ int ng_test_run(Suite *s)
   srunner_free(sr);
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+ng_precond ng_test_amg(ng_context ctx, ng_matrix A, const char *options)
+{
+  ng_options o;
+  ng_precond P;
+  NG_ASSERT_OK(ng_options_create(&o));
+  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg"));
+  NG_ASSERT_OK(ng_options_set_from_string(o, options));
+  NG_ASSERT_OK(ng_precond_create(ctx, o, A, &P));
+  ng_options_destroy(o);
+  return P;
+}
+
+void ng_test_apply(ng_precond P, ng_matrix A, const double *r, double *z)
+{
+  ng_vector rv, zv;
+  NG_ASSERT_OK(ng_vector_create(A, &rv));
+  NG_ASSERT_OK(ng_vector_create(A, &zv));
+  NG_ASSERT_OK(ng_vector_set_values(rv, r));
+  NG_ASSERT_OK(ng_precond_apply(P, rv, zv));
+  NG_ASSERT_OK(ng_vector_get_values(zv, z));
+  ng_vector_destroy(rv);
+  ng_vector_destroy(zv);
+}

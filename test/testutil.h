@@ -16,6 +16,10 @@ void ng_test_random(double *x, int64_t n);
 unsigned ng_test_seed(void);
 /* Returns 1 (and prints "skipped: no CUDA device") when no GPU is usable. */
 int ng_test_no_gpu(void);
+/* An AMG preconditioner of A on ctx: "-precond amg", then the options. */
+ng_precond ng_test_amg(ng_context ctx, ng_matrix A, const char *options);
+/* z = one application of P to r (host arrays of A's local length). */
+void ng_test_apply(ng_precond P, ng_matrix A, const double *r, double *z);
 /* Runs a suite; returns the process exit code (77 = skipped if skip_all). */
 int ng_test_run(Suite *s);
 /* ck_assert that a call succeeded, printing ng_last_error() when not. */
