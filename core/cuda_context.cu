@@ -32,6 +32,21 @@ extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
   return NG_SUCCESS;
 }
 
+extern "C" int ng_cuda_host_pin(void *p, size_t bytes)
+{
+  if (!p || bytes < ((size_t)1 << 20)) return 0; /* small arrays: not worth a registration */
+  if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+    cudaGetLastError(); /* not sticky: clear it, the copies stay pageable */
+    return 0;
+  }
+  return 1;
+}
+
+extern "C" void ng_cuda_host_unpin(void *p)
+{
+  if (p && cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
+}
+
 static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char *describe, size_t len)
 {
   int count = ng_cuda_device_count();

@@ -225,6 +225,9 @@ typedef struct ng_spmv_ops {
    * y = b - A x (the residual). y must not alias x; b may be y only when
    * dinv is NULL. The host tables are the reference of the GPU ones. */
   ng_status (*fused)(void *data, const double *b, const double *x, const double *dinv, double *y);
+  /* Optional (GPU tables; NULL: none): update_values() from a copy of A on
+   * the device (dcsr as for create_dev): nothing uploaded, nothing made. */
+  ng_status (*update_dev)(void *data, const void *dcsr);
 } ng_spmv_ops;
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);
@@ -239,6 +242,11 @@ int ng_cuda_device_count(void); /* 0 when there is no usable device */
 /* device < 0: pick (NG_DEVICE env, else local rank modulo device count). */
 ng_status ng_cuda_create(struct ng_cuda **cu, int device, int local_rank, char *describe, size_t len);
 void ng_cuda_destroy(struct ng_cuda *cu);
+/* Page-locks host memory for fast uploads (cudaHostRegister): 1 when done,
+ * 0 when refused (the memory stays pageable; copies from it still work).
+ * ng_cuda_host_unpin undoes it before the memory is freed. */
+int ng_cuda_host_pin(void *p, size_t bytes);
+void ng_cuda_host_unpin(void *p);
 
 /* ---- objects behind the handles ------------------------------------------- */
 
@@ -273,6 +281,7 @@ struct ng_matrix_s {
   const ng_spmv_ops *spmv_off; void *spmv_off_data; /* off-rank block (CSR) */
   double *halo_values;   /* n_halo received values, context memory */
   char format[32];
+  int pinned;            /* local.val page-locked (ng_cuda_host_pin): 1 yes, -1 refused, 0 not tried */
 };
 
 struct ng_vector_s {

@@ -127,6 +127,7 @@ typedef struct {
   char format[32];
   char fine_format[32];          /* -amg_fine_format: the finest level's operator in the cycle (amg_fine.c) */
   char fine_used[32];            /* the format L[0].Aops holds ("" when the cycle uses the matrix) */
+  void *fine_dcsr;               /* GPU: the view of the matrix's device CSR it was converted from (amg_fine_cuda.cu) */
   int profile;                   /* sync and time each level's cycle and update work (benchmarks only) */
   double setup_seconds, update_seconds;
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed
@@ -136,6 +137,8 @@ typedef struct {
   int32_t gpu_min_rows;          /* levels after the finest: on the GPU from this many rows */
   int host_threads;              /* OpenMP threads of the host setup / update (0: unchanged) */
   void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
+  double *rho_work;              /* device buffer of the rho estimates, kept for updates (amg_setup_cuda.cu) */
+  int64_t rho_work_n;
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
@@ -191,11 +194,18 @@ long ng_amg_graph_launches(ng_amg *M, int *broken);
 #endif
 
 /* amg_fine.c: level 0's own operator for the cycle (L[0].Aops) in
- * -amg_fine_format, or none (the matrix); refresh: convert it again. */
+ * -amg_fine_format, or none (the matrix); refresh: its values again (in
+ * place on the GPU, else converted again). */
 ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh);
 #ifdef NG_HAVE_CUDA
-/* amg_fine_cuda.cu: a table in spec from the matrix's device CSR. */
-ng_status ng_amg_fine_create_dev(ng_context ctx, ng_matrix A, const char *spec, const ng_spmv_ops **ops, void **data);
+/* amg_fine_cuda.cu: a table in spec from the matrix's device CSR; the new
+ * values of such a table from it in place (*done = 0: the table cannot,
+ * convert again); the kept device CSR view freed. */
+ng_status ng_amg_fine_create_dev(ng_context ctx, ng_amg *M, ng_matrix A, const char *spec, const ng_spmv_ops **ops,
+                                 void **data);
+ng_status ng_amg_fine_refresh_dev(ng_context ctx, ng_amg *M, ng_matrix A, const ng_spmv_ops *ops, void *data,
+                                  int *done);
+void ng_amg_fine_free_dev(ng_amg *M);
 #endif
 
 /* amg_single.c (-amg_precision single): float copies of every level's A,

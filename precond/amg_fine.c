@@ -12,10 +12,13 @@
 #include "amg.h"
 #include "../spmv/formats.h"
 
-static ng_status create(ng_context ctx, ng_matrix A, const char *spec, const ng_spmv_ops **ops, void **data)
+static ng_status create(ng_context ctx, ng_amg *M, ng_matrix A, const char *spec, const ng_spmv_ops **ops,
+                        void **data)
 {
 #ifdef NG_HAVE_CUDA
-  if (ctx->on_gpu) return ng_amg_fine_create_dev(ctx, A, spec, ops, data);
+  if (ctx->on_gpu) return ng_amg_fine_create_dev(ctx, M, A, spec, ops, data);
+#else
+  (void)M;
 #endif
   return ng_spmv_create(ctx, spec, &A->local, ops, data);
 }
@@ -26,8 +29,17 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
   const char *cand[2] = {M->fine_format, NULL};
   if (refresh) {
     if (!L->Aops) return NG_SUCCESS; /* the matrix itself */
-    /* new values: convert again from the matrix (on the GPU from its device
-     * CSR, cheaper than a refill from the host copy) */
+#ifdef NG_HAVE_CUDA
+    /* new values in place from the matrix's device CSR (dia, dia_half) */
+    if (ctx->on_gpu) {
+      int done = 0;
+      NG_CHECK(ng_amg_fine_refresh_dev(ctx, M, A, L->Aops, L->Adata, &done));
+      if (done) return NG_SUCCESS;
+    }
+#endif
+    /* else convert again from the matrix (on the GPU from its device CSR,
+     * cheaper than a refill from the host copy); a table that refuses the
+     * new values steps back to the next candidate or the matrix */
     L->Aops->destroy(L->Adata);
     L->Aops = NULL;
     L->Adata = NULL;
@@ -44,7 +56,7 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
   for (int k = 0; k < 2 && cand[k]; k++) {
     const ng_spmv_ops *ops;
     void *data;
-    ng_status st = create(ctx, A, cand[k], &ops, &data);
+    ng_status st = create(ctx, M, A, cand[k], &ops, &data);
     /* not a stencil (or no longer symmetric): the next candidate, else the
      * matrix; "auto" also steps back when the copy does not fit in memory */
     if (st == NG_ERR_DOES_NOT_FIT || (st == NG_ERR_DEVICE_MEMORY && !strcmp(M->fine_format, "auto"))) {

@@ -179,10 +179,16 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
     else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
   }
   if (!refresh) {
+    /* zeroed once: every cycle writes them before it reads them, but a
+     * CUDA-graph cycle's copy nodes are checked by compute-sanitizer's
+     * initcheck at launch, before the graph's kernels have written them */
     NG_CHECK(ctx->vops->alloc(ctx, &L->r, L->n));
+    NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->r));
     if (l > 0) {
       NG_CHECK(ctx->vops->alloc(ctx, &L->x, L->n));
       NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->n));
+      NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->x));
+      NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->b));
     }
   }
   /* the smoother's own state: made once, its values refreshed by an update */

@@ -56,6 +56,7 @@ typedef struct {
   int64_t nnzG;
   int32_t *smap;             /* -amg_sparsify: entry k of G adds into entry smap[k] of C */
   int *flag;                 /* device: overflow / bad row */
+  double *sd;                /* -amg_filter: sqrt |a_ii| (made at the setup, reused by updates) */
   int hcAP, hcC;             /* hash table size of each product (spgemm) */
   int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
 } amg_gpu;
@@ -408,6 +409,7 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const OA *Arp, c
     int32_t k = K[s0 + lane];
     double v = V[s0 + lane];
     unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+    __syncwarp(); /* every lane's read above before any write below (racecheck) */
     if (k >= 0) {
       int32_t p = m + __popc(b & ((1u << lane) - 1));
       K[p] = k;
@@ -932,20 +934,15 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     cudaFree(cnt);
     NG_CHECK(st);
   }
-  double *sd = NULL; /* -amg_filter: sqrt |a_ii| for the filter's strength test */
-  if (filter > 0) {
-    NG_CHECK(NG_CUDA_MALLOC(sd, n ? n : 1));
-    k_sqrt_diag<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, sd, g->flag);
-    if (cudaGetLastError() != cudaSuccess) {
-      cudaFree(sd);
-      return NG_ERROR(NG_ERR_CUDA, "AMG GPU filter diagonal kernel failed");
-    }
+  if (filter > 0) { /* -amg_filter: sqrt |a_ii| for the filter's strength test */
+    if (!g->sd) NG_CHECK(NG_CUDA_MALLOC(g->sd, n ? n : 1));
+    k_sqrt_diag<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
+    NG_CUDA_LAUNCH_CHECK();
   }
-  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p, sd, filter,
-                                               M->strength_signed, g->Prp, g->Pcol, g->Pval, g->flag);
+  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p,
+                                               filter > 0 ? g->sd : NULL, filter, M->strength_signed, g->Prp, g->Pcol,
+                                               g->Pval, g->flag);
   cudaError_t pe = cudaGetLastError();
-  if (sd && pe == cudaSuccess) pe = cudaStreamSynchronize(cu->stream); /* before sd goes */
-  cudaFree(sd);
   if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
   if (!refresh) {
     void *tbuf = NULL;
@@ -1039,6 +1036,7 @@ static void gpu_free(amg_gpu *g)
   cudaFree(g->Gval);
   cudaFree(g->smap);
   cudaFree(g->flag);
+  cudaFree(g->sd);
   /* P and R arrays belong to the SpMV tables once adopted */
   if (!g->adoptedP) {
     cudaFree(g->Prp);
@@ -1059,6 +1057,10 @@ static amg_gpu **levels(ng_amg *M) { return (amg_gpu **)M->gpu; }
 extern "C" void ng_amg_gpu_free(ng_amg *M)
 {
   amg_gpu **lv = levels(M);
+  cudaFree(M->rho_work);
+  M->rho_work = NULL;
+  M->rho_work_n = 0;
+  ng_amg_fine_free_dev(M);
   if (!lv) return;
   for (int l = 0; l < M->max_levels; l++) gpu_free(lv[l]);
   ng_free(lv);
@@ -1207,22 +1209,28 @@ extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *din
  * same values at every call: an update with unchanged values reproduces
  * the setup's estimate exactly), of the one-rank matrix A (its own SpMV)
  * when A != NULL, else of the device CSR rp/col/val. *bad: the first row
- * with a zero diagonal, n when none. Buffers are made per call (setup and
- * update only). */
-static ng_status device_rho(ng_context ctx, ng_matrix A, int32_t n, int64_t nnz, const int32_t *rp, const int32_t *col,
-                            const double *val, int iters, double *rho, int32_t *bad)
+ * with a zero diagonal, n when none. The work vectors live in M->rho_work
+ * (made at the setup, reused by every update, freed with the hierarchy). */
+static ng_status device_rho(ng_amg *M, ng_context ctx, ng_matrix A, int32_t n, int64_t nnz, const int32_t *rp,
+                            const int32_t *col, const double *val, int iters, double *rho, int32_t *bad)
 {
   cudaStream_t st = ctx->cuda->stream;
-  double *s = NULL, *t = NULL, *w = NULL, *red = NULL, est = 0;
-  int *dbad = NULL, hbad = INT_MAX;
-  ng_status status = NG_SUCCESS;
+  double *s, *t, *w, *red, est = 0;
+  int *dbad, hbad = INT_MAX;
   cudaError_t e = cudaSuccess;
   double mean = n ? (double)nnz / n : 0;
-  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(s, n ? n : 1), out);
-  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(t, n ? n : 1), out);
-  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(w, n ? n : 1), out);
-  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(red, RHO_RED), out);
-  NG_CHECK_GOTO(status, NG_CUDA_MALLOC(dbad, 1), out);
+  /* s, t, w (n each), the reduction slots and the flag: one buffer kept
+   * from call to call (the finest level, the largest, sizes it first), so
+   * that an update allocates nothing here */
+  int64_t need = 3 * (int64_t)n + RHO_RED + 1;
+  if (M->rho_work_n < need) {
+    cudaFree(M->rho_work); /* after the stream's work on it: cudaFree waits */
+    M->rho_work = NULL;
+    M->rho_work_n = 0;
+    NG_CHECK(NG_CUDA_MALLOC(M->rho_work, need));
+    M->rho_work_n = need;
+  }
+  s = M->rho_work, t = s + n, w = t + n, red = w + n, dbad = (int *)(red + RHO_RED);
   /* est, scale, stop = 0; first zero-diagonal row = 0x7f7f7f7f (none) */
   e = cudaMemsetAsync(red + RHO_EST, 0, 3 * sizeof(double), st);
   if (e == cudaSuccess) e = cudaMemsetAsync(dbad, 0x7f, sizeof(int), st);
@@ -1232,7 +1240,7 @@ static ng_status device_rho(ng_context ctx, ng_matrix A, int32_t n, int64_t nnz,
     e = cudaGetLastError();
   }
   for (int it = 0; it < iters && e == cudaSuccess; it++) {
-    if (A) NG_CHECK_GOTO(status, ng_matrix_apply_raw(A, t, w), out);
+    if (A) NG_CHECK(ng_matrix_apply_raw(A, t, w));
     /* about four entries per lane */
     else if (mean <= 16) k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
     else if (mean <= 32) k_rho_apply<8><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
@@ -1246,19 +1254,10 @@ static ng_status device_rho(ng_context ctx, ng_matrix A, int32_t n, int64_t nnz,
   if (e == cudaSuccess) e = cudaMemcpyAsync(&est, red + RHO_EST, sizeof(double), cudaMemcpyDeviceToHost, st);
   if (e == cudaSuccess) e = cudaMemcpyAsync(&hbad, dbad, sizeof(int), cudaMemcpyDeviceToHost, st);
   if (e == cudaSuccess) e = cudaStreamSynchronize(st);
-  if (e != cudaSuccess) {
-    status = NG_ERROR(NG_ERR_CUDA, "AMG rho estimate on the device failed: %s", cudaGetErrorString(e));
-    goto out;
-  }
+  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG rho estimate on the device failed: %s", cudaGetErrorString(e));
   *rho = est;
   *bad = hbad < n ? hbad : n;
-out:
-  cudaFree(s);
-  cudaFree(t);
-  cudaFree(w);
-  cudaFree(red);
-  cudaFree(dbad);
-  return status;
+  return NG_SUCCESS;
 }
 
 extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, double *rho, int *done)
@@ -1281,7 +1280,7 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
     if (!f || !f->Crp) return NG_SUCCESS;
     rp = f->Crp, col = f->Ccol, val = f->Cval, n = f->nagg, nnz = f->nnzC;
   }
-  NG_CHECK(device_rho(A->ctx, own, n, nnz, rp, col, val, iters, &est, &bad));
+  NG_CHECK(device_rho(M, A->ctx, own, n, nnz, rp, col, val, iters, &est, &bad));
   if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d has a zero or missing diagonal entry", l ? "a coarse level's row" : "row", (int)bad);
   if (!(est > 0) || !isfinite(est))
     return NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on a level of %d rows", est, (int)n);

@@ -239,6 +239,15 @@ ng_status dia_cuda_update(void *data, const ng_csr *A)
   return NG_SUCCESS;
 }
 
+/* New values from a device CSR with the same pattern (AMG's finest level
+ * refreshed from the matrix's own device copy). */
+ng_status dia_cuda_update_dev(void *data, const void *dcsr)
+{
+  dia_cuda *D = (dia_cuda *)data;
+  NG_CHECK(ng_dia_fill_cuda(D->ctx, (const ng_dcsr *)dcsr, &D->h, D->d_val));
+  return NG_SUCCESS;
+}
+
 size_t dia_cuda_bytes(const void *data) { return ng_dia_bytes(&((const dia_cuda *)data)->h); }
 void dia_cuda_destroy(void *data) { dia_cuda_free((dia_cuda *)data); }
 
@@ -271,6 +280,7 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
   t.create = create;
   t.apply = dia_cuda_apply;
   t.update_values = dia_cuda_update;
+  t.update_dev = dia_cuda_update_dev;
   t.bytes = dia_cuda_bytes;
   t.destroy = dia_cuda_destroy;
   t.create_opt = create_opt;

@@ -204,11 +204,11 @@ int main(void)
   Suite *s = suite_create("alloc_fail");
   TCase *tc = tcase_create("walk");
   tcase_set_timeout(tc, 600);
-  tcase_add_test(tc, first_allocation_fails);
+  NG_TEST_ADD(tc, first_allocation_fails);
 #ifdef NG_ALLOC_FAIL_ON_GPU
-  tcase_add_test(tc, walk_device_allocations);
+  NG_TEST_ADD(tc, walk_device_allocations);
 #endif
-  tcase_add_test(tc, walk_host_allocations);
+  NG_TEST_ADD(tc, walk_host_allocations);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

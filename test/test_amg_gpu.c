@@ -492,11 +492,11 @@ int main(void)
   TCase *tc = tcase_create("amg_gpu");
   tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 120);
-  tcase_add_test(tc, gpu_matches_host);
-  tcase_add_test(tc, gpu_smoothers_match_host);
-  tcase_add_test(tc, gpu_mcgs_device_setup);
+  NG_TEST_ADD(tc, gpu_matches_host);
+  NG_TEST_ADD(tc, gpu_smoothers_match_host);
+  NG_TEST_ADD(tc, gpu_mcgs_device_setup);
 #ifdef NG_HAVE_CUDA
-  tcase_add_test(tc, gpu_setup_matches_host);
+  NG_TEST_ADD(tc, gpu_setup_matches_host);
 #endif
   suite_add_tcase(s, tc);
   return ng_test_run(s);

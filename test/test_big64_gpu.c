@@ -251,9 +251,9 @@ int main(void)
   TCase *tc = tcase_create("big64_gpu");
   tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, getenv("NG_TEST_BIG") ? 1200 : 120);
-  tcase_add_test(tc, spmv_offsets64_matches_host);
-  tcase_add_test(tc, solves_offsets64_match_default);
-  if (getenv("NG_TEST_BIG")) tcase_add_test(tc, big_matrix_row_sums);
+  NG_TEST_ADD(tc, spmv_offsets64_matches_host);
+  NG_TEST_ADD(tc, solves_offsets64_match_default);
+  if (getenv("NG_TEST_BIG")) NG_TEST_ADD(tc, big_matrix_row_sums);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 #else

@@ -797,17 +797,17 @@ int main(void)
   TCase *tc = tcase_create("formats");
   tcase_add_unchecked_fixture(tc, setup, teardown); /* one context: MPI cannot restart */
   tcase_set_timeout(tc, 300); /* make -j check on a loaded machine */
-  tcase_add_test(tc, generated_problems);
-  tcase_add_test(tc, real_matrices);
-  tcase_add_test(tc, special_shapes);
-  tcase_add_test(tc, refusal_reasons);
-  tcase_add_test(tc, bad_specs);
-  tcase_add_test(tc, auto_choice);
-  tcase_add_test(tc, auto_profile_by_hand);
-  tcase_add_test(tc, auto_predicted_choice);
-  tcase_add_test(tc, auto_from_matrix_csr);
+  NG_TEST_ADD(tc, generated_problems);
+  NG_TEST_ADD(tc, real_matrices);
+  NG_TEST_ADD(tc, special_shapes);
+  NG_TEST_ADD(tc, refusal_reasons);
+  NG_TEST_ADD(tc, bad_specs);
+  NG_TEST_ADD(tc, auto_choice);
+  NG_TEST_ADD(tc, auto_profile_by_hand);
+  NG_TEST_ADD(tc, auto_predicted_choice);
+  NG_TEST_ADD(tc, auto_from_matrix_csr);
 #if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
-  tcase_add_test(tc, gpu_conversions_equal_host);
+  NG_TEST_ADD(tc, gpu_conversions_equal_host);
 #endif
   suite_add_tcase(s, tc);
   return ng_test_run(s);

@@ -491,10 +491,10 @@ int main(void)
   TCase *tc = tcase_create("gpu");
   tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 120);
-  tcase_add_test(tc, vec_ops_match_host);
-  tcase_add_test(tc, spmv_matches_host);
-  tcase_add_test(tc, solvers_match_host);
-  tcase_add_test(tc, device_out_of_memory);
+  NG_TEST_ADD(tc, vec_ops_match_host);
+  NG_TEST_ADD(tc, spmv_matches_host);
+  NG_TEST_ADD(tc, solvers_match_host);
+  NG_TEST_ADD(tc, device_out_of_memory);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

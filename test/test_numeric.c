@@ -292,11 +292,11 @@ int main(int argc, char **argv)
   Suite *s = suite_create("numeric");
   TCase *tc = tcase_create("numeric");
   tcase_set_timeout(tc, 120);
-  tcase_add_test(tc, nonfinite_rhs);
-  tcase_add_test(tc, nonfinite_initial_guess);
-  tcase_add_test(tc, values_updated_to_inf);
-  tcase_add_test(tc, overflow_in_the_iteration);
-  tcase_add_test(tc, preconditioner_produces_nan);
+  NG_TEST_ADD(tc, nonfinite_rhs);
+  NG_TEST_ADD(tc, nonfinite_initial_guess);
+  NG_TEST_ADD(tc, values_updated_to_inf);
+  NG_TEST_ADD(tc, overflow_in_the_iteration);
+  NG_TEST_ADD(tc, preconditioner_produces_nan);
   suite_add_tcase(s, tc);
   int rc = ng_test_run(s);
   int worst = rc;

@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +56,20 @@ int ng_test_no_gpu(void)
     return 1;
   }
   ng_context_destroy(ctx);
+  return 0;
+}
+
+int ng_test_selected(const char *name)
+{
+  const char *only = getenv("NG_TEST_ONLY");
+  if (!only || !*only) return 1;
+  size_t len = strlen(name);
+  for (const char *p = only; *p;) {
+    const char *end = strchr(p, ',');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == len && !strncmp(p, name, len)) return 1;
+    p += n + (end != NULL);
+  }
   return 0;
 }
 

@@ -22,6 +22,14 @@ ng_precond ng_test_amg(ng_context ctx, ng_matrix A, const char *options);
 void ng_test_apply(ng_precond P, ng_matrix A, const double *r, double *z);
 /* Runs a suite; returns the process exit code (77 = skipped if skip_all). */
 int ng_test_run(Suite *s);
+/* tcase_add_test unless NG_TEST_ONLY (a comma-separated list of test names)
+ * leaves this test out: test/gpu_sanitize.sh checks one test of a long GPU
+ * suite per compute-sanitizer process, several at once. */
+int ng_test_selected(const char *name);
+#define NG_TEST_ADD(tc, t)                                                                        \
+  do {                                                                                           \
+    if (ng_test_selected(#t)) tcase_add_test(tc, t);                                             \
+  } while (0)
 /* ck_assert that a call succeeded, printing ng_last_error() when not. */
 #define NG_ASSERT_OK(call)                                                                  \
   do {                                                                                      \
