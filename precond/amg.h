@@ -54,6 +54,12 @@ ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nag
  * to its row's diagonal (the pattern stays A's: filtered entries are 0). */
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
                                double filter, int sgn, ng_csr *P);
+/* The rows of ng_amg_smooth_values with sd (sqrt |a_jj| of every column
+ * of A, read when filter > 0) given: A may have more columns than rows (the
+ * distributed P: own rows over own and halo columns, amg_dist_prolong.c).
+ * Returns the first row with a zero diagonal, or -1. */
+int32_t ng_amg_smooth_rows(const ng_csr *A, const int32_t *agg, const double *ptent, double omega, double filter,
+                           int sgn, const double *sd, ng_csr *P);
 /* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
  * entries, may be NULL) receives where each entry of A went. */
 ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);

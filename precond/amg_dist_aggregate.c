@@ -227,7 +227,7 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
       D->agg[i] = e >= 0 ? stepc[e] : -1;
     }
   }
-  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, D->agg, D->agg_halo, sizeof(int64_t)));
+  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, D->agg, D->agg + n, sizeof(int64_t)));
   return NG_SUCCESS;
 }
 
@@ -249,8 +249,7 @@ ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int
   if (!st) st = NG_MALLOC(root, (size_t)n + nh);
   if (!st) st = NG_MALLOC(cid, (size_t)n + nh);
   if (!st) st = NG_MALLOC(step, (size_t)n + nh);
-  if (!st) st = NG_MALLOC(D->agg, n);
-  if (!st) st = NG_MALLOC(D->agg_halo, nh);
+  if (!st) st = NG_MALLOC(D->agg, (size_t)n + nh);
   if (!st) st = NG_MALLOC(D->cstarts, ctx->size + 1);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   NG_CHECK_GOTO(st, dist_mis2(A, &S, T, M1, M2), out);
