@@ -103,20 +103,13 @@ fail:
   return st;
 }
 
-/* out[i] = max(in[i], in[j] for j in N(i)) over the own rows; then the
- * halo's when exchange (every rank exchanges the same number of times per
- * round, whether its rounds are full or sparse). */
+/* ng_amg_max_neighbours over the own rows; then the halo's when exchange
+ * (every rank exchanges the same number of times per round, whether its
+ * rounds are full or sparse). */
 static ng_status max_round(ng_matrix A, const ng_graph *S, const uint64_t *in, uint64_t *out, int exchange)
 {
-  int32_t n = S->n;
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) {
-    uint64_t m = in[i];
-    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
-      if (in[S->col[k]] > m) m = in[S->col[k]];
-    out[i] = m;
-  }
-  if (exchange) NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, out, out + n, sizeof(uint64_t)));
+  ng_amg_max_neighbours(S, in, out);
+  if (exchange) NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, out, out + S->n, sizeof(uint64_t)));
   return NG_SUCCESS;
 }
 

@@ -218,17 +218,8 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
   ng_matrix A = ((ng_amg_dlevel *)M->dist)[l].A;
-  double *d = NULL;
-  ng_status st = NG_SUCCESS;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
-  st = NG_MALLOC(d, L->n);
-  if (!st) st = ng_csr_diagonal(&A->local, d, 1);
-  if (!st)
-    for (int32_t i = 0; i < L->n; i++) d[i] = L->omega / d[i];
-  if (!st && !L->dinv) st = ctx->vops->alloc(ctx, &L->dinv, L->n);
-  if (!st) st = ctx->vops->upload(ctx, L->dinv, d, L->n);
-  ng_free(d);
-  NG_CHECK(st);
+  NG_CHECK(ng_amg_smoother_diagonal(ctx, M, l, &A->local));
   if (l > 0 && !refresh) {
     L->Aops = &dist_A_ops;
     L->Adata = A;
