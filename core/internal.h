@@ -98,6 +98,20 @@ ng_status ng_csr_diagonal(const ng_csr *A, double *d, int require_nonzero);
 /* 1 when A equals its transpose in pattern and (to rel. tol) values. */
 int ng_csr_is_symmetric(const ng_csr *A, double rtol);
 
+/* Sorted distinct values of a list of indices >= 0 and value -> position in
+ * them (core/index_map.c): a hash table sized by the distinct count, so a
+ * list of many repeats costs one pass and a sort of the distinct values.
+ * The caller may take `sorted` (set it NULL before _free). */
+typedef struct {
+  int64_t *key, mask; /* the table: -1 marks an empty slot */
+  int32_t *pos;       /* position of the slot's key in sorted */
+  int64_t *sorted;
+  int32_t n;
+} ng_index_map;
+ng_status ng_index_map_build(ng_index_map *M, const int64_t *v, int64_t count);
+int32_t ng_index_map_find(const ng_index_map *M, int64_t g); /* -1 when absent */
+void ng_index_map_free(ng_index_map *M);
+
 /* COO builder used by the Matrix Market reader and the generators. */
 typedef struct {
   int32_t nrows, ncols;

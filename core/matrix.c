@@ -6,24 +6,6 @@
 #include "../spmv/formats.h" /* ng_spmv_create */
 #include <math.h>
 
-static int cmp_i64(const void *a, const void *b)
-{
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* Finds g in the sorted array v[0..n): its index, or -1. */
-static int32_t find_sorted(const int64_t *v, int32_t n, int64_t g)
-{
-  int32_t lo = 0, hi = n - 1;
-  while (lo <= hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (v[mid] == g) return mid;
-    if (v[mid] < g) lo = mid + 1; else hi = mid - 1;
-  }
-  return -1;
-}
-
 /* Selects a format for the local block and CSR for the off-rank block. */
 static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
 {
@@ -49,11 +31,13 @@ static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
 /* Splits this rank's rows [row_begin, row_end) given with global columns
  * into the local block (columns renumbered from 0) and the off-rank block
  * (columns numbered by their rank in the sorted list of distinct halo
- * columns), remembering where each input value went. */
+ * columns: ng_index_map, as an off-rank block may repeat few columns many
+ * times), remembering where each input value went. */
 static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t *gcol, const double *val)
 {
   int32_t n = A->n_local, nc = A->n_col_local;
-  int64_t nnz = rowptr[n], nloc = 0, noff = 0, *halo = NULL, c0 = A->col_begin;
+  int64_t nnz = rowptr[n], nloc = 0, noff = 0, *off = NULL, c0 = A->col_begin;
+  ng_index_map H;
   for (int64_t p = 0; p < nnz; p++) {
     if (gcol[p] < 0 || gcol[p] >= A->n_col_global)
       return NG_ERROR(NG_ERR_ARGUMENT, "entry %lld has global column %lld outside 0..%lld", (long long)p,
@@ -62,19 +46,23 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
       return NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)gcol[p]);
     if (gcol[p] >= c0 && gcol[p] < c0 + nc) nloc++; else noff++;
   }
-  NG_CHECK(NG_MALLOC(halo, noff));
+  NG_CHECK(NG_MALLOC(off, noff));
   int64_t k = 0;
   for (int64_t p = 0; p < nnz; p++)
-    if (!(gcol[p] >= c0 && gcol[p] < c0 + nc)) halo[k++] = gcol[p];
-  qsort(halo, (size_t)noff, sizeof(int64_t), cmp_i64);
-  int32_t nh = 0;
-  for (int64_t q = 0; q < noff; q++)
-    if (q == 0 || halo[q] != halo[q - 1]) halo[nh++] = halo[q];
-  A->n_halo = nh;
-  A->halo_gcol = halo;
-  NG_CHECK(ng_csr_alloc(&A->local, n, nc, nloc));
-  NG_CHECK(ng_csr_alloc(&A->offrank, n, nh, noff));
-  if (noff) NG_CHECK(NG_MALLOC(A->value_map, nnz));
+    if (!(gcol[p] >= c0 && gcol[p] < c0 + nc)) off[k++] = gcol[p];
+  ng_status st = ng_index_map_build(&H, off, noff);
+  ng_free(off);
+  NG_CHECK(st);
+  A->n_halo = H.n;
+  A->halo_gcol = H.sorted;
+  H.sorted = NULL;
+  st = ng_csr_alloc(&A->local, n, nc, nloc);
+  if (!st) st = ng_csr_alloc(&A->offrank, n, H.n, noff);
+  if (!st && noff) st = NG_MALLOC(A->value_map, nnz);
+  if (st) {
+    ng_index_map_free(&H);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
   int64_t a = 0, b = 0;
   for (int32_t i = 0; i < n; i++) {
     for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
@@ -85,7 +73,7 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
         if (A->value_map) A->value_map[p] = a;
         a++;
       } else {
-        A->offrank.col[b] = find_sorted(halo, nh, g);
+        A->offrank.col[b] = ng_index_map_find(&H, g);
         A->offrank.val[b] = val[p];
         A->value_map[p] = nloc + b;
         b++;
@@ -94,6 +82,7 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
     A->local.rowptr[i + 1] = a;
     A->offrank.rowptr[i + 1] = b;
   }
+  ng_index_map_free(&H);
   return NG_SUCCESS;
 }
 

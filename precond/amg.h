@@ -31,6 +31,10 @@ ng_status ng_amg_strength(const ng_csr *A, double theta, int sgn, ng_graph *S);
  * the aggregate of row i in 0..*nagg-1, or -1 for a row with no strong
  * neighbour (left to the smoother). */
 ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg);
+/* One MIS(2) round's "max over the neighbours and itself": out[i] =
+ * max(in[i], in[j] for j in N(i)) over the graph's rows (columns may
+ * reach past them: the distributed graph's halo columns). */
+void ng_amg_max_neighbours(const ng_graph *S, const uint64_t *in, uint64_t *out);
 /* The MIS(2) key of vertex i in state 0 (out), 1 (undecided), 2 (in):
  * state, a 30-bit hash of i, i; larger keys win. */
 uint64_t ng_amg_mis_key(int state, uint32_t i);
@@ -54,6 +58,12 @@ ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nag
  * to its row's diagonal (the pattern stays A's: filtered entries are 0). */
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
                                double filter, int sgn, ng_csr *P);
+/* The rows of ng_amg_smooth_values with sd (sqrt |a_jj| of every column
+ * of A, read when filter > 0) given: A may have more columns than rows (the
+ * distributed P: own rows over own and halo columns, amg_dist_prolong.c).
+ * Returns the first row with a zero diagonal, or -1. */
+int32_t ng_amg_smooth_rows(const ng_csr *A, const int32_t *agg, const double *ptent, double omega, double filter,
+                           int sgn, const double *sd, ng_csr *P);
 /* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
  * entries, may be NULL) receives where each entry of A went. */
 ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
@@ -220,6 +230,9 @@ void ng_amg_single_free(ng_context ctx, ng_amg *M);
  * format refuses it); the coarsest operator's dense inverse as a full CSR. */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
 ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
+/* amg_setup.c: the smoother's dinv = omega / a_ii of level l in context
+ * memory (allocated on the first call); also the distributed levels'. */
+ng_status ng_amg_smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A);
 /* amg_setup.c: the strength threshold of level l (-amg_theta, -amg_theta_coarse after the finest) */
 double ng_amg_level_theta(const ng_amg *M, int l);
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */

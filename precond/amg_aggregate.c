@@ -28,8 +28,9 @@ static uint64_t key(int state, int32_t i) { return ng_amg_mis_key(state, (uint32
 static int key_state(uint64_t k) { return (int)(k >> 62); }
 static int32_t key_index(uint64_t k) { return (int32_t)(uint32_t)k; }
 
-/* out[i] = max(in[i], in[j] for j in N(i)) */
-static void max_neighbours(const ng_graph *S, const uint64_t *in, uint64_t *out)
+/* out[i] = max(in[i], in[j] for j in N(i)); also the distributed rounds'
+ * (amg_dist_aggregate.c, which then exchanges the halo's) */
+void ng_amg_max_neighbours(const ng_graph *S, const uint64_t *in, uint64_t *out)
 {
   int32_t n = S->n;
 #pragma omp parallel for schedule(static) if (n > 20000)
@@ -94,8 +95,8 @@ ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg)
     int sparse = nu < n / 16;
     if (sparse) sparse_round(S, U, nu, need, round + 1, T, M1, M2);
     else {
-      max_neighbours(S, T, M1);
-      max_neighbours(S, M1, M2);
+      ng_amg_max_neighbours(S, T, M1);
+      ng_amg_max_neighbours(S, M1, M2);
     }
     int64_t undecided = 0;
     if (sparse) {

@@ -25,13 +25,22 @@ typedef struct ng_amg_dgalerkin ng_amg_dgalerkin;
 typedef struct {
   ng_matrix A;              /* operator (level 0: the user's matrix, not owned) */
   int64_t *cstarts;         /* size + 1: coarse row ranges of the next level */
-  /* aggregation: global coarse row of each row's aggregate (-1: none) */
-  int64_t *agg, *agg_halo;  /* own rows; A's halo columns */
-  double *ptent, *ptent_halo;
-  /* P (rows of this level x coarse columns), its input arrays kept for updates */
+  /* aggregation: global coarse row of each row's aggregate (-1: none) and
+   * the tentative values, of the own rows, then of A's halo columns */
+  int64_t *agg;
+  double *ptent;
+  /* A's two blocks side by side: own rows over own then halo columns
+   * (prolongation and Galerkin product; values again at an update) */
+  ng_csr Aext;
+  /* the coarse columns this rank meets (sorted global coarse rows) and each
+   * own row's and halo column's aggregate among them (-1: none) */
+  int64_t *pcol;
+  int32_t pm, *cagg;
+  /* P (rows of this level x coarse columns): Pc over the compact columns,
+   * p_gcol its global columns (the matrix's input, kept for updates) */
   ng_matrix P;
-  int64_t *p_rowptr, *p_gcol;
-  double *p_val;
+  ng_csr Pc;
+  int64_t *p_gcol;
   /* R = P^T: transposes of P's local and off-rank blocks, reverse exchange */
   ng_csr Rl, Ro;
   int64_t *rl_perm, *ro_perm;
@@ -51,7 +60,7 @@ typedef struct {
 } ng_amg_dlevel;
 
 /* amg_dist_aggregate.c: MIS(2) aggregation of A's strength graph across
- * ranks; fills D->agg, D->agg_halo, D->cstarts (one block per rank, before
+ * ranks; fills D->agg, D->cstarts (one block per rank, before
  * agglomeration) and *n_coarse (global). */
 ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int64_t *n_coarse);
 /* amg_dist_prolong.c: tentative values (aggregate sizes summed over ranks)

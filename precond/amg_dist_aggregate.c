@@ -18,10 +18,65 @@ static uint32_t key_index(uint64_t k) { return (uint32_t)k; }
 static int64_t gid(ng_matrix A, int32_t e) { return e < A->n_local ? A->row_begin + e : A->halo_gcol[e - A->n_local]; }
 
 /* Strong couplings of the own rows in extended numbering, each row sorted
- * by global column (the one-rank graph's order for sorted input rows). */
+ * by global column (the one-rank graph's order for sorted input rows).
+ * The trick: halo columns are numbered in global order and the first nlow
+ * of them lie below the own rows, so a row written as [its halo columns
+ * below, own columns, halo columns above] is already in global order when
+ * its blocks' rows are sorted; pos() is that order, for the insertion sort
+ * of a row that is not. */
+static int64_t pos(int32_t e, int32_t n, int32_t nlow) { return e < n ? (int64_t)nlow + e : e - n < nlow ? e - n : e; }
+
+/* Number of strong couplings of row i. */
+static int64_t strong_count(const ng_csr *L, const ng_csr *O, int32_t i, int32_t n, double theta, const double *d,
+                            int sgn)
+{
+  int64_t c = 0;
+  for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
+    int32_t j = L->col[k];
+    c += j != i && NG_AMG_STRONG(L->val[k], theta, d[i], d[j], sgn);
+  }
+  for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++) c += NG_AMG_STRONG(O->val[k], theta, d[i], d[n + O->col[k]], sgn);
+  return c;
+}
+
+/* Row i's strong couplings into out, in global order: the blocks' rows
+ * are checked for ascending columns on the way, and only a row that is not
+ * is sorted. */
+static void strong_fill(const ng_csr *L, const ng_csr *O, int32_t i, int32_t n, int32_t nlow, double theta,
+                        const double *d, int sgn, int32_t *out)
+{
+  int64_t c = 0, k = O->rowptr[i], ke = O->rowptr[i + 1];
+  int32_t prev_o = -1, prev_l = -1, sorted = 1;
+  for (; k < ke && O->col[k] < nlow; k++) {
+    int32_t h = O->col[k];
+    sorted &= h > prev_o;
+    prev_o = h;
+    if (NG_AMG_STRONG(O->val[k], theta, d[i], d[n + h], sgn)) out[c++] = n + h;
+  }
+  for (int64_t q = L->rowptr[i]; q < L->rowptr[i + 1]; q++) {
+    int32_t j = L->col[q];
+    sorted &= j > prev_l;
+    prev_l = j;
+    if (j != i && NG_AMG_STRONG(L->val[q], theta, d[i], d[j], sgn)) out[c++] = j;
+  }
+  for (; k < ke; k++) {
+    int32_t h = O->col[k];
+    sorted &= h > prev_o;
+    prev_o = h;
+    if (NG_AMG_STRONG(O->val[k], theta, d[i], d[n + h], sgn)) out[c++] = n + h;
+  }
+  if (!sorted)
+    for (int64_t a = 1; a < c; a++) {
+      int32_t x = out[a];
+      int64_t b = a, px = pos(x, n, nlow);
+      for (; b > 0 && pos(out[b - 1], n, nlow) > px; b--) out[b] = out[b - 1];
+      out[b] = x;
+    }
+}
+
 static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S)
 {
-  int32_t n = A->n_local, nh = A->n_halo;
+  int32_t n = A->n_local, nh = A->n_halo, nlow = 0;
   double *d = NULL;
   ng_status st;
   memset(S, 0, sizeof(*S));
@@ -32,37 +87,14 @@ static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S)
   NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, d, d + n, sizeof(double)), fail);
   NG_CHECK_GOTO(st, NG_CALLOC(S->rowptr, (size_t)n + 1), fail);
   S->n = n;
+  while (nlow < nh && A->halo_gcol[nlow] < A->row_begin) nlow++;
   const ng_csr *L = &A->local, *O = &A->offrank;
-  for (int pass = 0; pass < 2; pass++) {
 #pragma omp parallel for schedule(static) if (n > 20000)
-    for (int32_t i = 0; i < n; i++) {
-      int64_t c = pass ? S->rowptr[i] : 0;
-      for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
-        int32_t j = L->col[k];
-        if (j != i && NG_AMG_STRONG(L->val[k], theta, d[i], d[j], sgn)) {
-          if (pass) S->col[c] = j;
-          c++;
-        }
-      }
-      for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++)
-        if (NG_AMG_STRONG(O->val[k], theta, d[i], d[n + O->col[k]], sgn)) {
-          if (pass) S->col[c] = n + O->col[k];
-          c++;
-        }
-      if (!pass) S->rowptr[i + 1] = c;
-      else /* insertion sort by global index: rows are short */
-        for (int64_t a = S->rowptr[i] + 1; a < c; a++) {
-          int32_t x = S->col[a];
-          int64_t b = a, gx = gid(A, x);
-          for (; b > S->rowptr[i] && gid(A, S->col[b - 1]) > gx; b--) S->col[b] = S->col[b - 1];
-          S->col[b] = x;
-        }
-    }
-    if (!pass) {
-      for (int32_t i = 0; i < n; i++) S->rowptr[i + 1] += S->rowptr[i];
-      NG_CHECK_GOTO(st, NG_MALLOC(S->col, S->rowptr[n]), fail); /* no collective follows in here */
-    }
-  }
+  for (int32_t i = 0; i < n; i++) S->rowptr[i + 1] = strong_count(L, O, i, n, theta, d, sgn);
+  for (int32_t i = 0; i < n; i++) S->rowptr[i + 1] += S->rowptr[i];
+  NG_CHECK_GOTO(st, NG_MALLOC(S->col, S->rowptr[n]), fail); /* no collective follows in here */
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) strong_fill(L, O, i, n, nlow, theta, d, sgn, S->col + S->rowptr[i]);
   ng_free(d);
   return NG_SUCCESS;
 fail:
@@ -71,20 +103,13 @@ fail:
   return st;
 }
 
-/* out[i] = max(in[i], in[j] for j in N(i)) over the own rows; then the
- * halo's when exchange (every rank exchanges the same number of times per
- * round, whether its rounds are full or sparse). */
+/* ng_amg_max_neighbours over the own rows; then the halo's when exchange
+ * (every rank exchanges the same number of times per round, whether its
+ * rounds are full or sparse). */
 static ng_status max_round(ng_matrix A, const ng_graph *S, const uint64_t *in, uint64_t *out, int exchange)
 {
-  int32_t n = S->n;
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) {
-    uint64_t m = in[i];
-    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
-      if (in[S->col[k]] > m) m = in[S->col[k]];
-    out[i] = m;
-  }
-  if (exchange) NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, out, out + n, sizeof(uint64_t)));
+  ng_amg_max_neighbours(S, in, out);
+  if (exchange) NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, out, out + S->n, sizeof(uint64_t)));
   return NG_SUCCESS;
 }
 
@@ -227,7 +252,7 @@ static ng_status dist_number(ng_matrix A, const ng_graph *S, const uint64_t *T, 
       D->agg[i] = e >= 0 ? stepc[e] : -1;
     }
   }
-  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, D->agg, D->agg_halo, sizeof(int64_t)));
+  NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, D->agg, D->agg + n, sizeof(int64_t)));
   return NG_SUCCESS;
 }
 
@@ -249,8 +274,7 @@ ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int
   if (!st) st = NG_MALLOC(root, (size_t)n + nh);
   if (!st) st = NG_MALLOC(cid, (size_t)n + nh);
   if (!st) st = NG_MALLOC(step, (size_t)n + nh);
-  if (!st) st = NG_MALLOC(D->agg, n);
-  if (!st) st = NG_MALLOC(D->agg_halo, nh);
+  if (!st) st = NG_MALLOC(D->agg, (size_t)n + nh);
   if (!st) st = NG_MALLOC(D->cstarts, ctx->size + 1);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   NG_CHECK_GOTO(st, dist_mis2(A, &S, T, M1, M2), out);

@@ -20,7 +20,7 @@ struct ng_amg_dgalerkin {
   double *halo_val;
   int64_t *cmap;                 /* compact coarse column -> global coarse row */
   int32_t m;
-  ng_csr Aext, B, AP, PcT, T;    /* B: P's own rows then halo rows, compact columns */
+  ng_csr B, AP, PcT, T;          /* B: P's own rows then halo rows, compact columns (D->Aext B = A P) */
   int64_t *pct_perm;
   int32_t *send_rows;            /* T rows sent, grouped by owner rank */
   int32_t n_send_rows;
@@ -45,7 +45,6 @@ void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
   ng_free(G->halo_gcol);
   ng_free(G->halo_val);
   ng_free(G->cmap);
-  ng_csr_free(&G->Aext);
   ng_csr_free(&G->B);
   ng_csr_free(&G->AP);
   ng_csr_free(&G->PcT);
@@ -66,121 +65,56 @@ void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
   ng_free(G);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-/* Compact number of global coarse column g (present in cmap): own coarse
- * rows through own_pos, the others by binary search. */
-static int32_t compact(const ng_amg_dgalerkin *G, const int32_t *own_pos, int64_t c0, int64_t nown, int64_t g)
-{
-  if (g >= c0 && g < c0 + nown) return own_pos[g - c0];
-  int32_t lo = 0, hi = G->m - 1;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (G->cmap[mid] < g) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-/* [A_local | A_offrank] values, row by row (the pattern's order). */
-static void aext_values(ng_matrix A, ng_csr *X)
-{
-  int32_t n = A->n_local;
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) {
-    int64_t p = X->rowptr[i];
-    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++) X->val[p++] = A->local.val[k];
-    for (int64_t k = A->offrank.rowptr[i]; k < A->offrank.rowptr[i + 1]; k++) X->val[p++] = A->offrank.val[k];
-  }
-}
-
-/* Halo rows of P, the compact columns, Aext and B (setup). */
+/* Halo rows of P, the compact columns and B (setup). */
 static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G)
 {
   int32_t n = A->n_local, nh = A->n_halo;
-  int64_t own = D->p_rowptr[n];
+  int64_t own = D->Pc.nnz;
   /* the exchanges are collective: a rank failing its buffers says so first */
   NG_CHECK(ng_comm_agree(A->ctx, NG_MALLOC(G->halo_rp, (size_t)nh + 1)));
-  NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->p_rowptr, G->halo_rp));
+  NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->Pc.rowptr, G->halo_rp));
   int64_t hn = G->halo_rp[nh];
   ng_status hst = NG_MALLOC(G->halo_gcol, hn);
   if (!hst) hst = NG_MALLOC(G->halo_val, hn);
   NG_CHECK(ng_comm_agree(A->ctx, hst)); /* G (ng_amg_dgalerkin_free) owns what was allocated */
-  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
-  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
-  /* the coarse columns met: own coarse rows marked, the others (P's halo
-   * columns and the fetched rows' foreign columns: boundary-sized) sorted */
-  ng_matrix P = D->P;
-  int64_t c0 = P->col_begin, nown = P->n_col_local, nx = 0;
-  int32_t *own_pos = NULL;
-  int64_t *ext = NULL;
-  ng_status st = NG_CALLOC(own_pos, nown);
-  if (!st) st = NG_MALLOC(ext, (size_t)P->n_halo + hn);
+  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
+  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->Pc.val, sizeof(double), G->halo_rp, G->halo_val));
+  /* the coarse columns met: P's (D->pcol) and the fetched rows' */
+  int64_t *v = NULL;
+  int32_t *pos = NULL;
+  ng_index_map H = {0};
+  ng_status st = NG_MALLOC(v, (size_t)D->pm + hn);
+  if (!st) {
+    memcpy(v, D->pcol, (size_t)D->pm * sizeof(int64_t));
+    memcpy(v + D->pm, G->halo_gcol, (size_t)hn * sizeof(int64_t));
+    st = ng_index_map_build(&H, v, D->pm + hn);
+  }
+  ng_free(v);
+  if (!st) st = NG_MALLOC(pos, D->pm);
+  if (!st) st = ng_csr_alloc(&G->B, n + nh, H.n, own + hn);
   if (st) {
-    ng_free(own_pos);
+    ng_index_map_free(&H);
+    ng_free(pos);
     return ng_error_trace(st, __FILE__, __LINE__);
   }
-  for (int64_t p = 0; p < P->local.nnz; p++) own_pos[P->local.col[p]] = 1;
-  for (int32_t h = 0; h < P->n_halo; h++) ext[nx++] = P->halo_gcol[h];
-  for (int64_t p = 0; p < hn; p++) {
-    int64_t g = G->halo_gcol[p];
-    if (g >= c0 && g < c0 + nown) own_pos[g - c0] = 1;
-    else ext[nx++] = g;
-  }
-  qsort(ext, (size_t)nx, sizeof(int64_t), cmp_i64);
-  int64_t m = 0, nu = 0;
-  for (int64_t k = 0; k < nx; k++)
-    if (nu == 0 || ext[k] != ext[nu - 1]) ext[nu++] = ext[k];
-  for (int64_t j = 0; j < nown; j++) m += own_pos[j];
-  m += nu;
-  st = m > INT32_MAX ? NG_ERROR(NG_ERR_UNSUPPORTED, "AMG: %lld coarse columns on one rank", (long long)m)
-                     : NG_MALLOC(G->cmap, m);
-  if (!st) { /* merge: foreign columns below c0, own ones, foreign above */
-    int64_t q = 0, k = 0;
-    while (k < nu && ext[k] < c0) G->cmap[q++] = ext[k++];
-    for (int64_t j = 0; j < nown; j++)
-      if (own_pos[j]) {
-        own_pos[j] = (int32_t)q;
-        G->cmap[q++] = c0 + j;
-      } else own_pos[j] = -1;
-    while (k < nu) G->cmap[q++] = ext[k++];
-    G->m = (int32_t)m;
-  }
-  ng_free(ext);
-  if (st) {
-    ng_free(own_pos);
-    return ng_error_trace(st, __FILE__, __LINE__);
-  }
-  /* Aext: own columns 0..n-1, halo columns n.. */
-  st = ng_csr_alloc(&G->Aext, n, n + nh, A->local.nnz + A->offrank.nnz);
-  if (!st) st = ng_csr_alloc(&G->B, n + nh, G->m, own + hn);
-  if (st) {
-    ng_free(own_pos);
-    return ng_error_trace(st, __FILE__, __LINE__);
-  }
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i <= n; i++) G->Aext.rowptr[i] = A->local.rowptr[i] + A->offrank.rowptr[i];
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) {
-    int64_t p = G->Aext.rowptr[i];
-    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++) G->Aext.col[p++] = A->local.col[k];
-    for (int64_t k = A->offrank.rowptr[i]; k < A->offrank.rowptr[i + 1]; k++) G->Aext.col[p++] = n + A->offrank.col[k];
-  }
-  aext_values(A, &G->Aext);
+  for (int32_t q = 0; q < D->pm; q++) pos[q] = ng_index_map_find(&H, D->pcol[q]);
   /* B: P's own rows, then its halo rows */
-  for (int32_t i = 0; i <= n; i++) G->B.rowptr[i] = D->p_rowptr[i];
+  for (int32_t i = 0; i <= n; i++) G->B.rowptr[i] = D->Pc.rowptr[i];
   for (int32_t k = 1; k <= nh; k++) G->B.rowptr[n + k] = own + G->halo_rp[k];
 #pragma omp parallel for schedule(static) if (own > 20000)
   for (int64_t p = 0; p < own; p++) {
-    G->B.col[p] = compact(G, own_pos, c0, nown, D->p_gcol[p]);
-    G->B.val[p] = D->p_val[p];
+    G->B.col[p] = pos[D->Pc.col[p]];
+    G->B.val[p] = D->Pc.val[p];
   }
   for (int64_t p = 0; p < hn; p++) {
-    G->B.col[own + p] = compact(G, own_pos, c0, nown, G->halo_gcol[p]);
+    G->B.col[own + p] = ng_index_map_find(&H, G->halo_gcol[p]);
     G->B.val[own + p] = G->halo_val[p];
   }
-  ng_free(own_pos);
+  G->cmap = H.sorted;
+  G->m = H.n;
+  H.sorted = NULL;
+  ng_index_map_free(&H);
+  ng_free(pos);
   return NG_SUCCESS;
 }
 
@@ -357,20 +291,19 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
 {
   ng_context ctx = A->ctx;
   int32_t n = A->n_local, nh = A->n_halo;
-  int64_t own = D->p_rowptr[n], nrecv = 0;
-  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->p_rowptr, D->p_val, sizeof(double), G->halo_rp, G->halo_val));
-  memcpy(G->B.val, D->p_val, (size_t)own * sizeof(double));
+  int64_t own = D->Pc.nnz, nrecv = 0;
+  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->Pc.val, sizeof(double), G->halo_rp, G->halo_val));
+  memcpy(G->B.val, D->Pc.val, (size_t)own * sizeof(double));
   memcpy(G->B.val + own, G->halo_val, (size_t)G->halo_rp[nh] * sizeof(double));
-  aext_values(A, &G->Aext);
   ng_csr V = own_view(G, n);
   ng_csr_transpose_values(&V, G->pct_perm, &G->PcT);
   ng_status st = NG_SUCCESS;
 #ifdef NG_HAVE_CUDA
-  if (G->gpu) st = ng_amg_gpu_triple(ctx, &G->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+  if (G->gpu) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
   else
 #endif
   {
-    st = ng_spgemm_numeric(&G->Aext, &G->B, &G->AP);
+    st = ng_spgemm_numeric(&D->Aext, &G->B, &G->AP);
     if (!st) st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
   }
   NG_CHECK(ng_comm_agree(ctx, st));
@@ -408,7 +341,7 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
   /* on a GPU context the two local products run on the device; a product
    * row too long for its hash table sends this level back to the host */
   if (!st && ctx->on_gpu) {
-    st = ng_amg_gpu_triple(ctx, &G->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+    st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
     host = st == NG_ERR_UNSUPPORTED;
     if (host) {
       ng_error_clear();
@@ -418,7 +351,7 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
     }
   }
 #endif
-  if (!st && host) st = ng_spgemm(&G->Aext, &G->B, &G->AP, 0);
+  if (!st && host) st = ng_spgemm(&D->Aext, &G->B, &G->AP, 0);
   if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
   NG_CHECK(ng_comm_agree(ctx, st));
   NG_CHECK(assemble(A, D, G, Ac));

@@ -4,21 +4,13 @@
  * size summed over ranks: members on other ranks are counted at the owner
  * (one all-to-all), which answers with the size (a second). Row i of the
  * smoothed P = (I - omega D^-1 A) P_tent reads the aggregates and tentative
- * values of its halo columns; its columns are global coarse rows. */
+ * values of its halo columns. The trick that lets the one-rank code build
+ * it: A's two blocks side by side (Aext, own rows over own then halo
+ * columns) and the coarse columns this rank meets numbered compactly in
+ * global order (ng_index_map), so that ng_amg_smooth_pattern and
+ * ng_amg_smooth_rows run on them unchanged and give the one-rank rows. */
 #include "amg_dist.h"
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-static int thread_id(void)
-{
-#ifdef _OPENMP
-  return omp_get_thread_num();
-#else
-  return 0;
-#endif
-}
 
 ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
 {
@@ -30,8 +22,7 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
   if (!st) st = NG_CALLOC(rcnt, size);
   if (!st) st = NG_CALLOC(sdsp, (size_t)size + 1);
   if (!st) st = NG_CALLOC(cnt, nown);
-  if (!st) st = NG_MALLOC(D->ptent, n);
-  if (!st) st = NG_MALLOC(D->ptent_halo, A->n_halo);
+  if (!st) st = NG_MALLOC(D->ptent, (size_t)n + A->n_halo);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   for (int32_t i = 0; i < n; i++) {
     int64_t c = D->agg[i];
@@ -71,7 +62,7 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
     }
     D->ptent[i] = 1.0 / sqrt((double)s);
   }
-  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, D->ptent, D->ptent_halo, sizeof(double)), out);
+  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, D->ptent, D->ptent + n, sizeof(double)), out);
 out:
   ng_free(scnt);
   ng_free(rcnt);
@@ -82,153 +73,136 @@ out:
   return st;
 }
 
-static void sort_i64(int64_t *a, int64_t n)
+/* [A_local | A_offrank] values, row by row (Aext's order). */
+static void aext_values(ng_matrix A, ng_csr *X)
 {
-  for (int64_t i = 1; i < n; i++) {
-    int64_t x = a[i], j = i;
-    for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
-    a[j] = x;
-  }
-}
-
-/* Row i's distinct coarse columns, sorted, into out (count returned). */
-static int64_t row_pattern(ng_matrix A, const ng_amg_dlevel *D, int32_t i, int64_t *out)
-{
-  const ng_csr *L = &A->local, *O = &A->offrank;
-  int64_t c = 0;
-  if (D->gather) { /* P = I: the row's own aggregate only */
-    out[0] = D->agg[i];
-    return 1;
-  }
-  for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++)
-    if (D->agg[L->col[k]] >= 0) out[c++] = D->agg[L->col[k]];
-  for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++)
-    if (D->agg_halo[O->col[k]] >= 0) out[c++] = D->agg_halo[O->col[k]];
-  if (D->agg[i] >= 0) out[c++] = D->agg[i];
-  /* few distinct aggregates per row: drop repeats by a linear scan, then sort */
-  int64_t u = 0;
-  for (int64_t k = 0; k < c; k++) {
-    int64_t q = 0;
-    while (q < u && out[q] != out[k]) q++;
-    if (q == u) out[u++] = out[k];
-  }
-  sort_i64(out, u);
-  return u;
-}
-
-static int64_t find_i64(const int64_t *v, int64_t lo, int64_t hi, int64_t g)
-{
-  while (hi - lo > 1) {
-    int64_t mid = (lo + hi) / 2;
-    if (v[mid] <= g) lo = mid; else hi = mid;
-  }
-  return lo;
-}
-
-/* Values of row i: P_tent's entry plus -omega/a_ii a_ij ptent_j, a_ij of
- * A_F when sd (sqrt |a_jj| of own rows then halo columns: -amg_filter, as
- * ng_amg_smooth_values: weak couplings moved onto the diagonal). */
-static int row_values(ng_matrix A, ng_amg_dlevel *D, int32_t i, double omega, const double *sd)
-{
-  const ng_csr *L = &A->local, *O = &A->offrank;
-  int64_t lo = D->p_rowptr[i], hi = D->p_rowptr[i + 1];
-  double d = 0;
-  for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++)
-    if (L->col[k] == i) d += L->val[k];
-  for (int64_t p = lo; p < hi; p++) D->p_val[p] = 0.0;
-  if (d == 0.0) return 0;
-  if (D->gather) {
-    D->p_val[lo] = 1.0;
-    return 1;
-  }
-  double s = -omega / d, df = d, f = D->filter;
   int32_t n = A->n_local;
-  if (sd) {
-    for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++)
-      if (L->col[k] != i && !NG_AMG_STRONG(L->val[k], f, sd[i], sd[L->col[k]], D->sgn)) df += L->val[k];
-    for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++)
-      if (!NG_AMG_STRONG(O->val[k], f, sd[i], sd[n + O->col[k]], D->sgn)) df += O->val[k];
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t p = X->rowptr[i];
+    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++) X->val[p++] = A->local.val[k];
+    for (int64_t k = A->offrank.rowptr[i]; k < A->offrank.rowptr[i + 1]; k++) X->val[p++] = A->offrank.val[k];
   }
-  for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
-    int32_t j = L->col[k];
-    double v = L->val[k];
-    if (sd && j == i) v = df;
-    else if (sd && !NG_AMG_STRONG(v, f, sd[i], sd[j], D->sgn)) continue;
-    if (D->agg[j] >= 0) D->p_val[find_i64(D->p_gcol, lo, hi, D->agg[j])] += s * v * D->ptent[j];
+}
+
+/* Aext's pattern (own columns 0..n-1, halo columns n..) and values. */
+static ng_status make_aext(ng_matrix A, ng_csr *X)
+{
+  int32_t n = A->n_local;
+  NG_CHECK(ng_csr_alloc(X, n, n + A->n_halo, A->local.nnz + A->offrank.nnz));
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i <= n; i++) X->rowptr[i] = A->local.rowptr[i] + A->offrank.rowptr[i];
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t p = X->rowptr[i];
+    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++) X->col[p++] = A->local.col[k];
+    for (int64_t k = A->offrank.rowptr[i]; k < A->offrank.rowptr[i + 1]; k++) X->col[p++] = n + A->offrank.col[k];
   }
-  for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++) {
-    int32_t h = O->col[k];
-    if (sd && !NG_AMG_STRONG(O->val[k], f, sd[i], sd[n + h], D->sgn)) continue;
-    if (D->agg_halo[h] >= 0) D->p_val[find_i64(D->p_gcol, lo, hi, D->agg_halo[h])] += s * O->val[k] * D->ptent_halo[h];
+  aext_values(A, X);
+  return NG_SUCCESS;
+}
+
+/* The compact coarse columns (D->pcol, D->pm: every aggregate of an own
+ * row or halo column, so every column of P) and D->cagg. */
+static ng_status compact_columns(ng_matrix A, ng_amg_dlevel *D)
+{
+  int32_t ne = A->n_local + A->n_halo;
+  int64_t *v = NULL, nv = 0;
+  ng_index_map H;
+  NG_CHECK(NG_MALLOC(v, ne));
+  for (int32_t e = 0; e < ne; e++)
+    if (D->agg[e] >= 0) v[nv++] = D->agg[e];
+  ng_status st = ng_index_map_build(&H, v, nv);
+  ng_free(v);
+  NG_CHECK(st);
+  st = NG_MALLOC(D->cagg, ne);
+  if (!st) {
+    for (int32_t e = 0; e < ne; e++) D->cagg[e] = D->agg[e] >= 0 ? ng_index_map_find(&H, D->agg[e]) : -1;
+    D->pcol = H.sorted;
+    D->pm = H.n;
+    H.sorted = NULL;
   }
-  if (D->agg[i] >= 0) D->p_val[find_i64(D->p_gcol, lo, hi, D->agg[i])] += D->ptent[i];
-  return 1;
+  ng_index_map_free(&H);
+  return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
+}
+
+/* P's pattern over the compact columns and its global columns (setup):
+ * a column for every aggregate met in the row (amg_prolong.c), or for a
+ * gathered level (P = I onto rank 0) the row's own one. */
+static ng_status pattern(ng_matrix A, ng_amg_dlevel *D)
+{
+  int32_t n = A->n_local;
+  NG_CHECK(make_aext(A, &D->Aext));
+  NG_CHECK(compact_columns(A, D));
+  if (D->gather) {
+    NG_CHECK(ng_csr_alloc(&D->Pc, n, D->pm, n));
+    for (int32_t i = 0; i < n; i++) {
+      D->Pc.rowptr[i + 1] = i + 1;
+      D->Pc.col[i] = D->cagg[i];
+    }
+  } else NG_CHECK(ng_amg_smooth_pattern(&D->Aext, D->cagg, D->pm, &D->Pc));
+  NG_CHECK(NG_MALLOC(D->p_gcol, D->Pc.nnz));
+  for (int64_t p = 0; p < D->Pc.nnz; p++) D->p_gcol[p] = D->pcol[D->Pc.col[p]];
+  return NG_SUCCESS;
+}
+
+/* P = I onto rank 0: 1 in every row with a nonzero diagonal; the first
+ * row without one, or -1. */
+static int32_t gather_values(ng_matrix A, ng_csr *P)
+{
+  int32_t bad = -1;
+  for (int32_t i = 0; i < A->n_local; i++) {
+    double d = 0;
+    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++)
+      if (A->local.col[k] == i) d += A->local.val[k];
+    P->val[i] = d == 0.0 ? 0.0 : 1.0;
+    if (d == 0.0 && bad < 0) bad = i;
+  }
+  return bad;
+}
+
+/* sqrt |a_jj| of the own rows and halo columns (-amg_filter; collective). */
+static ng_status filter_diagonal(ng_matrix A, double **sd)
+{
+  ng_context ctx = A->ctx;
+  int32_t n = A->n_local;
+  ng_status st = NG_MALLOC(*sd, (size_t)n + A->n_halo + 1);
+  if (!st) st = ng_csr_diagonal(&A->local, *sd, 1);
+  if (!st)
+    for (int32_t i = 0; i < n; i++) (*sd)[i] = sqrt(fabs((*sd)[i]));
+  st = ng_comm_agree(ctx, st); /* the exchange is collective */
+  if (!st) st = ng_comm_agree(ctx, ng_halo_exchange_host(ctx, A->halo, *sd, *sd + n, sizeof(double)));
+  if (st != NG_SUCCESS) {
+    ng_free(*sd);
+    *sd = NULL;
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  return NG_SUCCESS;
 }
 
 ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int refresh)
 {
   ng_context ctx = A->ctx;
-  int32_t n = A->n_local, bad = -1;
-  int64_t *buf = NULL, maxrow = 1;
+  int32_t bad = -1;
   ng_status st = NG_SUCCESS;
-  if (!refresh) {
-    for (int32_t i = 0; i < n; i++) {
-      int64_t len = A->local.rowptr[i + 1] - A->local.rowptr[i] + A->offrank.rowptr[i + 1] - A->offrank.rowptr[i] + 1;
-      if (len > maxrow) maxrow = len;
-    }
-    int nt = 1;
-#ifdef _OPENMP
-    nt = omp_get_max_threads();
-#endif
-    st = NG_MALLOC(buf, maxrow * (int64_t)nt);
-    if (!st) st = NG_CALLOC(D->p_rowptr, (size_t)n + 1);
-    if (!st) { /* a buffer per thread: a row's list holds duplicates before they merge */
-#pragma omp parallel for schedule(static) num_threads(nt) if (n > 20000)
-      for (int32_t i = 0; i < n; i++) D->p_rowptr[i + 1] = row_pattern(A, D, i, buf + maxrow * thread_id());
-      for (int32_t i = 0; i < n; i++) D->p_rowptr[i + 1] += D->p_rowptr[i];
-      st = NG_MALLOC(D->p_gcol, D->p_rowptr[n]);
-    }
-    if (!st) st = NG_MALLOC(D->p_val, D->p_rowptr[n]);
-    if (!st) {
-#pragma omp parallel for schedule(static) num_threads(nt) if (n > 20000)
-      for (int32_t i = 0; i < n; i++) {
-        int64_t *b = buf + maxrow * thread_id();
-        memcpy(D->p_gcol + D->p_rowptr[i], b, (size_t)row_pattern(A, D, i, b) * sizeof(int64_t));
-      }
-    }
-    ng_free(buf);
-    NG_CHECK(ng_comm_agree(ctx, st));
-  }
+  if (!refresh) st = pattern(A, D);
+  else aext_values(A, &D->Aext);
+  NG_CHECK(ng_comm_agree(ctx, st));
   double *sd = NULL; /* -amg_filter: sqrt |a_jj| of own rows and halo columns */
-  if (D->filter > 0 && !D->gather) {
-    st = NG_MALLOC(sd, (size_t)n + A->n_halo + 1);
-    if (!st) st = ng_csr_diagonal(&A->local, sd, 1);
-    if (!st)
-      for (int32_t i = 0; i < n; i++) sd[i] = sqrt(fabs(sd[i]));
-    NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), sdfail); /* the exchange is collective */
-    st = ng_comm_agree(ctx, ng_halo_exchange_host(ctx, A->halo, sd, sd + n, sizeof(double)));
-  sdfail:
-    if (st != NG_SUCCESS) {
-      ng_free(sd);
-      return ng_error_trace(st, __FILE__, __LINE__);
-    }
-  }
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++)
-    if (!row_values(A, D, i, omega, sd)) {
-#pragma omp critical(ng_amg_dist_bad_row)
-      if (bad < 0 || i < bad) bad = i;
-    }
+  if (D->filter > 0 && !D->gather) NG_CHECK(filter_diagonal(A, &sd));
+  if (D->gather) bad = gather_values(A, &D->Pc);
+  else bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
   ng_free(sd);
   if (bad >= 0)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + bad));
   NG_CHECK(ng_comm_agree(ctx, st));
   int64_t nc = D->cstarts[ctx->size];
   if (!refresh)
-    NG_CHECK(ng_matrix_create_rect(ctx, A->n_global, A->row_begin, A->row_begin + n, nc, D->cstarts[ctx->rank],
-                                   D->cstarts[ctx->rank + 1], D->p_rowptr, D->p_gcol, D->p_val, &D->P));
+    NG_CHECK(ng_matrix_create_rect(ctx, A->n_global, A->row_begin, A->row_begin + A->n_local, nc,
+                                   D->cstarts[ctx->rank], D->cstarts[ctx->rank + 1], D->Pc.rowptr, D->p_gcol,
+                                   D->Pc.val, &D->P));
   else {
-    st = ng_matrix_update_values(D->P, D->p_val);
+    st = ng_matrix_update_values(D->P, D->Pc.val);
     NG_CHECK(ng_comm_agree(ctx, st));
   }
   return NG_SUCCESS;

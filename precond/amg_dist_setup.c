@@ -184,19 +184,18 @@ static ng_status gather_transfer(ng_precond Pc, ng_amg *M, int l)
   ng_context ctx = Pc->ctx;
   ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
   ng_matrix A = D->A;
-  ng_status st = NG_MALLOC(D->agg, A->n_local);
-  if (!st) st = NG_MALLOC(D->agg_halo, A->n_halo);
-  if (!st) st = NG_MALLOC(D->ptent, A->n_local);
-  if (!st) st = NG_MALLOC(D->ptent_halo, A->n_halo);
+  int32_t n = A->n_local;
+  ng_status st = NG_MALLOC(D->agg, (size_t)n + A->n_halo);
+  if (!st) st = NG_MALLOC(D->ptent, (size_t)n + A->n_halo);
   if (!st) st = NG_MALLOC(D->cstarts, ctx->size + 1);
   NG_CHECK(ng_comm_agree(ctx, st));
-  for (int32_t i = 0; i < A->n_local; i++) {
+  for (int32_t i = 0; i < n; i++) {
     D->agg[i] = A->row_begin + i;
     D->ptent[i] = 1.0;
   }
   for (int32_t h = 0; h < A->n_halo; h++) {
-    D->agg_halo[h] = A->halo_gcol[h];
-    D->ptent_halo[h] = 1.0;
+    D->agg[n + h] = A->halo_gcol[h];
+    D->ptent[n + h] = 1.0;
   }
   D->cstarts[0] = 0;
   for (int r = 1; r <= ctx->size; r++) D->cstarts[r] = A->n_global;
@@ -219,17 +218,8 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
   ng_matrix A = ((ng_amg_dlevel *)M->dist)[l].A;
-  double *d = NULL;
-  ng_status st = NG_SUCCESS;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
-  st = NG_MALLOC(d, L->n);
-  if (!st) st = ng_csr_diagonal(&A->local, d, 1);
-  if (!st)
-    for (int32_t i = 0; i < L->n; i++) d[i] = L->omega / d[i];
-  if (!st && !L->dinv) st = ctx->vops->alloc(ctx, &L->dinv, L->n);
-  if (!st) st = ctx->vops->upload(ctx, L->dinv, d, L->n);
-  ng_free(d);
-  NG_CHECK(st);
+  NG_CHECK(ng_amg_smoother_diagonal(ctx, M, l, &A->local));
   if (l > 0 && !refresh) {
     L->Aops = &dist_A_ops;
     L->Adata = A;
@@ -355,12 +345,12 @@ void ng_amg_dist_free(ng_context ctx, ng_amg *M)
     ng_free(d->ro_perm);
     ng_free(d->cstarts);
     ng_free(d->agg);
-    ng_free(d->agg_halo);
     ng_free(d->ptent);
-    ng_free(d->ptent_halo);
-    ng_free(d->p_rowptr);
+    ng_csr_free(&d->Aext);
+    ng_free(d->pcol);
+    ng_free(d->cagg);
+    ng_csr_free(&d->Pc);
     ng_free(d->p_gcol);
-    ng_free(d->p_val);
   }
   ng_free(D);
   M->dist = NULL;

@@ -231,21 +231,11 @@ static int64_t find_col(const int32_t *col, int64_t lo, int64_t hi, int32_t c)
   return lo;
 }
 
-ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
-                               double filter, int sgn, ng_csr *P)
+int32_t ng_amg_smooth_rows(const ng_csr *A, const int32_t *agg, const double *ptent, double omega, double filter,
+                           int sgn, const double *sd, ng_csr *P)
 {
-  int32_t n = A->nrows;
-  int32_t bad = -1;
-  double *sd = NULL; /* sqrt |a_ii| for the filter */
-  if (filter > 0) {
-    NG_CHECK(NG_MALLOC(sd, n));
-    ng_status st = ng_csr_diagonal(A, sd, 1);
-    if (st != NG_SUCCESS) {
-      ng_free(sd);
-      return ng_error_trace(st, __FILE__, __LINE__);
-    }
-    for (int32_t i = 0; i < n; i++) sd[i] = sqrt(fabs(sd[i]));
-  }
+  int32_t n = A->nrows, bad = -1;
+  if (!(filter > 0)) sd = NULL;
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     int64_t lo = P->rowptr[i], hi = P->rowptr[i + 1];
@@ -275,6 +265,24 @@ ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double
     }
     if (agg[i] >= 0) P->val[find_col(P->col, lo, hi, agg[i])] += ptent[i];
   }
+  return bad;
+}
+
+ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
+                               double filter, int sgn, ng_csr *P)
+{
+  int32_t n = A->nrows;
+  double *sd = NULL; /* sqrt |a_ii| for the filter */
+  if (filter > 0) {
+    NG_CHECK(NG_MALLOC(sd, n));
+    ng_status st = ng_csr_diagonal(A, sd, 1);
+    if (st != NG_SUCCESS) {
+      ng_free(sd);
+      return ng_error_trace(st, __FILE__, __LINE__);
+    }
+    for (int32_t i = 0; i < n; i++) sd[i] = sqrt(fabs(sd[i]));
+  }
+  int32_t bad = ng_amg_smooth_rows(A, agg, ptent, omega, filter, sgn, sd, P);
   ng_free(sd);
   if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: row %d has a zero or missing diagonal entry", (int)bad);
   return NG_SUCCESS;

@@ -67,7 +67,7 @@ static ng_status level_rho(ng_amg *M, ng_matrix A, int l)
 }
 
 /* dinv = omega / a_ii in context memory (allocated on the first call). */
-static ng_status smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A)
+ng_status ng_amg_smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A)
 {
   ng_amg_level *L = &M->L[l];
   double *d;
@@ -146,7 +146,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
-  NG_CHECK(smoother_diagonal(ctx, M, l, A));
+  NG_CHECK(ng_amg_smoother_diagonal(ctx, M, l, A));
   if (l == 0) NG_CHECK(ng_amg_fine_table(ctx, M, Amat, refresh));
   if (l > 0) {
     if (!refresh) {
