@@ -10,6 +10,7 @@
 #   sh ../test/gpu_sanitize.sh memcheck initcheck     # some
 # Environment: COMPUTE_SANITIZER (the tool's path), NG_CS_FLAGS (extra
 # compute-sanitizer flags), NG_CS_TIMEOUT (seconds per case, default 1800),
+# NG_CS_SKIP (a file of "TOOL NAME" cases not to run again, see below),
 # NG_CS_LOGDIR (where the per-case logs go, default ./gpu-sanitize-logs),
 # NG_CS_JOBS (cases run at once, default 1: each case is one
 # compute-sanitizer process, mostly one CPU core; the GPU is shared).
@@ -69,10 +70,17 @@ if [ "${1:-}" = "--case" ]; then
   mpi=""
   [ "$ranks" -gt 0 ] && mpi="mpirun --oversubscribe --bind-to none -np $ranks"
   [ "$only" = "-" ] && only=""
-  # shellcheck disable=SC2086
-  NG_TEST_ONLY=$only timeout "${NG_CS_TIMEOUT:-1800}" $mpi "$CS" --tool "$tool" $extra --error-exitcode 99 \
-    --target-processes all --print-limit 50 ${NG_CS_FLAGS:-} "$@" >"$log" 2>&1
-  rc=$?
+  # compute-sanitizer itself sometimes dies at start-up (SIGSEGV before it
+  # prints anything but its banner) when many are launched at once: that
+  # case is started again, up to three times
+  for try in 1 2 3; do
+    # shellcheck disable=SC2086
+    NG_TEST_ONLY=$only timeout "${NG_CS_TIMEOUT:-1800}" $mpi "$CS" --tool "$tool" $extra --error-exitcode 99 \
+      --target-processes all --print-limit 50 ${NG_CS_FLAGS:-} "$@" >"$log" 2>&1
+    rc=$?
+    [ $rc -eq 139 ] && [ "$(wc -l <"$log")" -le 2 ] || break
+    sleep $try
+  done
   secs=$(( $(date +%s) - start ))
   # Every checked process ends with "ERROR SUMMARY: N errors", racecheck's
   # with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
@@ -155,14 +163,26 @@ if grep -q "define NG_HAVE_MPI 1" "$top/config.h" && command -v mpirun >/dev/nul
   done
 fi
 
+# NG_CS_SKIP: a file of "TOOL NAME" lines (a previous run's clean cases) not
+# run again; they are reported as "skipped (clean before)".
+todo="$logdir/todo.txt"
+if [ -n "${NG_CS_SKIP:-}" ] && [ -f "$NG_CS_SKIP" ]; then
+  awk 'NR == FNR { done[$1 " " $2] = 1; next } !(($1 " " $2) in done)' "$NG_CS_SKIP" "$list" >"$todo"
+  awk 'NR == FNR { done[$1 " " $2] = 1; next } (($1 " " $2) in done)' "$NG_CS_SKIP" "$list" |
+    while read -r tool name rest; do
+      printf '%-10s %-40s %5s  ok (skipped: clean before)\n' "$tool" "$name" - >"$logdir/$tool-$name.result"
+    done
+else
+  cp "$list" "$todo"
+fi
 # every line: sh THIS --case TOOL NAME RANKS ONLY COMMAND...
-xargs -P "${NG_CS_JOBS:-1}" -L 1 sh "$here/gpu_sanitize.sh" --case <"$list"
+xargs -P "${NG_CS_JOBS:-1}" -L 1 sh "$here/gpu_sanitize.sh" --case <"$todo"
 nrun=0; nfail=0
 while read -r tool name rest; do
   r="$logdir/$tool-$name.result"
   nrun=$((nrun + 1))
   if [ -f "$r" ]; then cat "$r"; else printf '%-10s %-40s  no result\n' "$tool" "$name"; fi
-  { [ -f "$r" ] && head -n 1 "$r" | grep -q " ok$"; } || nfail=$((nfail + 1))
+  { [ -f "$r" ] && head -n 1 "$r" | grep -q -E " ok( \(skipped: clean before\))?$"; } || nfail=$((nfail + 1))
 done <"$list"
 echo "gpu_sanitize.sh: $nrun cases, $nfail failed (logs in $logdir)"
 [ $nfail -eq 0 ]
