@@ -22,6 +22,10 @@ static ng_status cheby_setup(ng_context ctx, ng_amg *M, int l, const ng_csr *A, 
   *data = c;
   NG_CHECK(ctx->vops->alloc(ctx, &c->d, M->L[l].n));
   NG_CHECK(ctx->vops->alloc(ctx, &c->w, M->L[l].n));
+  /* zeroed once, as the cycle's vectors (amg_setup.c: a CUDA-graph cycle's
+   * copy of d into x is checked by initcheck before the graph writes d) */
+  NG_CHECK(ctx->vops->fill(ctx, M->L[l].n, 0.0, c->d));
+  NG_CHECK(ctx->vops->fill(ctx, M->L[l].n, 0.0, c->w));
   return NG_SUCCESS;
 }
 

@@ -70,15 +70,20 @@ if [ "${1:-}" = "--case" ]; then
   mpi=""
   [ "$ranks" -gt 0 ] && mpi="mpirun --oversubscribe --bind-to none -np $ranks"
   [ "$only" = "-" ] && only=""
+  # racecheck follows every shared-memory access of the AMG setup's hash
+  # kernels: the AMG suites run on smaller grids there (NG_TEST_SMALL,
+  # test/testutil.h), the same kernels and paths
+  small=""
+  [ "$tool" = racecheck ] && small=1
   # compute-sanitizer itself sometimes dies at start-up (SIGSEGV before it
   # prints anything but its banner) when many are launched at once: that
   # case is started again, up to three times
   for try in 1 2 3; do
     # shellcheck disable=SC2086
-    NG_TEST_ONLY=$only timeout "${NG_CS_TIMEOUT:-1800}" $mpi "$CS" --tool "$tool" $extra --error-exitcode 99 \
+    NG_TEST_ONLY=$only NG_TEST_SMALL=$small timeout "${NG_CS_TIMEOUT:-1800}" $mpi "$CS" --tool "$tool" $extra --error-exitcode 99 \
       --target-processes all --print-limit 50 ${NG_CS_FLAGS:-} "$@" >"$log" 2>&1
     rc=$?
-    [ $rc -eq 139 ] && [ "$(wc -l <"$log")" -le 2 ] || break
+    [ $rc -eq 139 ] && ! grep -q -E "(ERROR|RACECHECK) SUMMARY|Running suite" "$log" || break
     sleep $try
   done
   secs=$(( $(date +%s) - start ))
@@ -127,6 +132,12 @@ solve="$top/nagare-solve"
 case_() {
   for tool in $tools; do
     [ "$tool" != memcheck ] && [ "$1" = test_alloc_fail_gpu ] && continue
+    # initcheck cannot see what another process writes into memory shared
+    # through CUDA IPC, so every copy out of a peer's buffer reads as
+    # uninitialized there: the cases that move data by ipc run under the
+    # other three tools (the same data is checked byte for byte against the
+    # host transport by test_transport)
+    [ "$tool" = initcheck ] && case $1 in *-ipc | transports-2ranks) continue ;; esac
     echo "$tool $*" >>"$list"
   done
 }

@@ -227,6 +227,7 @@ START_TEST(gpu_setup_matches_host)
    * on the GPU, the rest on the host; signed strength and the filter on the
    * device too) */
   const char *specs[] = {"fem27:40", "lap27:33", "aniso27:24", "lap7:40", "het7:32"};
+  for (int s = 0; s < 5; s++) specs[s] = ng_test_spec(specs[s]); /* smaller under racecheck */
   for (int s = 0; s < 5; s++) {
     ng_matrix A[2];
     ng_vector b[2];
@@ -289,6 +290,7 @@ START_TEST(gpu_smoothers_match_host)
 {
   const char *sm[] = {"jacobi", "mcgs", "mmcgs", "chebyshev"};
   struct { const char *spec, *solver; } c[] = {{"fem27:40", "pcg"}, {"aniso27:24", "pbicgstab"}};
+  for (int q = 0; q < 2; q++) c[q].spec = ng_test_spec(c[q].spec); /* smaller under racecheck */
   for (int q = 0; q < 2; q++)
     for (int s = 0; s < 4; s++) {
       ng_matrix A[2];

@@ -26,6 +26,10 @@ int ng_test_run(Suite *s);
  * leaves this test out: test/gpu_sanitize.sh checks one test of a long GPU
  * suite per compute-sanitizer process, several at once. */
 int ng_test_selected(const char *name);
+/* A generator spec "name:N..." with N halved (at least 8) when NG_TEST_SMALL
+ * is set (racecheck runs of the long AMG suites, test/gpu_sanitize.sh), else
+ * spec itself. The result lives until the 8th call after. */
+const char *ng_test_spec(const char *spec);
 #define NG_TEST_ADD(tc, t)                                                                        \
   do {                                                                                           \
     if (ng_test_selected(#t)) tcase_add_test(tc, t);                                             \
