@@ -25,6 +25,9 @@ void ng_graph_free(ng_graph *G);
  * coupling is never strong; meant for a positive diagonal). The same test
  * in amg_prolong.c (filter), amg_dist_*.c and amg_setup_cuda.cu. */
 ng_status ng_amg_strength(const ng_csr *A, double theta, int sgn, ng_graph *S);
+/* d[i] = sqrt |a_ii| (the strength test's and the filter's scale); a zero or
+ * missing diagonal is an error (ng_csr_diagonal). */
+ng_status ng_amg_sqrt_diagonal(const ng_csr *A, double *d);
 #define NG_AMG_STRONG(a, theta, si, sj, sgn) (((sgn) ? -(a) : fabs(a)) >= (theta) * (si) * (sj))
 
 /* Deterministic MIS(2) aggregation of the graph (amg_aggregate.c): agg[i] is
@@ -35,6 +38,12 @@ ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg);
  * max(in[i], in[j] for j in N(i)) over the graph's rows (columns may
  * reach past them: the distributed graph's halo columns). */
 void ng_amg_max_neighbours(const ng_graph *S, const uint64_t *in, uint64_t *out);
+/* The same maximum only for the rows j with need[j] == stamp
+ * (ng_amg_max_marked), or only for the rows listed in U[0..nu)
+ * (ng_amg_max_listed): the late, sparse MIS(2) rounds (one-rank and
+ * distributed). */
+void ng_amg_max_marked(const ng_graph *S, const int32_t *need, int32_t stamp, const uint64_t *in, uint64_t *out);
+void ng_amg_max_listed(const ng_graph *S, const int32_t *U, int64_t nu, const uint64_t *in, uint64_t *out);
 /* The MIS(2) key of vertex i in state 0 (out), 1 (undecided), 2 (in):
  * state, a 30-bit hash of i, i; larger keys win. */
 uint64_t ng_amg_mis_key(int state, uint32_t i);

@@ -42,12 +42,36 @@ void ng_amg_max_neighbours(const ng_graph *S, const uint64_t *in, uint64_t *out)
   }
 }
 
+void ng_amg_max_marked(const ng_graph *S, const int32_t *need, int32_t stamp, const uint64_t *in, uint64_t *out)
+{
+  int32_t n = S->n;
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t j = 0; j < n; j++) {
+    if (need[j] != stamp) continue;
+    uint64_t m = in[j];
+    for (int64_t k = S->rowptr[j]; k < S->rowptr[j + 1]; k++)
+      if (in[S->col[k]] > m) m = in[S->col[k]];
+    out[j] = m;
+  }
+}
+
+void ng_amg_max_listed(const ng_graph *S, const int32_t *U, int64_t nu, const uint64_t *in, uint64_t *out)
+{
+#pragma omp parallel for schedule(static) if (nu > 20000)
+  for (int64_t u = 0; u < nu; u++) {
+    int32_t i = U[u];
+    uint64_t m = in[i];
+    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
+      if (in[S->col[k]] > m) m = in[S->col[k]];
+    out[i] = m;
+  }
+}
+
 /* One round restricted to the undecided vertices U (late rounds, when few
  * are left): M1 only where an undecided vertex will read it. */
 static void sparse_round(const ng_graph *S, const int32_t *U, int64_t nu, int32_t *need, int32_t stamp,
                          uint64_t *T, uint64_t *M1, uint64_t *M2)
 {
-  int32_t n = S->n;
 #pragma omp parallel for schedule(static)
   for (int64_t u = 0; u < nu; u++) {
     int32_t i = U[u];
@@ -57,22 +81,8 @@ static void sparse_round(const ng_graph *S, const int32_t *U, int64_t nu, int32_
       need[S->col[k]] = stamp;
     }
   }
-#pragma omp parallel for schedule(static)
-  for (int32_t j = 0; j < n; j++) {
-    if (need[j] != stamp) continue;
-    uint64_t m = T[j];
-    for (int64_t k = S->rowptr[j]; k < S->rowptr[j + 1]; k++)
-      if (T[S->col[k]] > m) m = T[S->col[k]];
-    M1[j] = m;
-  }
-#pragma omp parallel for schedule(static)
-  for (int64_t u = 0; u < nu; u++) {
-    int32_t i = U[u];
-    uint64_t m = M1[i];
-    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
-      if (M1[S->col[k]] > m) m = M1[S->col[k]];
-    M2[i] = m;
-  }
+  ng_amg_max_marked(S, need, stamp, T, M1);
+  ng_amg_max_listed(S, U, nu, M1, M2);
 }
 
 ng_status ng_amg_aggregate(const ng_graph *S, int32_t *agg, int32_t *nagg)

@@ -63,6 +63,10 @@ typedef struct {
  * ranks; fills D->agg, D->cstarts (one block per rank, before
  * agglomeration) and *n_coarse (global). */
 ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int64_t *n_coarse);
+/* *sd = sqrt |a_jj| of the own rows then the halo columns (n_local +
+ * n_halo, exchanged; collective, agreed): the strength test's and the
+ * filter's scale (amg_dist_aggregate.c). */
+ng_status ng_amg_dist_sqrt_diagonal(ng_matrix A, double **sd);
 /* amg_dist_prolong.c: tentative values (aggregate sizes summed over ranks)
  * and the smoothed P's pattern and values as a rectangular matrix over
  * D->cstarts; values only when refresh. */

@@ -74,17 +74,29 @@ static void strong_fill(const ng_csr *L, const ng_csr *O, int32_t i, int32_t n, 
     }
 }
 
+ng_status ng_amg_dist_sqrt_diagonal(ng_matrix A, double **sd)
+{
+  ng_context ctx = A->ctx;
+  int32_t n = A->n_local;
+  ng_status st = NG_MALLOC(*sd, (size_t)n + A->n_halo + 1);
+  if (!st) st = ng_amg_sqrt_diagonal(&A->local, *sd);
+  st = ng_comm_agree(ctx, st); /* the exchange is collective */
+  if (!st) st = ng_comm_agree(ctx, ng_halo_exchange_host(ctx, A->halo, *sd, *sd + n, sizeof(double)));
+  if (st != NG_SUCCESS) {
+    ng_free(*sd);
+    *sd = NULL;
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  return NG_SUCCESS;
+}
+
 static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S)
 {
   int32_t n = A->n_local, nh = A->n_halo, nlow = 0;
   double *d = NULL;
   ng_status st;
   memset(S, 0, sizeof(*S));
-  st = NG_MALLOC(d, (size_t)n + nh);
-  if (!st) st = ng_csr_diagonal(&A->local, d, 1);
-  NG_CHECK_GOTO(st, ng_comm_agree(A->ctx, st), fail); /* the exchange below is collective */
-  for (int32_t i = 0; i < n; i++) d[i] = sqrt(fabs(d[i]));
-  NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, d, d + n, sizeof(double)), fail);
+  NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &d));
   NG_CHECK_GOTO(st, NG_CALLOC(S->rowptr, (size_t)n + 1), fail);
   S->n = n;
   while (nlow < nh && A->halo_gcol[nlow] < A->row_begin) nlow++;
@@ -128,22 +140,9 @@ static ng_status sparse_round(ng_matrix A, const ng_graph *S, const int32_t *U, 
       if (S->col[k] < n) need[S->col[k]] = stamp;
   }
   for (int32_t k = 0; h && k < h->n_send; k++) need[h->send_idx_host[k]] = stamp;
-#pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t j = 0; j < n; j++) {
-    if (need[j] != stamp) continue;
-    uint64_t m = T[j];
-    for (int64_t k = S->rowptr[j]; k < S->rowptr[j + 1]; k++)
-      if (T[S->col[k]] > m) m = T[S->col[k]];
-    M1[j] = m;
-  }
+  ng_amg_max_marked(S, need, stamp, T, M1);
   NG_CHECK(ng_halo_exchange_host(A->ctx, A->halo, M1, M1 + n, sizeof(uint64_t)));
-  for (int32_t u = 0; u < nu; u++) {
-    int32_t i = U[u];
-    uint64_t m = M1[i];
-    for (int64_t k = S->rowptr[i]; k < S->rowptr[i + 1]; k++)
-      if (M1[S->col[k]] > m) m = M1[S->col[k]];
-    M2[i] = m;
-  }
+  ng_amg_max_listed(S, U, nu, M1, M2);
   return NG_SUCCESS;
 }
 

@@ -161,25 +161,6 @@ static int32_t gather_values(ng_matrix A, ng_csr *P)
   return bad;
 }
 
-/* sqrt |a_jj| of the own rows and halo columns (-amg_filter; collective). */
-static ng_status filter_diagonal(ng_matrix A, double **sd)
-{
-  ng_context ctx = A->ctx;
-  int32_t n = A->n_local;
-  ng_status st = NG_MALLOC(*sd, (size_t)n + A->n_halo + 1);
-  if (!st) st = ng_csr_diagonal(&A->local, *sd, 1);
-  if (!st)
-    for (int32_t i = 0; i < n; i++) (*sd)[i] = sqrt(fabs((*sd)[i]));
-  st = ng_comm_agree(ctx, st); /* the exchange is collective */
-  if (!st) st = ng_comm_agree(ctx, ng_halo_exchange_host(ctx, A->halo, *sd, *sd + n, sizeof(double)));
-  if (st != NG_SUCCESS) {
-    ng_free(*sd);
-    *sd = NULL;
-    return ng_error_trace(st, __FILE__, __LINE__);
-  }
-  return NG_SUCCESS;
-}
-
 ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int refresh)
 {
   ng_context ctx = A->ctx;
@@ -189,7 +170,7 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
   else aext_values(A, &D->Aext);
   NG_CHECK(ng_comm_agree(ctx, st));
   double *sd = NULL; /* -amg_filter: sqrt |a_jj| of own rows and halo columns */
-  if (D->filter > 0 && !D->gather) NG_CHECK(filter_diagonal(A, &sd));
+  if (D->filter > 0 && !D->gather) NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &sd));
   if (D->gather) bad = gather_values(A, &D->Pc);
   else bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
   ng_free(sd);

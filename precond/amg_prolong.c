@@ -275,12 +275,11 @@ ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double
   double *sd = NULL; /* sqrt |a_ii| for the filter */
   if (filter > 0) {
     NG_CHECK(NG_MALLOC(sd, n));
-    ng_status st = ng_csr_diagonal(A, sd, 1);
+    ng_status st = ng_amg_sqrt_diagonal(A, sd);
     if (st != NG_SUCCESS) {
       ng_free(sd);
       return ng_error_trace(st, __FILE__, __LINE__);
     }
-    for (int32_t i = 0; i < n; i++) sd[i] = sqrt(fabs(sd[i]));
   }
   int32_t bad = ng_amg_smooth_rows(A, agg, ptent, omega, filter, sgn, sd, P);
   ng_free(sd);

@@ -17,6 +17,14 @@ void ng_graph_free(ng_graph *G)
   memset(G, 0, sizeof(*G));
 }
 
+ng_status ng_amg_sqrt_diagonal(const ng_csr *A, double *d)
+{
+  NG_CHECK(ng_csr_diagonal(A, d, 1));
+#pragma omp parallel for schedule(static) if (A->nrows > 20000)
+  for (int32_t i = 0; i < A->nrows; i++) d[i] = sqrt(fabs(d[i]));
+  return NG_SUCCESS;
+}
+
 ng_status ng_amg_strength(const ng_csr *A, double theta, int sgn, ng_graph *S)
 {
   int32_t n = A->nrows;
@@ -24,8 +32,7 @@ ng_status ng_amg_strength(const ng_csr *A, double theta, int sgn, ng_graph *S)
   ng_status st = NG_SUCCESS;
   memset(S, 0, sizeof(*S));
   NG_CHECK(NG_MALLOC(d, n));
-  NG_CHECK_GOTO(st, ng_csr_diagonal(A, d, 1), fail);
-  for (int32_t i = 0; i < n; i++) d[i] = sqrt(fabs(d[i]));
+  NG_CHECK_GOTO(st, ng_amg_sqrt_diagonal(A, d), fail);
   NG_CHECK_GOTO(st, NG_CALLOC(S->rowptr, (size_t)n + 1), fail);
   S->n = n;
 #pragma omp parallel for schedule(static) if (n > 20000)
