@@ -76,12 +76,12 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
  * D->cstarts (*Ac made at setup, values updated when refresh). */
 ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh, ng_matrix *Ac);
 void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G);
-/* amg_dist_sparsify.c: *Ac (the full product, made from rp, gc, val: this
- * rank's n rows from c0, global columns) replaced by its sparsified copy;
+/* amg_dist_sparsify.c: *Ac made as the sparsified copy of the full product
+ * rp, gc, val (this rank's rows of the row ranges starts, global columns);
  * *S keeps where each entry went; _values redoes S's values from new val. */
 typedef struct ng_amg_dsparsify ng_amg_dsparsify;
-ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, int64_t nc, int64_t c0, int32_t n, const int64_t *rp,
-                               const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
+ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts, const int64_t *rp, const int64_t *gc,
+                               const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
 void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val);
 void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
 /* 1 when the level's local products ran on the GPU. */

@@ -130,12 +130,33 @@ typedef struct {
   int64_t col;  /* global coarse column */
   int64_t k;    /* contribution number */
 } contrib;
-static int cmp_contrib(const void *a, const void *b)
+/* Orders one coarse row's contributions S[lo, hi) by (column, order). They
+ * arrive in order k as a few runs ascending in column (one T row each: this
+ * rank's, then one per source rank), so a natural bottom-up merge sorts
+ * them in O(n log runs), where an insertion sort moves entries across whole
+ * runs. Adjacent ranges hold ascending k, so taking the left entry on equal
+ * columns keeps k ascending. tmp is scratch over the same range. */
+static void merge_runs(contrib *S, contrib *tmp, int64_t lo, int64_t hi)
 {
-  const contrib *x = a, *y = b;
-  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
-  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
-  return (x->k > y->k) - (x->k < y->k);
+  if (hi - lo < 2) return;
+  for (;;) {
+    int64_t a = lo;
+    while (a < hi) {
+      int64_t m = a + 1, e;
+      while (m < hi && S[m].col >= S[m - 1].col) m++;
+      if (m == hi) {
+        if (a == lo) return; /* one run: sorted */
+        break;               /* a lone last run waits for the next pass */
+      }
+      for (e = m + 1; e < hi && S[e].col >= S[e - 1].col; e++) {}
+      int64_t x = a, y = m, o = a;
+      while (x < m && y < e) tmp[o++] = S[y].col < S[x].col ? S[y++] : S[x++];
+      while (x < m) tmp[o++] = S[x++];
+      while (y < e) tmp[o++] = S[y++];
+      memcpy(S + a, tmp + a, (size_t)(e - a) * sizeof(contrib));
+      a = e;
+    }
+  }
 }
 
 /* The contributions' values in their fixed order: own T rows, then received. */
@@ -236,8 +257,8 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
       C[k] = (contrib){(int32_t)row, col_r[p], k};
     }
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  /* by row (a stable counting sort), then within each row by column: a
-   * row's contributions are a few runs already sorted by column */
+  /* by row (a stable counting sort), then within each row by column
+   * (merge_runs) */
   st = NG_CALLOC(start, (size_t)nrows_c + 2);
   if (!st) st = NG_MALLOC(S, G->n_contrib);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
@@ -245,14 +266,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   for (int64_t i = 0; i < nrows_c; i++) start[i + 2] += start[i + 1];
   for (int64_t q = 0; q < G->n_contrib; q++) S[start[C[q].row + 1]++] = C[q];
 #pragma omp parallel for schedule(dynamic, 64)
-  for (int64_t i = 0; i < nrows_c; i++) { /* insertion sort of row i by (column, order) */
-    for (int64_t a = start[i] + 1; a < start[i + 1]; a++) {
-      contrib x = S[a];
-      int64_t b = a;
-      for (; b > start[i] && cmp_contrib(&S[b - 1], &x) > 0; b--) S[b] = S[b - 1];
-      S[b] = x;
-    }
-  }
+  for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]); /* C: scratch now */
   G->ac_nnz = 0;
   for (int64_t q = 0; q < G->n_contrib; q++) {
     if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
@@ -267,8 +281,8 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   for (int64_t q = 0; q < G->n_contrib; q++) gc[G->slot[S[q].k]] = S[q].col;
   contrib_values(G, nrecv, G->ac_val);
-  NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac), out);
-  if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, D->sparsify, nc, c0, (int32_t)nrows_c, rp, gc, G->ac_val, Ac, &G->sp);
+  if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
+  else st = ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
 out:
   ng_free(rows_s);
   ng_free(rows_r);

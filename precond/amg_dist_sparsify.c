@@ -1,11 +1,12 @@
 /* precond/amg_dist_sparsify.c: amg_sparsify.c's non-Galerkin sparsification
  * of a distributed coarse operator. The criterion reads the diagonal of
- * every column's row, so the full Galerkin operator is made first and its
- * halo plan brings the off-rank diagonals; the kept entries (columns in the
- * same global order as the one-rank product, dropped entries added to the
- * row's diagonal in that order) then make the level's matrix, so the
- * operator does not depend on the rank count. map[p] is where input entry p
- * went, for the update's values. */
+ * every column's row: this rank's rows give their own, and the off-rank
+ * columns' ones are asked of their owners (one request and one reply
+ * all-to-all, no matrix made of the full product). The kept entries
+ * (columns in the same global order as the one-rank product, dropped
+ * entries added to the row's diagonal in that order) then make the level's
+ * matrix, so the operator does not depend on the rank count. map[p] is
+ * where input entry p went, for the update's values. */
 #include "amg_dist.h"
 #include <math.h>
 
@@ -39,23 +40,86 @@ void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val)
   for (int64_t p = 0; p < S->nnz_in; p++) S->val[S->map[p]] += val[p];
 }
 
-ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, int64_t nc, int64_t c0, int32_t n, const int64_t *rp,
-                               const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **out)
+/* d[i] = |a_ii| of this rank's rows i (global c0 + i) of rp, gc, val. */
+static ng_status own_diagonal(int64_t c0, int32_t n, const int64_t *rp, const int64_t *gc, const double *val, double *d)
 {
-  ng_matrix F = *Ac; /* the full operator, replaced */
+  for (int32_t i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int64_t p = rp[i]; p < rp[i + 1]; p++)
+      if (gc[p] == c0 + i) s += val[p];
+    if (s == 0.0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: coarse row %lld has a zero or missing diagonal entry", (long long)(c0 + i));
+    d[i] = fabs(s);
+  }
+  return NG_SUCCESS;
+}
+
+/* The sorted distinct off-rank columns of gc (*hcol, *nh) and their rows'
+ * |diagonal| from the owners (*dh): the requests go out grouped by owner
+ * (sorted columns are), each owner answers from d in the same order.
+ * Collective, agreed. */
+static ng_status halo_diagonal(ng_context ctx, const int64_t *starts, int64_t nnz, const int64_t *gc, const double *d,
+                               int64_t **hcol, int32_t *nh, double **dh)
+{
+  int size = ctx->size, rank = ctx->rank;
+  int64_t c0 = starts[rank], c1 = starts[rank + 1], noff = 0, nreq = 0;
+  int64_t *off = NULL, *scnt = NULL, *rcnt = NULL, *req = NULL;
+  double *ans = NULL;
+  ng_index_map H = {0};
+  for (int64_t p = 0; p < nnz; p++) noff += gc[p] < c0 || gc[p] >= c1;
+  ng_status st = NG_MALLOC(off, noff > 0 ? noff : 1);
+  if (!st) {
+    for (int64_t p = 0, k = 0; p < nnz; p++)
+      if (gc[p] < c0 || gc[p] >= c1) off[k++] = gc[p];
+    st = ng_index_map_build(&H, off, noff);
+  }
+  if (!st) st = NG_CALLOC(scnt, size);
+  if (!st) st = NG_CALLOC(rcnt, size);
+  if (!st) st = NG_MALLOC(*dh, H.n > 0 ? H.n : 1);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  for (int32_t h = 0; h < H.n; h++) scnt[ng_partition_owner(starts, size, H.sorted[h])]++;
+  NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, scnt, rcnt), out);
+  for (int r = 0; r < size; r++) nreq += rcnt[r];
+  st = NG_MALLOC(req, nreq > 0 ? nreq : 1);
+  if (!st) st = NG_MALLOC(ans, nreq > 0 ? nreq : 1);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, H.sorted, scnt, req, rcnt, sizeof(int64_t)), out);
+  for (int64_t q = 0; q < nreq && !st; q++) {
+    if (req[q] < c0 || req[q] >= c1)
+      st = NG_ERROR(NG_ERR_INTERNAL, "AMG: asked the diagonal of coarse row %lld, not owned here", (long long)req[q]);
+    else ans[q] = d[req[q] - c0];
+  }
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, ans, rcnt, *dh, scnt, sizeof(double)), out);
+  *hcol = H.sorted;
+  *nh = H.n;
+  H.sorted = NULL;
+out:
+  ng_index_map_free(&H);
+  ng_free(off);
+  ng_free(scnt);
+  ng_free(rcnt);
+  ng_free(req);
+  ng_free(ans);
+  return st;
+}
+
+ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts, const int64_t *rp, const int64_t *gc,
+                               const double *val, ng_matrix *Ac, ng_amg_dsparsify **out)
+{
   ng_amg_dsparsify *S = NULL;
   double *d = NULL, *dh = NULL;
+  int64_t c0 = starts[ctx->rank], nc = starts[ctx->size], *hcol = NULL;
+  int32_t n = (int32_t)(starts[ctx->rank + 1] - c0), nh = 0;
   int64_t *rp2 = NULL, *gc2 = NULL, nnz = rp[n];
+  *Ac = NULL;
   ng_status st = NG_CALLOC(S, 1);
   if (!st) st = NG_MALLOC(d, n > 0 ? n : 1);
-  if (!st) st = NG_MALLOC(dh, F->n_halo > 0 ? F->n_halo : 1);
   if (!st) st = NG_MALLOC(S->map, nnz > 0 ? nnz : 1);
   if (!st) st = NG_CALLOC(rp2, (size_t)n + 1);
   if (!st) st = NG_MALLOC(gc2, nnz > 0 ? nnz : 1);
-  if (!st) st = ng_csr_diagonal(&F->local, d, 1);
+  if (!st) st = own_diagonal(c0, n, rp, gc, val, d);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int32_t i = 0; i < n; i++) d[i] = fabs(d[i]);
-  NG_CHECK_GOTO(st, ng_halo_exchange_host(ctx, F->halo, d, dh, sizeof(double)), out);
+  NG_CHECK_GOTO(st, halo_diagonal(ctx, starts, nnz, gc, d, &hcol, &nh, &dh), out);
   S->nnz_in = nnz;
   int32_t bad = -1;
   for (int32_t i = 0; i < n && bad < 0; i++) {
@@ -65,7 +129,7 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, int64_t nc, int64_t c
       double dj;
       if (g == c0 + i) dj = d[i];
       else if (g >= c0 && g < c0 + n) dj = d[g - c0];
-      else dj = (h = find_halo(F->halo_gcol, F->n_halo, g)) >= 0 ? dh[h] : 0.0;
+      else dj = (h = find_halo(hcol, nh, g)) >= 0 ? dh[h] : 0.0;
       int keep = g == c0 + i || fabs(val[p]) >= tau * (d[i] < dj ? d[i] : dj);
       if (keep) {
         if (g == c0 + i) diag = rp2[i + 1] + start;
@@ -83,16 +147,14 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, int64_t nc, int64_t c
   if (!st) st = NG_MALLOC(S->val, S->nnz_out > 0 ? S->nnz_out : 1);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   ng_amg_dsparsify_values(S, val);
-  ng_matrix A2 = NULL;
-  NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, nc, c0, c0 + n, rp2, gc2, S->val, &A2), out);
-  ng_matrix_destroy(F);
-  *Ac = A2;
+  NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, nc, c0, c0 + n, rp2, gc2, S->val, Ac), out);
   *out = S;
   S = NULL;
 out:
   ng_amg_dsparsify_free(S);
   ng_free(d);
   ng_free(dh);
+  ng_free(hcol);
   ng_free(rp2);
   ng_free(gc2);
   return st;
