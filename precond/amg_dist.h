@@ -52,6 +52,8 @@ typedef struct {
   int gather;               /* P is the identity onto rank 0 (a small level gathered for the dense solve) */
   int sgn;                  /* -amg_strength signed (strength and filter test, as ng_amg_strength) */
   double filter;            /* -amg_filter: P smoothed with A_F filtered at this threshold (0: A) */
+  double *sd;               /* with a filter: the strength graph's sqrt |a_jj| (own rows, halo columns)
+                             * kept for this setup's filter, which frees it (NULL at an update) */
   double sparsify;          /* -amg_sparsify of the product A_c made from this level (0: none) */
   int group;                /* agglomeration: rows held by ranks that are multiples of group */
   /* report (gathered at setup, so that rank 0 alone can print it) */

@@ -90,7 +90,9 @@ ng_status ng_amg_dist_sqrt_diagonal(ng_matrix A, double **sd)
   return NG_SUCCESS;
 }
 
-static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S)
+/* The strength graph S; its sqrt |a_jj| handed to *keep when keep (the
+ * filter of the same setup reads the same values), freed otherwise. */
+static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S, double **keep)
 {
   int32_t n = A->n_local, nh = A->n_halo, nlow = 0;
   double *d = NULL;
@@ -107,7 +109,8 @@ static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S)
   NG_CHECK_GOTO(st, NG_MALLOC(S->col, S->rowptr[n]), fail); /* no collective follows in here */
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) strong_fill(L, O, i, n, nlow, theta, d, sgn, S->col + S->rowptr[i]);
-  ng_free(d);
+  if (keep) *keep = d;
+  else ng_free(d);
   return NG_SUCCESS;
 fail:
   ng_free(d);
@@ -266,7 +269,7 @@ ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int
   if (A->n_global > (int64_t)UINT32_MAX)
     st = NG_ERROR(NG_ERR_UNSUPPORTED, "distributed AMG aggregation keys rows by 32-bit global index (%lld rows)",
                   (long long)A->n_global);
-  if (!st) st = dist_strength(A, theta, D->sgn, &S);
+  if (!st) st = dist_strength(A, theta, D->sgn, &S, D->filter > 0 && !D->sd ? &D->sd : NULL);
   if (!st) st = NG_MALLOC(T, (size_t)n + nh);
   if (!st) st = NG_MALLOC(M1, (size_t)n + nh);
   if (!st) st = NG_MALLOC(M2, (size_t)n + nh);

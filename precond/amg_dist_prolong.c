@@ -169,8 +169,9 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
   if (!refresh) st = pattern(A, D);
   else aext_values(A, &D->Aext);
   NG_CHECK(ng_comm_agree(ctx, st));
-  double *sd = NULL; /* -amg_filter: sqrt |a_jj| of own rows and halo columns */
-  if (D->filter > 0 && !D->gather) NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &sd));
+  double *sd = D->sd; /* -amg_filter: sqrt |a_jj| of own rows and halo columns, the strength graph's at setup */
+  D->sd = NULL;
+  if (D->filter > 0 && !D->gather && !sd) NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &sd));
   if (D->gather) bad = gather_values(A, &D->Pc);
   else bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
   ng_free(sd);

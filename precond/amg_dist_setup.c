@@ -45,20 +45,13 @@ static const ng_spmv_ops dist_P_ops = {.name = "dist-P", .apply = dist_P_apply, 
 static const ng_spmv_ops dist_R_ops = {.name = "dist-R", .apply = dist_R_apply, .bytes = dist_bytes, .destroy = dist_none};
 
 /* ---- setup ------------------------------------------------------------------ */
-/* Every rank checks its diagonal first (the estimate is collective: a rank
- * leaving it alone would strand the others), naming the global row. */
+/* The estimate checks every rank's diagonal and agrees before its
+ * collective iterations, naming the global row of a zero. */
 static ng_status level_rho(ng_matrix A, double *rho)
 {
   ng_context ctx = A->ctx;
-  double *v = NULL, *d = NULL;
-  ng_status st = NG_MALLOC(d, A->n_local);
-  if (!st) st = ng_csr_diagonal(&A->local, d, 0);
-  for (int32_t i = 0; !st && i < A->n_local; i++)
-    if (d[i] == 0.0)
-      st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + i));
-  ng_free(d);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  st = ng_comm_agree(ctx, ctx->vops->alloc(ctx, &v, A->n_local));
+  double *v = NULL;
+  ng_status st = ng_comm_agree(ctx, ctx->vops->alloc(ctx, &v, A->n_local));
   if (st) { if (v) ctx->vops->free(ctx, v); return ng_error_trace(st, __FILE__, __LINE__); }
   st = ng_amg_spectral_radius_ctx(A, RHO_ITERS, v, 0, rho);
   ctx->vops->free(ctx, v);
@@ -346,6 +339,7 @@ void ng_amg_dist_free(ng_context ctx, ng_amg *M)
     ng_free(d->cstarts);
     ng_free(d->agg);
     ng_free(d->ptent);
+    ng_free(d->sd);
     ng_csr_free(&d->Aext);
     ng_free(d->pcol);
     ng_free(d->cagg);

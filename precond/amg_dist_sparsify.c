@@ -65,11 +65,10 @@ static ng_status halo_diagonal(ng_context ctx, const int64_t *starts, int64_t nn
   int64_t *off = NULL, *scnt = NULL, *rcnt = NULL, *req = NULL;
   double *ans = NULL;
   ng_index_map H = {0};
-  for (int64_t p = 0; p < nnz; p++) noff += gc[p] < c0 || gc[p] >= c1;
-  ng_status st = NG_MALLOC(off, noff > 0 ? noff : 1);
+  ng_status st = NG_MALLOC(off, nnz > 0 ? nnz : 1); /* room for every entry: one pass */
   if (!st) {
-    for (int64_t p = 0, k = 0; p < nnz; p++)
-      if (gc[p] < c0 || gc[p] >= c1) off[k++] = gc[p];
+    for (int64_t p = 0; p < nnz; p++)
+      if (gc[p] < c0 || gc[p] >= c1) off[noff++] = gc[p];
     st = ng_index_map_build(&H, off, noff);
   }
   if (!st) st = NG_CALLOC(scnt, size);

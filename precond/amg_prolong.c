@@ -120,7 +120,11 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
 #endif
   if (!st && !done) {
     st = NG_MALLOC(h, n);
-    if (!st) st = ng_csr_diagonal(&A->local, h, 1);
+    /* several ranks: the zero check names the global row (agreed below, before the iterations) */
+    if (!st) st = ng_csr_diagonal(&A->local, h, ctx->size == 1);
+    for (int32_t i = 0; !st && ctx->size > 1 && i < n; i++)
+      if (h[i] == 0.0)
+        st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + i));
     if (!st) {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
