@@ -26,23 +26,10 @@ static int64_t gid(ng_matrix A, int32_t e) { return e < A->n_local ? A->row_begi
  * of a row that is not. */
 static int64_t pos(int32_t e, int32_t n, int32_t nlow) { return e < n ? (int64_t)nlow + e : e - n < nlow ? e - n : e; }
 
-/* Number of strong couplings of row i. */
-static int64_t strong_count(const ng_csr *L, const ng_csr *O, int32_t i, int32_t n, double theta, const double *d,
-                            int sgn)
-{
-  int64_t c = 0;
-  for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
-    int32_t j = L->col[k];
-    c += j != i && NG_AMG_STRONG(L->val[k], theta, d[i], d[j], sgn);
-  }
-  for (int64_t k = O->rowptr[i]; k < O->rowptr[i + 1]; k++) c += NG_AMG_STRONG(O->val[k], theta, d[i], d[n + O->col[k]], sgn);
-  return c;
-}
-
-/* Row i's strong couplings into out, in global order: the blocks' rows
- * are checked for ascending columns on the way, and only a row that is not
- * is sorted. */
-static void strong_fill(const ng_csr *L, const ng_csr *O, int32_t i, int32_t n, int32_t nlow, double theta,
+/* Row i's strong couplings into out (their number returned), in global
+ * order: the blocks' rows are checked for ascending columns on the way,
+ * and only a row that is not is sorted. */
+static int64_t strong_fill(const ng_csr *L, const ng_csr *O, int32_t i, int32_t n, int32_t nlow, double theta,
                         const double *d, int sgn, int32_t *out)
 {
   int64_t c = 0, k = O->rowptr[i], ke = O->rowptr[i + 1];
@@ -72,6 +59,7 @@ static void strong_fill(const ng_csr *L, const ng_csr *O, int32_t i, int32_t n, 
       for (; b > 0 && pos(out[b - 1], n, nlow) > px; b--) out[b] = out[b - 1];
       out[b] = x;
     }
+  return c;
 }
 
 ng_status ng_amg_dist_sqrt_diagonal(ng_matrix A, double **sd)
@@ -92,27 +80,37 @@ ng_status ng_amg_dist_sqrt_diagonal(ng_matrix A, double **sd)
 
 /* The strength graph S; its sqrt |a_jj| handed to *keep when keep (the
  * filter of the same setup reads the same values), freed otherwise. */
+/* One pass tests every entry: row i's couplings go to w at the row's own
+ * offset in A (L's plus O's row start, room for all its entries), and are
+ * then packed into S. */
 static ng_status dist_strength(ng_matrix A, double theta, int sgn, ng_graph *S, double **keep)
 {
-  int32_t n = A->n_local, nh = A->n_halo, nlow = 0;
+  int32_t n = A->n_local, nh = A->n_halo, nlow = 0, *w = NULL;
   double *d = NULL;
   ng_status st;
   memset(S, 0, sizeof(*S));
   NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &d));
-  NG_CHECK_GOTO(st, NG_CALLOC(S->rowptr, (size_t)n + 1), fail);
+  const ng_csr *L = &A->local, *O = &A->offrank;
+  NG_CHECK_GOTO(st, NG_CALLOC(S->rowptr, (size_t)n + 1), fail); /* no collective follows in here */
+  NG_CHECK_GOTO(st, NG_MALLOC(w, L->rowptr[n] + O->rowptr[n] + 1), fail);
   S->n = n;
   while (nlow < nh && A->halo_gcol[nlow] < A->row_begin) nlow++;
-  const ng_csr *L = &A->local, *O = &A->offrank;
 #pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) S->rowptr[i + 1] = strong_count(L, O, i, n, theta, d, sgn);
+  for (int32_t i = 0; i < n; i++)
+    S->rowptr[i + 1] = strong_fill(L, O, i, n, nlow, theta, d, sgn, w + L->rowptr[i] + O->rowptr[i]);
   for (int32_t i = 0; i < n; i++) S->rowptr[i + 1] += S->rowptr[i];
-  NG_CHECK_GOTO(st, NG_MALLOC(S->col, S->rowptr[n]), fail); /* no collective follows in here */
+  NG_CHECK_GOTO(st, NG_MALLOC(S->col, S->rowptr[n]), fail);
 #pragma omp parallel for schedule(static) if (n > 20000)
-  for (int32_t i = 0; i < n; i++) strong_fill(L, O, i, n, nlow, theta, d, sgn, S->col + S->rowptr[i]);
+  for (int32_t i = 0; i < n; i++) {
+    const int32_t *src = w + L->rowptr[i] + O->rowptr[i];
+    for (int64_t p = S->rowptr[i]; p < S->rowptr[i + 1]; p++) S->col[p] = *src++;
+  }
+  ng_free(w);
   if (keep) *keep = d;
   else ng_free(d);
   return NG_SUCCESS;
 fail:
+  ng_free(w);
   ng_free(d);
   ng_graph_free(S);
   return st;
