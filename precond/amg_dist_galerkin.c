@@ -233,40 +233,43 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, meta_s, mcnt_s, meta_r, mcnt_r, sizeof(int64_t)), out);
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, col_s, G->scnt, col_r, G->rcnt, sizeof(int64_t)), out);
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)), out);
-  /* every contribution: (local coarse row, global column, order) */
+  /* every contribution (local coarse row, global column, order k: own T
+   * rows, then received) straight into S by row (a counting sort: the rows'
+   * counts come from the T rows' and received rows' lengths), then each row
+   * by column (merge_runs, C its scratch) */
   int64_t nown = 0;
   for (int32_t q = 0; q < G->n_own_rows; q++) nown += G->T.rowptr[G->own_rows[q] + 1] - G->T.rowptr[G->own_rows[q]];
   G->n_contrib = nown + nrecv;
   st = NG_MALLOC(C, G->n_contrib);
+  if (!st) st = NG_MALLOC(S, G->n_contrib);
+  if (!st) st = NG_CALLOC(start, (size_t)nrows_c + 2);
   if (!st) st = NG_MALLOC(G->slot, G->n_contrib);
   if (!st) st = NG_CALLOC(rp, (size_t)nrows_c + 1);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  int64_t k = 0;
   for (int32_t q = 0; q < G->n_own_rows; q++) {
     int32_t t = G->own_rows[q];
-    for (int64_t p = G->T.rowptr[t]; p < G->T.rowptr[t + 1]; p++, k++)
-      C[k] = (contrib){(int32_t)(G->cmap[t] - c0), G->cmap[G->T.col[p]], k};
+    start[G->cmap[t] - c0 + 2] += G->T.rowptr[t + 1] - G->T.rowptr[t];
   }
-  for (int64_t q = 0, p = 0; q < nrrows; q++)
-    for (int64_t e = 0; e < meta_r[2 * q + 1]; e++, p++, k++) {
-      int64_t row = meta_r[2 * q] - c0;
-      if (row < 0 || row >= nrows_c) {
-        st = NG_ERROR(NG_ERR_INTERNAL, "AMG: received coarse row %lld, not owned here", (long long)meta_r[2 * q]);
-        break;
-      }
-      C[k] = (contrib){(int32_t)row, col_r[p], k};
-    }
+  for (int64_t q = 0; q < nrrows && !st; q++) {
+    int64_t row = meta_r[2 * q] - c0;
+    if (row < 0 || row >= nrows_c)
+      st = NG_ERROR(NG_ERR_INTERNAL, "AMG: received coarse row %lld, not owned here", (long long)meta_r[2 * q]);
+    else start[row + 2] += meta_r[2 * q + 1];
+  }
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  /* by row (a stable counting sort), then within each row by column
-   * (merge_runs) */
-  st = NG_CALLOC(start, (size_t)nrows_c + 2);
-  if (!st) st = NG_MALLOC(S, G->n_contrib);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int64_t q = 0; q < G->n_contrib; q++) start[C[q].row + 2]++;
   for (int64_t i = 0; i < nrows_c; i++) start[i + 2] += start[i + 1];
-  for (int64_t q = 0; q < G->n_contrib; q++) S[start[C[q].row + 1]++] = C[q];
+  int64_t k = 0;
+  for (int32_t q = 0; q < G->n_own_rows; q++) {
+    int32_t t = G->own_rows[q], row = (int32_t)(G->cmap[t] - c0);
+    for (int64_t p = G->T.rowptr[t]; p < G->T.rowptr[t + 1]; p++, k++)
+      S[start[row + 1]++] = (contrib){row, G->cmap[G->T.col[p]], k};
+  }
+  for (int64_t q = 0, p = 0; q < nrrows; q++) {
+    int32_t row = (int32_t)(meta_r[2 * q] - c0);
+    for (int64_t e = 0; e < meta_r[2 * q + 1]; e++, p++, k++) S[start[row + 1]++] = (contrib){row, col_r[p], k};
+  }
 #pragma omp parallel for schedule(dynamic, 64)
-  for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]); /* C: scratch now */
+  for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]);
   G->ac_nnz = 0;
   for (int64_t q = 0; q < G->n_contrib; q++) {
     if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
