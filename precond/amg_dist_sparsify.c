@@ -23,17 +23,6 @@ void ng_amg_dsparsify_free(ng_amg_dsparsify *S)
   ng_free(S);
 }
 
-static int64_t find_halo(const int64_t *h, int32_t nh, int64_t g)
-{
-  int32_t lo = 0, hi = nh;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (h[mid] < g) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < nh && h[lo] == g ? lo : -1;
-}
-
 void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val)
 {
   memset(S->val, 0, (size_t)(S->nnz_out > 0 ? S->nnz_out : 1) * sizeof(double));
@@ -53,35 +42,35 @@ static ng_status own_diagonal(int64_t c0, int32_t n, const int64_t *rp, const in
   return NG_SUCCESS;
 }
 
-/* The sorted distinct off-rank columns of gc (*hcol, *nh) and their rows'
- * |diagonal| from the owners (*dh): the requests go out grouped by owner
- * (sorted columns are), each owner answers from d in the same order.
- * Collective, agreed. */
+/* The distinct off-rank columns of gc (*H: column -> position in sorted
+ * order) and their rows' |diagonal| from the owners (*dh, by position): the
+ * requests go out grouped by owner (sorted columns are), each owner answers
+ * from d in the same order. Collective, agreed; the caller frees H. */
 static ng_status halo_diagonal(ng_context ctx, const int64_t *starts, int64_t nnz, const int64_t *gc, const double *d,
-                               int64_t **hcol, int32_t *nh, double **dh)
+                               ng_index_map *H, double **dh)
 {
   int size = ctx->size, rank = ctx->rank;
   int64_t c0 = starts[rank], c1 = starts[rank + 1], noff = 0, nreq = 0;
   int64_t *off = NULL, *scnt = NULL, *rcnt = NULL, *req = NULL;
   double *ans = NULL;
-  ng_index_map H = {0};
+  memset(H, 0, sizeof(*H));
   ng_status st = NG_MALLOC(off, nnz > 0 ? nnz : 1); /* room for every entry: one pass */
   if (!st) {
     for (int64_t p = 0; p < nnz; p++)
       if (gc[p] < c0 || gc[p] >= c1) off[noff++] = gc[p];
-    st = ng_index_map_build(&H, off, noff);
+    st = ng_index_map_build(H, off, noff);
   }
   if (!st) st = NG_CALLOC(scnt, size);
   if (!st) st = NG_CALLOC(rcnt, size);
-  if (!st) st = NG_MALLOC(*dh, H.n > 0 ? H.n : 1);
+  if (!st) st = NG_MALLOC(*dh, H->n > 0 ? H->n : 1);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int32_t h = 0; h < H.n; h++) scnt[ng_partition_owner(starts, size, H.sorted[h])]++;
+  for (int32_t h = 0; h < H->n; h++) scnt[ng_partition_owner(starts, size, H->sorted[h])]++;
   NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, scnt, rcnt), out);
   for (int r = 0; r < size; r++) nreq += rcnt[r];
   st = NG_MALLOC(req, nreq > 0 ? nreq : 1);
   if (!st) st = NG_MALLOC(ans, nreq > 0 ? nreq : 1);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, H.sorted, scnt, req, rcnt, sizeof(int64_t)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, H->sorted, scnt, req, rcnt, sizeof(int64_t)), out);
   for (int64_t q = 0; q < nreq && !st; q++) {
     if (req[q] < c0 || req[q] >= c1)
       st = NG_ERROR(NG_ERR_INTERNAL, "AMG: asked the diagonal of coarse row %lld, not owned here", (long long)req[q]);
@@ -89,11 +78,7 @@ static ng_status halo_diagonal(ng_context ctx, const int64_t *starts, int64_t nn
   }
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, ans, rcnt, *dh, scnt, sizeof(double)), out);
-  *hcol = H.sorted;
-  *nh = H.n;
-  H.sorted = NULL;
 out:
-  ng_index_map_free(&H);
   ng_free(off);
   ng_free(scnt);
   ng_free(rcnt);
@@ -107,8 +92,9 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts
 {
   ng_amg_dsparsify *S = NULL;
   double *d = NULL, *dh = NULL;
-  int64_t c0 = starts[ctx->rank], nc = starts[ctx->size], *hcol = NULL;
-  int32_t n = (int32_t)(starts[ctx->rank + 1] - c0), nh = 0;
+  int64_t c0 = starts[ctx->rank], nc = starts[ctx->size];
+  int32_t n = (int32_t)(starts[ctx->rank + 1] - c0);
+  ng_index_map H = {0};
   int64_t *rp2 = NULL, *gc2 = NULL, nnz = rp[n];
   *Ac = NULL;
   ng_status st = NG_CALLOC(S, 1);
@@ -118,7 +104,7 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts
   if (!st) st = NG_MALLOC(gc2, nnz > 0 ? nnz : 1);
   if (!st) st = own_diagonal(c0, n, rp, gc, val, d);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  NG_CHECK_GOTO(st, halo_diagonal(ctx, starts, nnz, gc, d, &hcol, &nh, &dh), out);
+  NG_CHECK_GOTO(st, halo_diagonal(ctx, starts, nnz, gc, d, &H, &dh), out);
   S->nnz_in = nnz;
   int32_t bad = -1;
   for (int32_t i = 0; i < n && bad < 0; i++) {
@@ -128,7 +114,7 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts
       double dj;
       if (g == c0 + i) dj = d[i];
       else if (g >= c0 && g < c0 + n) dj = d[g - c0];
-      else dj = (h = find_halo(hcol, nh, g)) >= 0 ? dh[h] : 0.0;
+      else dj = (h = ng_index_map_find(&H, g)) >= 0 ? dh[h] : 0.0;
       int keep = g == c0 + i || fabs(val[p]) >= tau * (d[i] < dj ? d[i] : dj);
       if (keep) {
         if (g == c0 + i) diag = rp2[i + 1] + start;
@@ -153,7 +139,7 @@ out:
   ng_amg_dsparsify_free(S);
   ng_free(d);
   ng_free(dh);
-  ng_free(hcol);
+  ng_index_map_free(&H);
   ng_free(rp2);
   ng_free(gc2);
   return st;
