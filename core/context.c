@@ -49,28 +49,31 @@ ng_status ng_context_create_comm(const char *resource, const void *mpi_comm, ng_
   NG_CHECK_GOTO(st, ng_comm_create_from(mpi_comm, &c->comm), fail);
   c->rank = c->comm->rank;
   c->size = c->comm->size;
+  st = NG_SUCCESS;
   if (!strcmp(resource, "cpu")) {
     context_use_host(c);
   } else {
 #ifdef NG_HAVE_CUDA
     int ndev = ng_cuda_device_count();
     if (ndev > 0) {
-      NG_CHECK_GOTO(st, ng_binding_pick_gpu(c, ndev, &c->gpu_device), fail);
-      NG_CHECK_GOTO(st, ng_cuda_create(&c->cuda, c->gpu_device, c->comm->local_rank, c->describe, sizeof(c->describe)),
-                    fail);
-      c->on_gpu = 1;
+      st = ng_binding_pick_gpu(c, ndev, &c->gpu_device);
+      if (st == NG_SUCCESS)
+        st = ng_cuda_create(&c->cuda, c->gpu_device, c->comm->local_rank, c->describe, sizeof(c->describe));
+      c->on_gpu = st == NG_SUCCESS;
       c->vops = &ng_vec_ops_cuda;
     } else
 #endif
     {
-      if (!strcmp(resource, "gpu")) {
+      if (!strcmp(resource, "gpu"))
         st = NG_ERROR(NG_ERR_NO_DEVICE, ng_have_cuda() ? "resource 'gpu' asked for but no CUDA device is visible"
                                                        : "resource 'gpu' asked for but nagare was built without CUDA");
-        goto fail;
-      }
-      context_use_host(c);
+      else
+        context_use_host(c);
     }
   }
+  /* the device set-up can fail on one rank only (its allocations, its GPU):
+   * every rank learns it here, before the transport's collective set-up */
+  NG_CHECK_GOTO(st, ng_comm_agree(c, st), fail);
   {
     const char *t = getenv("NG_COMM_TRANSPORT");
     NG_CHECK_GOTO(st, ng_context_set_transport(c, t && *t ? t : "auto"), fail);
