@@ -259,6 +259,9 @@ void ng_cuda_destroy(struct ng_cuda *cu);
 /* Page-locks host memory for fast uploads (cudaHostRegister): 1 when done,
  * 0 when refused (the memory stays pageable; copies from it still work).
  * ng_cuda_host_unpin undoes it before the memory is freed. */
+/* Touch fresh host memory page by page on all threads before a pageable
+ * device-to-host copy into it (core/memory.c). */
+void ng_host_prefault(void *p, size_t bytes);
 int ng_cuda_host_pin(void *p, size_t bytes);
 void ng_cuda_host_unpin(void *p);
 

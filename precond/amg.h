@@ -180,6 +180,8 @@ typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, d
 ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
 ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
 ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R, ng_csr *Ac);
+/* L->agg (host) from level l's device aggregates (the GPU setup keeps them on the device only). */
+ng_status ng_amg_gpu_aggregates(ng_amg *M, int l);
 /* rho(D^-1 A) of level l on the device by power iteration from the fixed
  * start vector: level 0 when the matrix is one rank's device CSR, a level
  * after a GPU level from that level's device product; *done = 0 otherwise. */

@@ -78,58 +78,16 @@ __device__ static int32_t key_index(uint64_t k) { return (int32_t)(uint32_t)k; }
 
 #define ROW_LOOP(n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
-/* s[i] = sqrt(|a_ii|) (the host's summation order); flag = 1 on a zero diagonal */
-__global__ void k_sqrt_diag(int32_t n, const int64_t *rp, const int32_t *col, const double *val, double *s, int *flag)
-{
-  ROW_LOOP(n) {
-    double d = 0.0;
-    for (int64_t k = rp[i]; k < rp[i + 1]; k++)
-      if (col[k] == i) d += val[k];
-    if (d == 0.0) atomicExch(flag, 1);
-    s[i] = sqrt(fabs(d));
-  }
-}
-
-/* strong couplings: count (fill == 0) or fill the columns */
-/* the host's NG_AMG_STRONG (amg.h): |a| or, signed, -a against theta s_i s_j
+/* strong couplings: the host's NG_AMG_STRONG (amg.h): |a| or, signed, -a against theta s_i s_j
  * (the host's left-to-right products, not contracted) */
 __device__ static bool strong(double a, double theta, double si, double sj, int sgn)
 {
   return (sgn ? -a : fabs(a)) >= __dmul_rn(__dmul_rn(theta, si), sj);
 }
 
-__global__ void k_strength(int32_t n, const int64_t *rp, const int32_t *col, const double *val, const double *s,
-                           double theta, int sgn, int64_t *cnt, const int64_t *Srp, int32_t *Scol)
-{
-  ROW_LOOP(n) {
-    int32_t c = 0;
-    int64_t base = Srp ? Srp[i] : 0;
-    for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
-      int32_t j = col[k];
-      if (j != i && strong(val[k], theta, s[i], s[j], sgn)) {
-        if (Scol) Scol[base + c] = j;
-        c++;
-      }
-    }
-    if (cnt) cnt[i] = c;
-  }
-}
-
 __global__ void k_init_keys(int32_t n, const int64_t *Srp, uint64_t *T)
 {
   ROW_LOOP(n) T[i] = key(Srp[i + 1] > Srp[i] ? UNDECIDED : OUT, i);
-}
-
-__global__ void k_max_neighbours(int32_t n, const int64_t *Srp, const int32_t *Scol, const uint64_t *in, uint64_t *out)
-{
-  ROW_LOOP(n) {
-    uint64_t m = in[i];
-    for (int64_t k = Srp[i]; k < Srp[i + 1]; k++) {
-      uint64_t v = in[Scol[k]];
-      if (v > m) m = v;
-    }
-    out[i] = m;
-  }
 }
 
 __global__ void k_decide(int32_t n, uint64_t *T, const uint64_t *M2, int *undecided)
@@ -144,6 +102,134 @@ __global__ void k_decide(int32_t n, uint64_t *T, const uint64_t *M2, int *undeci
   if (c) atomicAdd(undecided, c);
 }
 
+/* ---- the aggregation's row kernels, a group of GL lanes per row ----------
+ * One lane per row reads a 27-point row's entries 27 apart across a warp (a
+ * new cache line per lane and entry); GL lanes per row read them side by side.
+ * Every lane of a group works on the same row, so the group's shuffles and
+ * ballots (mask group_mask()) see all of its lanes; results are the same as
+ * one lane's loop in row order: maxima, first matches by the lowest set bit,
+ * sums added in row order one matching entry at a time. */
+#define GL 8
+#define GROUP_LOOP(n)                                                                            \
+  for (int32_t i = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / GL); i < (n);   \
+       i += (int32_t)((int64_t)gridDim.x * blockDim.x / GL))
+__device__ static unsigned group_mask() { return ((1u << GL) - 1) << ((threadIdx.x & 31) & ~(GL - 1)); }
+__device__ static int group_lane() { return threadIdx.x & (GL - 1); }
+/* the group's predicate bits, lane 0 of the group in bit 0 */
+__device__ static unsigned group_ballot(unsigned m, bool p)
+{
+  return (__ballot_sync(m, p) >> ((threadIdx.x & 31) & ~(GL - 1))) & ((1u << GL) - 1);
+}
+
+/* s[i] = sqrt(|a_ii|), the diagonal entries added in row order (the host's
+ * summation order); flag = 1 on a zero diagonal */
+__global__ void k_sqrt_diag_g(int32_t n, const int64_t *rp, const int32_t *col, const double *val, double *s, int *flag)
+{
+  GROUP_LOOP(n) {
+    unsigned m = group_mask();
+    int gl = group_lane();
+    double d = 0.0;
+    for (int64_t k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
+      int64_t k = k0 + gl;
+      bool isd = k < e && col[k] == i;
+      double v = isd ? val[k] : 0.0;
+      for (unsigned b = group_ballot(m, isd); b; b &= b - 1) d += __shfl_sync(m, v, __ffs(b) - 1, GL);
+    }
+    if (gl == 0) {
+      if (d == 0.0) atomicExch(flag, 1);
+      s[i] = sqrt(fabs(d));
+    }
+  }
+}
+
+/* strong couplings: count them (cnt) or pack their columns in row order (Srp, Scol) */
+__global__ void k_strength_g(int32_t n, const int64_t *rp, const int32_t *col, const double *val, const double *s,
+                             double theta, int sgn, int64_t *cnt, const int64_t *Srp, int32_t *Scol)
+{
+  GROUP_LOOP(n) {
+    unsigned m = group_mask();
+    int gl = group_lane();
+    int32_t c = 0;
+    int64_t base = Srp ? Srp[i] : 0;
+    double si = s[i];
+    for (int64_t k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
+      int64_t k = k0 + gl;
+      int32_t j = -1;
+      bool p = false;
+      if (k < e) {
+        j = col[k];
+        p = j != i && strong(val[k], theta, si, s[j], sgn);
+      }
+      unsigned b = group_ballot(m, p);
+      if (p && Scol) Scol[base + c + __popc(b & ((1u << gl) - 1))] = j;
+      c += __popc(b);
+    }
+    if (cnt && gl == 0) cnt[i] = c;
+  }
+}
+
+/* out[i] = the largest key of i and its neighbours */
+__global__ void k_max_neighbours_g(int32_t n, const int64_t *Srp, const int32_t *Scol, const uint64_t *in, uint64_t *out)
+{
+  GROUP_LOOP(n) {
+    unsigned m = group_mask();
+    int gl = group_lane();
+    uint64_t mx = in[i];
+    for (int64_t k = Srp[i] + gl, e = Srp[i + 1]; k < e; k += GL) {
+      uint64_t v = in[Scol[k]];
+      if (v > mx) mx = v;
+    }
+    for (int off = GL / 2; off > 0; off /= 2) {
+      uint64_t o = __shfl_xor_sync(m, mx, off, GL);
+      if (o > mx) mx = o;
+    }
+    if (gl == 0) out[i] = mx;
+  }
+}
+
+/* neighbours of a root join it (the first root in column order) */
+__global__ void k_step_g(int32_t n, const int64_t *Srp, const int32_t *Scol, const uint64_t *T, const int32_t *agg,
+                         int32_t *step)
+{
+  GROUP_LOOP(n) {
+    unsigned m = group_mask();
+    int gl = group_lane();
+    int32_t a = agg[i];
+    if (a < 0)
+      for (int64_t k0 = Srp[i], e = Srp[i + 1]; k0 < e; k0 += GL) {
+        int64_t k = k0 + gl;
+        int32_t c = k < e ? Scol[k] : 0;
+        unsigned b = group_ballot(m, k < e && key_state(T[c]) == IN);
+        if (b) {
+          a = agg[__shfl_sync(m, c, __ffs(b) - 1, GL)];
+          break;
+        }
+      }
+    if (gl == 0) step[i] = a;
+  }
+}
+
+/* the rest joins its first (column order) assigned neighbour's aggregate */
+__global__ void k_join_g(int32_t n, const int64_t *Srp, const int32_t *Scol, const int32_t *step, int32_t *agg)
+{
+  GROUP_LOOP(n) {
+    unsigned m = group_mask();
+    int gl = group_lane();
+    int32_t a = step[i];
+    if (a < 0)
+      for (int64_t k0 = Srp[i], e = Srp[i + 1]; k0 < e; k0 += GL) {
+        int64_t k = k0 + gl;
+        int32_t v = k < e ? step[Scol[k]] : -1;
+        unsigned b = group_ballot(m, v >= 0);
+        if (b) {
+          a = __shfl_sync(m, v, __ffs(b) - 1, GL);
+          break;
+        }
+      }
+    if (gl == 0) agg[i] = a;
+  }
+}
+
 __global__ void k_is_root(int32_t n, const uint64_t *T, int64_t *flag)
 {
   ROW_LOOP(n) flag[i] = key_state(T[i]) == IN;
@@ -151,35 +237,6 @@ __global__ void k_is_root(int32_t n, const uint64_t *T, int64_t *flag)
 __global__ void k_number_roots(int32_t n, const uint64_t *T, const int64_t *pos, int32_t *agg)
 {
   ROW_LOOP(n) agg[i] = key_state(T[i]) == IN ? (int32_t)pos[i] : -1;
-}
-/* neighbours of a root join it (first in column order) */
-__global__ void k_step(int32_t n, const int64_t *Srp, const int32_t *Scol, const uint64_t *T, const int32_t *agg,
-                       int32_t *step)
-{
-  ROW_LOOP(n) {
-    int32_t a = agg[i];
-    if (a < 0)
-      for (int64_t k = Srp[i]; k < Srp[i + 1]; k++)
-        if (key_state(T[Scol[k]]) == IN) {
-          a = agg[Scol[k]];
-          break;
-        }
-    step[i] = a;
-  }
-}
-/* the rest joins its first assigned neighbour's aggregate */
-__global__ void k_join(int32_t n, const int64_t *Srp, const int32_t *Scol, const int32_t *step, int32_t *agg)
-{
-  ROW_LOOP(n) {
-    int32_t a = step[i];
-    if (a < 0)
-      for (int64_t k = Srp[i]; k < Srp[i + 1]; k++)
-        if (step[Scol[k]] >= 0) {
-          a = step[Scol[k]];
-          break;
-        }
-    agg[i] = a;
-  }
 }
 __global__ void k_is_leftover(int32_t n, const int64_t *Srp, const int32_t *agg, int64_t *flag)
 {
@@ -569,6 +626,27 @@ __global__ void k_widen(int32_t n, const int32_t *in, int64_t *out)
 
 /* ---- host side ------------------------------------------------------------ */
 
+/* NG_AMG_TRACE=1: each step of the GPU setup waits for the device and prints
+ * its milliseconds on stderr (a profiling aid for machines without Nsight;
+ * the waits make the whole setup slower, so bench/amg's phases are run without) */
+static int trace_on(void)
+{
+  static int on = -1;
+  if (on < 0) {
+    const char *e = getenv("NG_AMG_TRACE");
+    on = e && !strcmp(e, "1");
+  }
+  return on;
+}
+static void trace(amg_gpu *g, const char *what, double *t)
+{
+  if (!trace_on()) return;
+  cudaStreamSynchronize(g->ctx->cuda->stream);
+  double now = ng_wtime();
+  fprintf(stderr, "[amg trace] n %d %s %.2f ms\n", (int)g->n, what, 1e3 * (now - *t));
+  *t = now;
+}
+
 static int blocks(int64_t n)
 {
   int64_t b = (n + TPB - 1) / TPB;
@@ -685,7 +763,8 @@ static ng_status device_matrix(amg_gpu *g, ng_matrix A, int refresh)
 }
 
 /* Strength graph on the device and MIS(2) aggregation: agg on the device
- * and its host copy in L->agg. */
+ * only (ng_amg_gpu_aggregates copies it to L->agg when the host needs it:
+ * a copy into fresh pageable memory cost 50 ms at 256^3, page faults mostly). */
 static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
 {
   struct ng_cuda *cu = g->ctx->cuda;
@@ -696,32 +775,37 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
   uint64_t *T = NULL, *M1 = NULL, *M2 = NULL;
   int bad = 0, undecided = 0, *dund = NULL;
   ng_status st = NG_SUCCESS;
+  double tt = ng_wtime();
+  int rounds = 0;
 #define K_CHECK() NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation kernel failed: %s", cudaGetErrorString(cudaGetLastError())), out)
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(s, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, (size_t)n + 1), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(dund, 1), out);
-  k_sqrt_diag<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, g->flag);
+  k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, g->flag);
   K_CHECK();
   NG_CHECK_GOTO(st, read_flag(g, &bad), out);
   if (bad) {
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
     goto out;
   }
-  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, cnt, NULL, NULL);
+  trace(g, "aggregate: sqrt diagonal", &tt);
+  k_strength_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, cnt, NULL, NULL);
   K_CHECK();
   NG_CHECK_GOTO(st, scan_offsets64(g, cnt, n, &Srp, &nnzS, "the strength graph"), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(Scol, nnzS ? nnzS : 1), out);
-  k_strength<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, NULL, Srp, Scol);
+  trace(g, "aggregate: strength count, scan, alloc", &tt);
+  k_strength_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, NULL, Srp, Scol);
   K_CHECK();
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(T, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M1, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M2, n), out);
   k_init_keys<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, T);
   K_CHECK();
+  trace(g, "aggregate: strength fill, key alloc", &tt);
   for (int round = 0;; round++) { /* the dense rounds of the host: same decisions */
     NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
-    k_max_neighbours<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, T, M1);
-    k_max_neighbours<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, M1, M2);
+    k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, T, M1);
+    k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, M1, M2);
     k_decide<<<blocks(n), TPB, 0, cu->stream>>>(n, T, M2, dund);
     K_CHECK();
     if (cudaMemcpyAsync(&undecided, dund, sizeof(int), cudaMemcpyDeviceToHost, cu->stream) != cudaSuccess ||
@@ -730,12 +814,18 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
       goto out;
     }
     if (!undecided) break;
+    rounds++;
     if (round > n) {
       st = NG_ERROR(NG_ERR_INTERNAL, "MIS(2) aggregation did not finish after %d rounds", round);
       goto out;
     }
   }
   /* roots numbered in index order, then the two joining steps, then leftovers */
+  if (trace_on()) {
+    char what[64];
+    snprintf(what, sizeof(what), "aggregate: MIS(2), %d rounds", rounds + 1);
+    trace(g, what, &tt);
+  }
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->agg, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(step, n), out);
   k_is_root<<<blocks(n), TPB, 0, cu->stream>>>(n, T, cnt);
@@ -755,8 +845,8 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
     if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(last + 1, cnt + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
     if (e == cudaSuccess) {
       k_number_roots<<<blocks(n), TPB, 0, cu->stream>>>(n, T, pos, g->agg);
-      k_step<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, T, g->agg, step);
-      k_join<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, Scol, step, g->agg);
+      k_step_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, T, g->agg, step);
+      k_join_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, step, g->agg);
       k_is_leftover<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, g->agg, cnt);
       e = cudaGetLastError();
     }
@@ -769,7 +859,6 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
     }
     if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(extra, pos + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
     if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(extra + 1, cnt + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
-    if (e == cudaSuccess) e = cudaMemcpyAsync(L->agg, g->agg, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost, cu->stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream);
     cudaFree(tmp);
     if (e != cudaSuccess) {
@@ -779,6 +868,7 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
     L->nagg = g->nagg = (int32_t)(total + extra[0] + extra[1]);
   }
 #undef K_CHECK
+  trace(g, "aggregate: numbering", &tt);
 out:
   cudaFree(s);
   cudaFree(cnt);
@@ -789,6 +879,7 @@ out:
   cudaFree(M1);
   cudaFree(M2);
   cudaFree(step);
+  trace(g, "aggregate: frees", &tt);
   return st;
 }
 
@@ -905,6 +996,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   int32_t n = g->n;
   int bad = 0;
   double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
+  double tt = t;
   if (!refresh) {
     int32_t *size = NULL, *scratch = NULL;
     int64_t *cnt = NULL;
@@ -934,9 +1026,10 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     cudaFree(cnt);
     NG_CHECK(st);
   }
+  trace(g, "transfer: P pattern", &tt);
   if (filter > 0) { /* -amg_filter: sqrt |a_ii| for the filter's strength test */
     if (!g->sd) NG_CHECK(NG_CUDA_MALLOC(g->sd, n ? n : 1));
-    k_sqrt_diag<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
+    k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
     NG_CUDA_LAUNCH_CHECK();
   }
   k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p,
@@ -944,6 +1037,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
                                                g->Pval, g->flag);
   cudaError_t pe = cudaGetLastError();
   if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
+  trace(g, "transfer: P values", &tt);
   if (!refresh) {
     void *tbuf = NULL;
     size_t tbytes = 0;
@@ -973,12 +1067,14 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     k_rvalues<<<blocks(g->nnzP), TPB, 0, cu->stream>>>(g->nnzP, g->rperm, g->Pval, g->Rval);
     NG_CUDA_LAUNCH_CHECK();
   }
+  trace(g, "transfer: R = P^T", &tt);
   NG_CHECK(read_flag(g, &bad)); /* also waits for P and R (the phase times) */
   if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
                   0, &g->hcAP, n, g->nnzP, "A P"));
+  trace(g, "galerkin: A P", &tt);
   if (!(M->sparsify > 0))
     NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
                     &g->nnzC, 1, &g->hcC, n, g->nnzAP, "the Galerkin operator"));
@@ -990,6 +1086,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     if (!refresh) NG_CHECK(sparsify_setup(g, M->sparsify));
     NG_CHECK(sparsify_values(g));
   }
+  trace(g, "galerkin: R (A P), sparsify", &tt);
   NG_CHECK(read_flag(g, &bad)); /* the update's products did not wait */
   if (bad) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: a product row outgrew its hash table");
   /* A_c to the host, where the coarser levels are built; the update skips it
@@ -998,6 +1095,10 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   if (!refresh) {
     int32_t *h = NULL;
     NG_CHECK(ng_csr_alloc(&C->A, g->nagg, g->nagg, g->nnzC));
+    /* fresh pages fault one by one inside a pageable copy (85 ms for A_c
+     * at lap27:256): touch them first, on all threads */
+    ng_host_prefault(C->A.col, (size_t)g->nnzC * sizeof(int32_t));
+    ng_host_prefault(C->A.val, (size_t)g->nnzC * sizeof(double));
     NG_CHECK(NG_MALLOC(h, (size_t)g->nagg + 1));
     cudaError_t e = cudaMemcpy(h, g->Crp, ((size_t)g->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost);
     for (int32_t i = 0; e == cudaSuccess && i <= g->nagg; i++) C->A.rowptr[i] = h[i];
@@ -1011,6 +1112,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   double *dval;
   int device_only = refresh && C->gpu && C->Aops && ng_csr_cuda_arrays(C->Aops, C->Adata, &drp, &dcol, &dval) == NG_SUCCESS;
   if (!device_only) NG_CUDA_CHECK(cudaMemcpy(C->A.val, g->Cval, (size_t)g->nnzC * sizeof(double), cudaMemcpyDeviceToHost));
+  trace(g, "galerkin: A_c to the host", &tt);
   C->host_stale = device_only;
   M->t_galerkin += ng_wtime() - t;
   return NG_SUCCESS;
@@ -1113,10 +1215,22 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
     g->Acol = f->Ccol;
     g->Aval = f->Cval;
   }
-  NG_CHECK(NG_MALLOC(L->agg, g->n));
   NG_CHECK(aggregate(g, M, L, ng_amg_level_theta(M, l)));
   M->t_aggregate += ng_wtime() - t;
   M->t_gpu += ng_wtime() - t;
+  return NG_SUCCESS;
+}
+
+/* L->agg (host) from level l's device aggregates: for the host's fallback
+ * transfer and for tests; the GPU setup itself never reads it */
+extern "C" ng_status ng_amg_gpu_aggregates(ng_amg *M, int l)
+{
+  amg_gpu *g = M->gpu && l >= 0 && l < M->max_levels ? levels(M)[l] : NULL;
+  ng_amg_level *L = &M->L[l];
+  if (!g || !g->agg) return NG_ERROR(NG_ERR_INTERNAL, "AMG: level %d has no device aggregates", l);
+  if (!L->agg) NG_CHECK(NG_MALLOC(L->agg, g->n ? g->n : 1));
+  NG_CUDA_CHECK(cudaStreamSynchronize(g->ctx->cuda->stream));
+  NG_CUDA_CHECK(cudaMemcpy(L->agg, g->agg, (size_t)g->n * sizeof(int32_t), cudaMemcpyDeviceToHost));
   return NG_SUCCESS;
 }
 

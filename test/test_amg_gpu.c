@@ -142,6 +142,7 @@ static void compare_hierarchies(ng_amg *Mh, ng_amg *Mg, const char *spec)
     ng_csr P = {0}, R = {0}, Ac = {0};
     char what[64];
     ck_assert_int_eq(Mh->L[l].nagg, Mg->L[l].nagg);
+    NG_ASSERT_OK(ng_amg_gpu_aggregates(Mg, l));
     for (int32_t i = 0; i < Mh->L[l].n; i++)
       ck_assert_msg(Mh->L[l].agg[i] == Mg->L[l].agg[i], "%s level %d: row %d in aggregate %d on the GPU, %d on the host",
                     spec, l, (int)i, (int)Mg->L[l].agg[i], (int)Mh->L[l].agg[i]);
