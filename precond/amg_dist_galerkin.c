@@ -315,19 +315,20 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   }
 #pragma omp parallel for schedule(dynamic, 64)
   for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]);
+  /* slots and columns in one pass (gc sized for every contribution) */
+  st = NG_MALLOC(gc, G->n_contrib > 0 ? G->n_contrib : 1);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   G->ac_nnz = 0;
   for (int64_t q = 0; q < G->n_contrib; q++) {
     if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
-      G->ac_nnz++;
+      gc[G->ac_nnz++] = S[q].col;
       rp[S[q].row + 1]++;
     }
     G->slot[S[q].k] = G->ac_nnz - 1;
   }
   for (int64_t i = 0; i < nrows_c; i++) rp[i + 1] += rp[i];
-  st = NG_MALLOC(gc, G->ac_nnz);
-  if (!st) st = NG_MALLOC(G->ac_val, G->ac_nnz);
+  st = NG_MALLOC(G->ac_val, G->ac_nnz);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int64_t q = 0; q < G->n_contrib; q++) gc[G->slot[S[q].k]] = S[q].col;
   contrib_values(G, nrecv, G->ac_val);
   if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
   else st = ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
