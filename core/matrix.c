@@ -23,9 +23,10 @@ static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
   if (A->n_halo > 0 && !A->spmv_off) {
     /* on the host, a block with fewer than half its rows non-empty (the
      * usual: only boundary rows couple to other ranks) skips the empty ones */
+    int on_gpu = A->ctx->on_gpu;
     int32_t used = 0;
-    for (int32_t i = 0; !A->ctx->on_gpu && i < A->offrank.nrows; i++) used += A->offrank.rowptr[i + 1] > A->offrank.rowptr[i];
-    A->spmv_off = !A->ctx->on_gpu && used < A->offrank.nrows / 2 ? &ng_spmv_csr_rows_host : ng_spmv_find("csr", A->ctx->on_gpu);
+    for (int32_t i = 0; !on_gpu && i < A->offrank.nrows; i++) used += A->offrank.rowptr[i + 1] > A->offrank.rowptr[i];
+    A->spmv_off = !on_gpu && used < A->offrank.nrows / 2 ? &ng_spmv_csr_rows_host : ng_spmv_find("csr", on_gpu);
     NG_CHECK(A->spmv_off->create(A->ctx, &A->offrank, &A->spmv_off_data));
   }
   if (A->n_halo > 0 && !A->halo_values) NG_CHECK(A->ctx->vops->alloc(A->ctx, &A->halo_values, A->n_halo));
@@ -192,7 +193,8 @@ static ng_status create_rect(ng_context ctx, int64_t n_global, int64_t row_begin
   ng_matrix A = NULL;
   static const int64_t zero = 0;
   NG_ASSERT_ARG(ctx, "ng_matrix_create_distributed: null context");
-  ng_status st = distributed_check_local(n_global, row_begin, row_end, rowptr, gcol ? (const void *)gcol : ccol, val, Aout);
+  const void *cols = gcol ? (const void *)gcol : ccol;
+  ng_status st = distributed_check_local(n_global, row_begin, row_end, rowptr, cols, val, Aout);
   if (Aout) *Aout = NULL;
   if (!rowptr) rowptr = &zero;
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);

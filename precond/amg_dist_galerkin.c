@@ -290,6 +290,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   if (!st) st = NG_CALLOC(start, (size_t)nrows_c + 2);
   if (!st) st = NG_MALLOC(G->slot, G->n_contrib);
   if (!st) st = NG_CALLOC(rp, (size_t)nrows_c + 1);
+  if (!st) st = NG_MALLOC(gc, G->n_contrib > 0 ? G->n_contrib : 1); /* room for every contribution: one pass */
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   for (int32_t q = 0; q < G->n_own_rows; q++) {
     int32_t t = G->own_rows[q];
@@ -315,9 +316,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   }
 #pragma omp parallel for schedule(dynamic, 64)
   for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]);
-  /* slots and columns in one pass (gc sized for every contribution) */
-  st = NG_MALLOC(gc, G->n_contrib > 0 ? G->n_contrib : 1);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  /* slots and the distinct columns in one pass */
   G->ac_nnz = 0;
   for (int64_t q = 0; q < G->n_contrib; q++) {
     if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
