@@ -243,6 +243,9 @@ typedef struct ng_spmv_ops {
    * the device (dcsr as for create_dev): nothing uploaded, nothing made. */
   ng_status (*update_dev)(void *data, const void *dcsr);
 } ng_spmv_ops;
+/* Host CSR visiting only its non-empty rows (spmv/csr_rows.c): a matrix's
+ * off-rank block when most of its rows are empty (core/matrix.c). */
+extern const ng_spmv_ops ng_spmv_csr_rows_host;
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);
 /* Names registered for a memory space, NULL-terminated. */
@@ -411,6 +414,13 @@ ng_status ng_matrix_apply_ab(ng_matrix A, double alpha, const double *x, double 
 ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
                                 int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
                                 const int64_t *gcol, const double *val, ng_matrix *A);
+/* The same matrix from compact columns: entry p's global column is
+ * cmap[ccol[p]] (cmap: m columns, strictly ascending), as AMG's distributed
+ * P holds them; the split into the blocks then needs no hash map. */
+ng_status ng_matrix_create_rect_compact(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                        int64_t n_col_global, int64_t col_begin, int64_t col_end,
+                                        const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap, int32_t m,
+                                        const double *val, ng_matrix *A);
 
 /* One rank: a matrix over the host CSR W itself (square; validated), W
  * emptied even on failure (core/matrix.c): no copy of a big input. */

@@ -21,7 +21,12 @@ static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
   A->spmv_data = data;
   snprintf(A->format, sizeof(A->format), "%s", ops->describe ? ops->describe(data) : format);
   if (A->n_halo > 0 && !A->spmv_off) {
-    A->spmv_off = ng_spmv_find("csr", A->ctx->on_gpu);
+    /* on the host, a block with fewer than half its rows non-empty (the
+     * usual: only boundary rows couple to other ranks) skips the empty ones */
+    int on_gpu = A->ctx->on_gpu;
+    int32_t used = 0;
+    for (int32_t i = 0; !on_gpu && i < A->offrank.nrows; i++) used += A->offrank.rowptr[i + 1] > A->offrank.rowptr[i];
+    A->spmv_off = !on_gpu && used < A->offrank.nrows / 2 ? &ng_spmv_csr_rows_host : ng_spmv_find("csr", on_gpu);
     NG_CHECK(A->spmv_off->create(A->ctx, &A->offrank, &A->spmv_off_data));
   }
   if (A->n_halo > 0 && !A->halo_values) NG_CHECK(A->ctx->vops->alloc(A->ctx, &A->halo_values, A->n_halo));
@@ -86,9 +91,80 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
   return NG_SUCCESS;
 }
 
+/* matrix_split for input whose columns are given compactly: ccol[p] indexes
+ * cmap (m global columns, strictly ascending), as AMG's distributed P holds
+ * them. The result is matrix_split's on the global columns cmap[ccol[p]]
+ * (the halo: the used off-rank columns of cmap, already in global order),
+ * found by a table over the m columns instead of a hash map of every
+ * off-rank entry (an agglomerated level's P is all off-rank). */
+static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap,
+                                      int32_t m, const double *val)
+{
+  int32_t n = A->n_local, nc = A->n_col_local, nh = 0;
+  int64_t nnz = rowptr[n], nloc = 0, noff = 0, c0 = A->col_begin, *cnt = NULL;
+  int32_t *tab = NULL; /* compact column -> local column, or -1 - halo column */
+  for (int32_t q = 0; q < m; q++)
+    if (cmap[q] < 0 || cmap[q] >= A->n_col_global || (q > 0 && cmap[q] <= cmap[q - 1]))
+      return NG_ERROR(NG_ERR_INTERNAL, "compact column %d: global column %lld out of range or order", (int)q,
+                      (long long)cmap[q]);
+  NG_CHECK(NG_CALLOC(cnt, m > 0 ? m : 1));
+  ng_status st = NG_MALLOC(tab, m > 0 ? m : 1);
+  for (int64_t p = 0; !st && p < nnz; p++) {
+    if (ccol[p] < 0 || ccol[p] >= m)
+      st = NG_ERROR(NG_ERR_INTERNAL, "entry %lld has compact column %d outside 0..%d", (long long)p, (int)ccol[p],
+                    (int)m - 1);
+    else if (!isfinite(val[p]))
+      st = NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)cmap[ccol[p]]);
+    else cnt[ccol[p]]++;
+  }
+  for (int32_t q = 0; !st && q < m; q++) {
+    if (cmap[q] >= c0 && cmap[q] < c0 + nc) {
+      tab[q] = (int32_t)(cmap[q] - c0);
+      nloc += cnt[q];
+    } else if (cnt[q]) {
+      tab[q] = -1 - nh++;
+      noff += cnt[q];
+    } else tab[q] = INT32_MIN; /* unused off-rank column: no halo entry */
+  }
+  if (!st) st = NG_MALLOC(A->halo_gcol, nh > 0 ? nh : 1);
+  if (!st) st = ng_csr_alloc(&A->local, n, nc, nloc);
+  if (!st) st = ng_csr_alloc(&A->offrank, n, nh, noff);
+  if (!st && noff) st = NG_MALLOC(A->value_map, nnz);
+  if (st) {
+    ng_free(cnt);
+    ng_free(tab);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  A->n_halo = nh;
+  for (int32_t q = 0; q < m; q++)
+    if (tab[q] < 0 && tab[q] != INT32_MIN) A->halo_gcol[-1 - tab[q]] = cmap[q];
+  int64_t a = 0, b = 0;
+  for (int32_t i = 0; i < n; i++) {
+    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
+      int32_t t = tab[ccol[p]];
+      if (t >= 0) {
+        A->local.col[a] = t;
+        A->local.val[a] = val[p];
+        if (A->value_map) A->value_map[p] = a;
+        a++;
+      } else {
+        A->offrank.col[b] = -1 - t;
+        A->offrank.val[b] = val[p];
+        A->value_map[p] = nloc + b;
+        b++;
+      }
+    }
+    A->local.rowptr[i + 1] = a;
+    A->offrank.rowptr[i + 1] = b;
+  }
+  ng_free(cnt);
+  ng_free(tab);
+  return NG_SUCCESS;
+}
+
 /* Checks one rank's own arguments (no communication). */
 static ng_status distributed_check_local(int64_t n_global, int64_t row_begin, int64_t row_end, const int64_t *rowptr,
-                                         const int64_t *gcol, const double *val, ng_matrix *Aout)
+                                         const void *gcol, const double *val, ng_matrix *Aout)
 {
   NG_ASSERT_ARG(Aout && (rowptr || row_end == row_begin), "ng_matrix_create_distributed: null argument");
   NG_ASSERT_ARG(n_global >= 0, "negative matrix size %lld", (long long)n_global);
@@ -109,14 +185,16 @@ static ng_status distributed_check_local(int64_t n_global, int64_t row_begin, in
 /* Every step that can fail on one rank only is followed by ng_comm_agree, so
  * that all ranks leave with an error (naming the failing rank) instead of
  * some waiting forever in the next collective. */
-ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                                int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
-                                const int64_t *gcol, const double *val, ng_matrix *Aout)
+static ng_status create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                             int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
+                             const int64_t *gcol, const int32_t *ccol, const int64_t *cmap, int32_t m,
+                             const double *val, ng_matrix *Aout)
 {
   ng_matrix A = NULL;
   static const int64_t zero = 0;
   NG_ASSERT_ARG(ctx, "ng_matrix_create_distributed: null context");
-  ng_status st = distributed_check_local(n_global, row_begin, row_end, rowptr, gcol, val, Aout);
+  const void *cols = gcol ? (const void *)gcol : ccol;
+  ng_status st = distributed_check_local(n_global, row_begin, row_end, rowptr, cols, val, Aout);
   if (Aout) *Aout = NULL;
   if (!rowptr) rowptr = &zero;
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
@@ -132,7 +210,7 @@ ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_be
     A->n_col_global = n_col_global;
     A->col_begin = col_begin;
     A->n_col_local = (int32_t)(col_end - col_begin);
-    st = matrix_split(A, rowptr, gcol, val);
+    st = gcol || !ccol ? matrix_split(A, rowptr, gcol, val) : matrix_split_compact(A, rowptr, ccol, cmap, m, val);
   }
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
   {
@@ -151,6 +229,25 @@ ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_be
 fail:
   ng_matrix_destroy(A);
   return st;
+}
+
+ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
+                                const int64_t *gcol, const double *val, ng_matrix *Aout)
+{
+  NG_CHECK(create_rect(ctx, n_global, row_begin, row_end, n_col_global, col_begin, col_end, rowptr, gcol, NULL, NULL, 0,
+                       val, Aout));
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_create_rect_compact(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                        int64_t n_col_global, int64_t col_begin, int64_t col_end,
+                                        const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap, int32_t m,
+                                        const double *val, ng_matrix *Aout)
+{
+  NG_CHECK(create_rect(ctx, n_global, row_begin, row_end, n_col_global, col_begin, col_end, rowptr, NULL, ccol, cmap, m,
+                       val, Aout));
+  return NG_SUCCESS;
 }
 
 ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,

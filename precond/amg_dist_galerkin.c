@@ -21,7 +21,7 @@ struct ng_amg_dgalerkin {
   int64_t *cmap;                 /* compact coarse column -> global coarse row */
   int32_t m;
   ng_csr B, AP, PcT, T;          /* B: P's own rows then halo rows, compact columns (D->Aext B = A P) */
-  int64_t *pct_perm;
+  int64_t *pct_src;              /* PcT row -> its R row's first value: D->Rl.val + s, or D->Ro.val + (-1 - s) */
   int32_t *send_rows;            /* T rows sent, grouped by owner rank */
   int32_t n_send_rows;
   int64_t *scnt, *rcnt;          /* entries per rank */
@@ -49,7 +49,7 @@ void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
   ng_csr_free(&G->AP);
   ng_csr_free(&G->PcT);
   ng_csr_free(&G->T);
-  ng_free(G->pct_perm);
+  ng_free(G->pct_src);
   ng_free(G->send_rows);
   ng_free(G->scnt);
   ng_free(G->rcnt);
@@ -118,11 +118,56 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
   return NG_SUCCESS;
 }
 
-/* P's own rows as a view of B's first n rows. */
-static ng_csr own_view(const ng_amg_dgalerkin *G, int32_t n)
+/* PcT = (P's own rows)^T over the compact columns, made from R's blocks
+ * (make_restriction's transposes of P's local and off-rank blocks hold the
+ * same rows: a second transpose of P is not needed). Row r is coarse column
+ * G->cmap[r]: an own coarse row (D->Rl's), a used halo column of P (D->Ro's;
+ * P->halo_gcol is sorted, so one walk finds them), or none (a column met
+ * only through the fetched halo rows: empty). */
+static ng_status pct_from_r(const ng_amg_dlevel *D, ng_amg_dgalerkin *G, int32_t n)
 {
-  ng_csr V = {n, G->m, G->B.rowptr[n], G->B.rowptr, G->B.col, G->B.val};
-  return V;
+  const struct ng_matrix_s *P = D->P;
+  int64_t c0 = P->col_begin, c1 = c0 + P->n_col_local, *rp = NULL;
+  int32_t h = 0;
+  NG_CHECK(NG_MALLOC(G->pct_src, (size_t)G->m + 1));
+  NG_CHECK(NG_CALLOC(rp, (size_t)G->m + 1));
+  for (int32_t r = 0; r < G->m; r++) { /* each row's source and length */
+    int64_t g = G->cmap[r];
+    G->pct_src[r] = 0;
+    if (g >= c0 && g < c1) {
+      G->pct_src[r] = D->Rl.rowptr[g - c0];
+      rp[r + 1] = D->Rl.rowptr[g - c0 + 1] - D->Rl.rowptr[g - c0];
+    } else {
+      while (h < P->n_halo && P->halo_gcol[h] < g) h++;
+      if (h < P->n_halo && P->halo_gcol[h] == g) {
+        G->pct_src[r] = -1 - D->Ro.rowptr[h];
+        rp[r + 1] = D->Ro.rowptr[h + 1] - D->Ro.rowptr[h];
+      }
+    }
+  }
+  for (int32_t r = 0; r < G->m; r++) rp[r + 1] += rp[r];
+  ng_status st = ng_csr_alloc(&G->PcT, G->m, n, rp[G->m]);
+  if (!st) {
+    memcpy(G->PcT.rowptr, rp, ((size_t)G->m + 1) * sizeof(int64_t));
+    for (int32_t r = 0; r < G->m; r++) {
+      int64_t s = G->pct_src[r];
+      const int32_t *c = s >= 0 ? D->Rl.col + s : D->Ro.col + (-1 - s);
+      if (rp[r + 1] > rp[r]) memcpy(G->PcT.col + rp[r], c, (size_t)(rp[r + 1] - rp[r]) * sizeof(int32_t));
+    }
+  }
+  ng_free(rp);
+  return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
+}
+
+/* PcT's values from R's blocks (setup, and an update after restriction_values). */
+static void pct_values(const ng_amg_dlevel *D, ng_amg_dgalerkin *G)
+{
+#pragma omp parallel for schedule(static) if (G->m > 20000)
+  for (int32_t r = 0; r < G->m; r++) {
+    int64_t len = G->PcT.rowptr[r + 1] - G->PcT.rowptr[r], s = G->pct_src[r];
+    const double *v = s >= 0 ? D->Rl.val + s : D->Ro.val + (-1 - s);
+    if (len) memcpy(G->PcT.val + G->PcT.rowptr[r], v, (size_t)len * sizeof(double));
+  }
 }
 
 typedef struct {
@@ -245,6 +290,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   if (!st) st = NG_CALLOC(start, (size_t)nrows_c + 2);
   if (!st) st = NG_MALLOC(G->slot, G->n_contrib);
   if (!st) st = NG_CALLOC(rp, (size_t)nrows_c + 1);
+  if (!st) st = NG_MALLOC(gc, G->n_contrib > 0 ? G->n_contrib : 1); /* room for every contribution: one pass */
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   for (int32_t q = 0; q < G->n_own_rows; q++) {
     int32_t t = G->own_rows[q];
@@ -270,19 +316,18 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   }
 #pragma omp parallel for schedule(dynamic, 64)
   for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]);
+  /* slots and the distinct columns in one pass */
   G->ac_nnz = 0;
   for (int64_t q = 0; q < G->n_contrib; q++) {
     if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
-      G->ac_nnz++;
+      gc[G->ac_nnz++] = S[q].col;
       rp[S[q].row + 1]++;
     }
     G->slot[S[q].k] = G->ac_nnz - 1;
   }
   for (int64_t i = 0; i < nrows_c; i++) rp[i + 1] += rp[i];
-  st = NG_MALLOC(gc, G->ac_nnz);
-  if (!st) st = NG_MALLOC(G->ac_val, G->ac_nnz);
+  st = NG_MALLOC(G->ac_val, G->ac_nnz);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int64_t q = 0; q < G->n_contrib; q++) gc[G->slot[S[q].k]] = S[q].col;
   contrib_values(G, nrecv, G->ac_val);
   if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
   else st = ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
@@ -307,13 +352,12 @@ out:
 static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_matrix Ac)
 {
   ng_context ctx = A->ctx;
-  int32_t n = A->n_local, nh = A->n_halo;
+  int32_t nh = A->n_halo;
   int64_t own = D->Pc.nnz, nrecv = 0;
   NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->Pc.val, sizeof(double), G->halo_rp, G->halo_val));
   memcpy(G->B.val, D->Pc.val, (size_t)own * sizeof(double));
   memcpy(G->B.val + own, G->halo_val, (size_t)G->halo_rp[nh] * sizeof(double));
-  ng_csr V = own_view(G, n);
-  ng_csr_transpose_values(&V, G->pct_perm, &G->PcT);
+  pct_values(D, G);
   ng_status st = NG_SUCCESS;
 #ifdef NG_HAVE_CUDA
   if (G->gpu) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
@@ -349,10 +393,8 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
   if (st) { ng_free(G); return ng_error_trace(st, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
   D->G = G;
   st = local_operands(A, D, G);
-  ng_csr V = {0, 0, 0, NULL, NULL, NULL};
-  if (!st) V = own_view(G, A->n_local);
-  if (!st) st = NG_MALLOC(G->pct_perm, V.nnz);
-  if (!st) st = ng_csr_transpose(&V, &G->PcT, G->pct_perm);
+  if (!st) st = pct_from_r(D, G, A->n_local);
+  if (!st) pct_values(D, G);
   int host = 1;
 #ifdef NG_HAVE_CUDA
   /* on a GPU context the two local products run on the device; a product

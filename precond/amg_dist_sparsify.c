@@ -107,25 +107,29 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts
   NG_CHECK_GOTO(st, halo_diagonal(ctx, starts, nnz, gc, d, &H, &dh), out);
   S->nnz_in = nnz;
   int32_t bad = -1;
+  /* the row's kept count in a local (c), not rp2[i + 1]: stores into gc2
+   * and S->map (int64_t too) would make the compiler reload it per entry */
   for (int32_t i = 0; i < n && bad < 0; i++) {
-    int64_t diag = -1, start = rp2[i];
+    int64_t diag = -1, base = rp2[i], c = 0, ii = c0 + i;
+    double di = d[i];
     for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
       int64_t g = gc[p], h;
-      double dj;
-      if (g == c0 + i) dj = d[i];
-      else if (g >= c0 && g < c0 + n) dj = d[g - c0];
-      else dj = (h = ng_index_map_find(&H, g)) >= 0 ? dh[h] : 0.0;
-      int keep = g == c0 + i || fabs(val[p]) >= tau * (d[i] < dj ? d[i] : dj);
-      if (keep) {
-        if (g == c0 + i) diag = rp2[i + 1] + start;
-        gc2[start + rp2[i + 1]] = g;
-        S->map[p] = start + rp2[i + 1]++;
+      if (g == ii) {
+        diag = base + c;
+        gc2[base + c] = g;
+        S->map[p] = base + c++;
+        continue;
+      }
+      double dj = (uint64_t)(g - c0) < (uint64_t)n ? d[g - c0] : (h = ng_index_map_find(&H, g)) >= 0 ? dh[h] : 0.0;
+      if (fabs(val[p]) >= tau * (di < dj ? di : dj)) {
+        gc2[base + c] = g;
+        S->map[p] = base + c++;
       } else S->map[p] = -1;
     }
     if (diag < 0) bad = i;
     for (int64_t p = rp[i]; p < rp[i + 1]; p++)
       if (S->map[p] < 0) S->map[p] = diag;
-    rp2[i + 1] += start;
+    rp2[i + 1] = base + c;
   }
   if (bad >= 0) st = NG_ERROR(NG_ERR_NUMERIC, "AMG: coarse row %lld has no diagonal entry to lump into", (long long)(c0 + bad));
   S->nnz_out = rp2[n];

@@ -13,34 +13,42 @@ static int cmp_int32(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Growable per-thread output of the one-pass product. */
+/* Per-thread output of the one-pass product: a list of chunks, each row
+ * written whole into the last one. A full chunk is followed by a new one
+ * (twice as big) instead of being copied into a bigger buffer: the rows
+ * are copied once, into C. */
+#define ROWBUF_CHUNKS 48 /* doubling sizes: never all used */
 typedef struct {
   int32_t *col;
   double *val;
   int64_t len, cap;
+} chunk;
+typedef struct {
+  chunk ch[ROWBUF_CHUNKS];
+  int n;
 } rowbuf;
 
-static int rowbuf_reserve(rowbuf *b, int64_t extra)
+/* The chunk with room for extra more entries (NULL: no memory). */
+static chunk *rowbuf_reserve(rowbuf *b, int64_t extra)
 {
-  if (b->len + extra <= b->cap) return 1;
-  int64_t cap = 2 * (b->len + extra) + 1024;
-  int32_t *c = malloc((size_t)cap * sizeof(int32_t));
-  double *v = malloc((size_t)cap * sizeof(double));
-  if (!c || !v) {
-    free(c);
-    free(v);
-    return 0;
+  chunk *k = b->n ? &b->ch[b->n - 1] : NULL;
+  if (k && k->len + extra <= k->cap) return k;
+  if (b->n == ROWBUF_CHUNKS) return NULL;
+  int64_t cap = (k ? 2 * k->cap : 0) + extra + 1024;
+  k = &b->ch[b->n];
+  k->col = malloc((size_t)cap * sizeof(int32_t));
+  k->val = malloc((size_t)cap * sizeof(double));
+  if (!k->col || !k->val) {
+    free(k->col);
+    free(k->val);
+    k->col = NULL;
+    k->val = NULL;
+    return NULL;
   }
-  if (b->len) {
-    memcpy(c, b->col, (size_t)b->len * sizeof(int32_t));
-    memcpy(v, b->val, (size_t)b->len * sizeof(double));
-  }
-  free(b->col);
-  free(b->val);
-  b->col = c;
-  b->val = v;
-  b->cap = cap;
-  return 1;
+  k->len = 0;
+  k->cap = cap;
+  b->n++;
+  return k;
 }
 
 /* One pass: each thread takes a contiguous block of rows, accumulates every
@@ -78,15 +86,17 @@ ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
       fail = 1;
     }
     for (int32_t i = lo; i < hi && acc && seen; i++) {
-      int64_t bound = 0, c0 = b->len;
+      int64_t bound = 0;
       for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
         bound += B->rowptr[A->col[k] + 1] - B->rowptr[A->col[k]];
       if (bound > m) bound = m;
-      if (!rowbuf_reserve(b, bound)) {
+      chunk *ck = rowbuf_reserve(b, bound);
+      if (!ck) {
 #pragma omp atomic write
         fail = 1;
         break;
       }
+      int64_t c0 = ck->len;
       for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
         int32_t j = A->col[k];
         double a = A->val[k];
@@ -94,19 +104,19 @@ ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
           int32_t c = B->col[q];
           if (!seen[c]) {
             seen[c] = 1;
-            b->col[b->len++] = c;
+            ck->col[ck->len++] = c;
           }
           acc[c] += a * B->val[q];
         }
       }
-      if (sorted && b->len > c0) qsort(b->col + c0, (size_t)(b->len - c0), sizeof(int32_t), cmp_int32);
-      for (int64_t p = c0; p < b->len; p++) {
-        int32_t c = b->col[p];
-        b->val[p] = acc[c];
+      if (sorted && ck->len > c0) qsort(ck->col + c0, (size_t)(ck->len - c0), sizeof(int32_t), cmp_int32);
+      for (int64_t p = c0; p < ck->len; p++) {
+        int32_t c = ck->col[p];
+        ck->val[p] = acc[c];
         acc[c] = 0.0;
         seen[c] = 0;
       }
-      rp[i + 1] = b->len - c0;
+      rp[i + 1] = ck->len - c0;
     }
     free(acc);
     free(seen);
@@ -124,17 +134,22 @@ ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
 #ifdef _OPENMP
     t = omp_get_thread_num();
 #endif
-    int32_t lo = (int32_t)((int64_t)n * t / nt);
-    if (buf[t].len) {
-      memcpy(C->col + rp[lo], buf[t].col, (size_t)buf[t].len * sizeof(int32_t));
-      memcpy(C->val + rp[lo], buf[t].val, (size_t)buf[t].len * sizeof(double));
+    int64_t at = rp[(int32_t)((int64_t)n * t / nt)];
+    for (int c = 0; c < buf[t].n; c++) {
+      const chunk *k = &buf[t].ch[c];
+      if (k->len) {
+        memcpy(C->col + at, k->col, (size_t)k->len * sizeof(int32_t));
+        memcpy(C->val + at, k->val, (size_t)k->len * sizeof(double));
+      }
+      at += k->len;
     }
   }
 out:
-  for (int t = 0; buf && t < nt; t++) {
-    free(buf[t].col);
-    free(buf[t].val);
-  }
+  for (int t = 0; buf && t < nt; t++)
+    for (int c = 0; c < buf[t].n; c++) {
+      free(buf[t].ch[c].col);
+      free(buf[t].ch[c].val);
+    }
   ng_free(buf);
   ng_free(start);
   ng_free(rp);

@@ -173,44 +173,44 @@ static void sort_ints(int32_t *a, int64_t n)
   }
 }
 
-/* Row i of P has a column for every aggregate met in row i of A. */
+/* Row i of P has a column for every aggregate met in row i of A. The
+ * threads' markers are one allocation made before the parallel region, so
+ * that its failure reports itself (an allocation failing inside the region
+ * left only a generic message: the fault walk could not find its number). */
 ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P)
 {
-  int32_t n = A->nrows;
+  int32_t n = A->nrows, *marks = NULL;
   int64_t *rp = NULL;
-  int fail = 0;
+  int nt = 1;
   ng_status st = NG_SUCCESS;
+#ifdef _OPENMP
+  nt = omp_get_max_threads();
+#endif
   memset(P, 0, sizeof(*P));
   NG_CHECK(NG_CALLOC(rp, (size_t)n + 1));
+  NG_CHECK_GOTO(st, NG_MALLOC(marks, (size_t)nt * nagg + 1), out);
   for (int pass = 0; pass < 2; pass++) {
-#pragma omp parallel
+#pragma omp parallel num_threads(nt)
     {
-      int32_t *mark = NULL;
-      if (NG_MALLOC(mark, nagg) != NG_SUCCESS) {
-#pragma omp atomic write
-        fail = 1;
-      } else {
-        for (int32_t c = 0; c < nagg; c++) mark[c] = -1;
+      int t = 0;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+#endif
+      int32_t *mark = marks + (size_t)t * nagg;
+      for (int32_t c = 0; c < nagg; c++) mark[c] = -1;
 #pragma omp for schedule(static)
-        for (int32_t i = 0; i < n; i++) {
-          int64_t c = 0, base = pass ? P->rowptr[i] : 0;
-          for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
-            int32_t a = agg[A->col[k]];
-            if (a < 0 || mark[a] == i) continue;
-            mark[a] = i;
-            if (pass) P->col[base + c] = a;
-            c++;
-          }
-          if (pass) sort_ints(P->col + base, c);
-          else rp[i + 1] = c;
+      for (int32_t i = 0; i < n; i++) {
+        int64_t c = 0, base = pass ? P->rowptr[i] : 0;
+        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+          int32_t a = agg[A->col[k]];
+          if (a < 0 || mark[a] == i) continue;
+          mark[a] = i;
+          if (pass) P->col[base + c] = a;
+          c++;
         }
+        if (pass) sort_ints(P->col + base, c);
+        else rp[i + 1] = c;
       }
-      ng_free(mark);
-    }
-    if (fail) {
-      st = NG_ERROR(NG_ERR_MEMORY, "AMG: no memory for the prolongator's per-thread markers (%d aggregates)",
-                    (int)nagg);
-      goto out;
     }
     if (!pass) {
       for (int32_t i = 0; i < n; i++) rp[i + 1] += rp[i];
@@ -220,6 +220,7 @@ ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nag
   }
 out:
   ng_free(rp);
+  ng_free(marks);
   if (st != NG_SUCCESS) ng_csr_free(P);
   return st;
 }
