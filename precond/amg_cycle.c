@@ -59,12 +59,18 @@ static ng_status charge(ng_precond P, ng_amg *M, int l, double *t)
 }
 
 /* The W-cycle's second coarse correction is made from level l: x += P
- * cycle(R (b - A x)), which is the textbook e_c += cycle_c(b_c - A_c e_c) since
- * A_c = R A P, and needs no vector beyond the V-cycle's (level l's residual
- * buffer is free again once restricted). It costs one more level-l residual,
- * R and P per visit, all through the same tables. Two symmetric corrections
- * in a row, (I - B A)^2, keep the cycle symmetric for CG. The coarsest level
- * solved directly is visited once: a second visit would correct nothing. */
+ * cycle(R (b - A x)), the textbook e_c += cycle_c(b_c - A_c e_c) when A_c =
+ * R A P, with no vector beyond the V-cycle's (level l's residual buffer is
+ * free again once restricted): one more level-l residual, R and P per
+ * visit, through the same tables. With the sparsified coarse operators
+ * (-amg_sparsify: A_c is not R A P) it sees the true residual; the textbook
+ * form with the sparsified A_c (tried: one more coarse vector per level,
+ * about 10% fewer matrix entries read per cycle on het5:512) took one
+ * iteration more on het7:64 and lap7:64 (Jacobi) and on rotaniso:512 and
+ * het7:64 (Chebyshev), one fewer on lap7:64 (Chebyshev) and with mcgs on
+ * het5, lap7. Two symmetric corrections in a row, (I - B A)^2, keep
+ * the cycle symmetric for CG. The coarsest level solved directly is visited
+ * once: a second visit would correct nothing. */
 int ng_amg_coarse_visits(const ng_amg *M, int l)
 {
   if (M->cycle_gamma <= 1 || (l + 1 == M->nlevels - 1 && M->coarse_direct)) return 1;
