@@ -251,8 +251,8 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);
 void ng_amg_free(ng_context ctx, ng_amg *M);
 /* amg_cycle.c: z = V-cycle(r) (a W-cycle with -amg_cycle w), context memory. */
 ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
-/* amg_cycle.c: how many coarse corrections the cycle makes from level l
- * (also the FP32 cycle of amg_single.c). */
+/* amg_cycle.c: how many coarse corrections the cycle makes from level l,
+ * 1 or 2 (also the FP32 cycle of amg_single.c). */
 int ng_amg_coarse_visits(const ng_amg *M, int l);
 
 /* For benchmarks and tests: the hierarchy behind an "amg" preconditioner

@@ -1,9 +1,9 @@
 /* precond/amg_cycle.c: the V-cycle (METHODS.md section 4): pre-smoothing
  * from a zero guess by the level's smoother (smoother.h), restriction of the
  * residual, recursion, prolongation and correction, the same number of
- * post-sweeps in the adjoint order. -amg_cycle w: the coarse correction
- * twice on every level (a W-cycle), see ng_amg_coarse_visits. Smoothers whose post-sweep is the adjoint
- * of their pre-sweep and R = P^T make it symmetric for CG. Everything runs on the context's memory
+ * post-sweeps in the adjoint order; with -amg_cycle w the coarse correction
+ * twice (a W-cycle, see ng_amg_coarse_visits). Smoothers whose post-sweep
+ * is the adjoint of their pre-sweep and R = P^T make it symmetric for CG. Everything runs on the context's memory
  * through the SpMV tables and ctx->vops: no allocation, host copy or sync
  * (unless per-level profiling is switched on by a benchmark). Tables with a
  * fused entry compute the residual in one pass. With -amg_cuda_graph on a one-rank GPU
