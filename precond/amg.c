@@ -9,7 +9,7 @@
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
  * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
  * -amg_coloring, -amg_mcgs_coarse, -amg_smoother_setup,
- * -amg_cheby_degree, -amg_cheby_ratio, -amg_precision single|double
+ * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w, -amg_precision single|double
  * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
 #include "amg_dist.h"
 #include "smoother.h"
@@ -49,6 +49,10 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_strength", &s));
   M->strength_signed = !strcmp(s, "signed");
   NG_CHECK(ng_options_get_bool(opts, "amg_filter", &M->filter));
+  NG_CHECK(ng_options_get_string(opts, "amg_cycle", &s));
+  if (strcmp(s, "v") && strcmp(s, "w"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w)", s);
+  M->cycle_gamma = !strcmp(s, "w") ? 2 : 1;
   if (!(M->sparsify >= 0 && M->sparsify < 1))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify %g must be in [0, 1)", M->sparsify);
   NG_CHECK(ng_options_get_int(opts, "amg_presweeps", &pre));
@@ -244,9 +248,10 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     nnz += l ? (double)M->L[l].A.nnz : z0;
   }
   k = (size_t)snprintf(buf, len,
-                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s, smoother %s\n"
+                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s, smoother %s%s\n"
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
                        M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother", M->smoother->name,
+                       M->cycle_gamma > 1 ? ", W-cycle" : "",
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
   int ngpu = 0;
   for (int l = 0; l < M->nlevels; l++) ngpu += M->L[l].gpu;

@@ -138,6 +138,7 @@ typedef struct {
   int strength_signed;           /* -amg_strength signed */
   int filter;                    /* -amg_filter: P smoothed with the filtered matrix */
   double theta_coarse;           /* -amg_theta_coarse: strength threshold of the levels after the finest (<0: theta) */
+  int cycle_gamma;               /* -amg_cycle: coarse corrections per level, 1 (V) or 2 (W) */
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;
   ng_csr coarse_inv;             /* dense inverse as a full CSR (host) */
@@ -250,8 +251,11 @@ double ng_amg_level_theta(const ng_amg *M, int l);
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);
 void ng_amg_free(ng_context ctx, ng_amg *M);
-/* amg_cycle.c: z = V-cycle(r), context memory. */
+/* amg_cycle.c: z = V-cycle(r) (a W-cycle with -amg_cycle w), context memory. */
 ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
+/* amg_cycle.c: how many coarse corrections the cycle makes from level l,
+ * 1 or 2 (also the FP32 cycle of amg_single.c). */
+int ng_amg_coarse_visits(const ng_amg *M, int l);
 
 /* For benchmarks and tests: the hierarchy behind an "amg" preconditioner
  * (NULL for another kind), and per-level cycle timing (syncs each level). */

@@ -8,7 +8,8 @@
  * iterations on lap27 and fem27, and it is converted again by an update;
  * a format that refuses the matrix leaves the matrix, an unknown one is an
  * error, "auto" keeps the matrix on the host. single_precision:
- * -amg_precision single (item 2), see there. */
+ * -amg_precision single (item 2), see there. w_cycle: -amg_cycle w (issue
+ * 14 item 3), see there. */
 #include "testutil.h"
 #include "../precond/amg.h"
 #include "../spmv/formats.h"
@@ -255,6 +256,69 @@ START_TEST(single_precision)
 }
 END_TEST
 
+/* -amg_cycle w (issue 14 item 3): on the small hard 2D problems (enough
+ * levels through -amg_coarse_size 20) AMG-PCG takes fewer iterations than
+ * with the V-cycle, with Jacobi and Chebyshev smoothing and in FP32; the
+ * W-cycle is symmetric (x'My = y'Mx) for the smoothers and both coarsest
+ * solvers; an unknown cycle is refused. */
+START_TEST(w_cycle)
+{
+  const char *probs[] = {"het5:64", "rotaniso:64"};
+  const char *extra[] = {"", "-amg_smoother chebyshev", "-amg_precision single"};
+  for (int p = 0; p < 2; p++) {
+    ng_matrix A;
+    ng_vector b;
+    NG_ASSERT_OK(ng_matrix_generate(ctx, probs[p], &A, &b));
+    for (int e = 0; e < 3; e++) {
+      char ov[160], ow[160];
+      snprintf(ov, sizeof(ov), "-amg_coarse_size 20 %s", extra[e]);
+      snprintf(ow, sizeof(ow), "-amg_coarse_size 20 -amg_cycle w %s", extra[e]);
+      int v = pcg(A, b, ov), w = pcg(A, b, ow);
+      printf("%s %s: AMG-PCG V-cycle %d, W-cycle %d iterations\n", probs[p], extra[e], v, w);
+      ck_assert_msg(w <= v - 2, "%s %s: W-cycle %d iterations, V-cycle %d", probs[p], extra[e], w, v);
+    }
+    ng_vector_destroy(b);
+    ng_matrix_destroy(A);
+  }
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "het5:40", &A, NULL));
+  int32_t n = A->n_local;
+  double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+  double *mx = malloc(n * sizeof(double)), *my = malloc(n * sizeof(double));
+  ng_test_random(x, n);
+  for (int32_t i = 0; i < n; i++) y[i] = cos(0.37 * i) + 0.1;
+  const char *sm[] = {"jacobi", "mcgs", "chebyshev"};
+  for (int s = 0; s < 3; s++)
+    for (int coarse = 0; coarse < 2; coarse++) {
+      char opt[200];
+      snprintf(opt, sizeof(opt), "-amg_cycle w -amg_smoother %s -amg_coarse_size 20 -amg_coarse_solver %s", sm[s],
+               coarse ? "smoother -amg_coarse_sweeps 9" : "direct");
+      ng_precond P = make_amg(A, opt);
+      ng_test_apply(P, A, x, mx);
+      ng_test_apply(P, A, y, my);
+      double xmy = 0, ymx = 0, scale = 0;
+      for (int32_t i = 0; i < n; i++) {
+        xmy += x[i] * my[i];
+        ymx += y[i] * mx[i];
+        scale += fabs(x[i] * my[i]);
+      }
+      ck_assert_msg(fabs(xmy - ymx) <= 1e-12 * scale, "%s: x'My = %.17g, y'Mx = %.17g", opt, xmy, ymx);
+      ng_precond_destroy(P);
+    }
+  free(x), free(y), free(mx), free(my);
+  ng_options o;
+  ng_precond P = NULL;
+  NG_ASSERT_OK(ng_options_create(&o));
+  NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg"));
+  ng_status st = ng_options_set_from_string(o, "-amg_cycle k"); /* the options table knows v|w */
+  if (st == NG_SUCCESS) st = ng_precond_create(ctx, o, A, &P);
+  ck_assert_msg(st != NG_SUCCESS && strstr(ng_last_error(), "amg_cycle"), "-amg_cycle k: status %d, '%s'", st,
+                ng_last_error());
+  ng_options_destroy(o);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("amg_cycle");
@@ -265,6 +329,7 @@ int main(void)
   tcase_add_test(tc, fine_format);
   tcase_add_test(tc, fine_format_fallbacks);
   tcase_add_test(tc, single_precision);
+  tcase_add_test(tc, w_cycle);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

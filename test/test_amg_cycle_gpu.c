@@ -308,16 +308,18 @@ static void cycle_mode(ng_precond P, int graph, ng_vector r, ng_vector z, double
  * byte for byte at its capture, at a replay, on a second (r, z) pair and
  * after an update with new values; the graph really ran (launch count).
  * Then AMG-PCG with and without the graph, same solver: same iterations
- * and byte-identical solutions. The first version compared the cycles of
+ * and byte-identical solutions (also for the W-cycle, -amg_cycle w, made of
+ * the same per-level operations). The first version compared the cycles of
  * two preconditioners, each with its own GPU setup. */
 START_TEST(vcycle_graph_exact)
 {
   const char *probs[] = {"fem27:24", "lap27:20"};
   const char *opts[] = {"-amg_cuda_graph 1", "-amg_cuda_graph 1 -amg_fine_format matrix",
                         "-amg_cuda_graph 1 -amg_coarse_solver smoother -amg_sweeps 3,1",
-                        "-amg_cuda_graph 1 -amg_smoother chebyshev", "-amg_cuda_graph 1 -amg_precision single"};
+                        "-amg_cuda_graph 1 -amg_smoother chebyshev", "-amg_cuda_graph 1 -amg_precision single",
+                        "-amg_cuda_graph 1 -amg_cycle w -amg_coarse_size 50"};
   for (int p = 0; p < 2; p++)
-    for (int o = 0; o < 5; o++) {
+    for (int o = 0; o < 6; o++) {
       ng_matrix A;
       ng_vector b, r[2], z[2];
       NG_ASSERT_OK(ng_matrix_generate(gpu, probs[p], &A, &b));

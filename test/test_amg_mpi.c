@@ -8,7 +8,8 @@
  *  - the coarse operator equals the dense triple product P^T A P formed here
  *    from the gathered global A and P;
  *  - AMG-PCG (AMG-PBiCGSTAB on aniso27) iteration counts on lap27, fem27,
- *    aniso27, bcsstk13.mtx and 494_bus.mtx are within 2 of one rank's;
+ *    aniso27, bcsstk13.mtx and 494_bus.mtx, and het5 with -amg_cycle w, are
+ *    within 2 of one rank's;
  *  - ng_precond_update after new values gives the V-cycle of the one-rank
  *    hierarchy updated with the same values, and an update with unchanged
  *    values the very same V-cycle, bit for bit;
@@ -243,8 +244,9 @@ START_TEST(iterations_match_one_rank)
     {"aniso27:16", NULL, "-solver pbicgstab -precond amg -tol 1e-8"},
     {NULL, "bcsstk13.mtx", "-solver pcg -precond amg -tol 1e-8 -maxit 2000"},
     {NULL, "494_bus.mtx", "-solver pcg -precond amg -tol 1e-8"}, /* one level: gathered for the dense solve */
+    {"het5:64", NULL, "-solver pcg -precond amg -tol 1e-8 -amg_cycle w -amg_coarse_size 20"}, /* W-cycle */
   };
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < 6; k++) {
     ng_context self;
     MPI_Comm cm = MPI_COMM_SELF;
     double rec1, recN;
