@@ -3,7 +3,7 @@
  * at least -amg_gpu_min_rows rows): strength of connection, the deterministic MIS(2)
  * aggregation (the same keys, hash and rounds as amg_aggregate.c, so the
  * aggregates are identical to the host's), the tentative and smoothed P, R =
- * P^T (cusparseCsr2cscEx2) and the Galerkin product R (A P) by a row-wise
+ * P^T (a stable radix sort of P's entries by column) and the Galerkin product R (A P) by a row-wise
  * SpGEMM with a hash table per warp in shared memory. P and R stay on the
  * device as csr_cuda SpMV tables for the V-cycle and the coarse operator is
  * the next level's input on the device; each coarse operator is also
@@ -384,21 +384,38 @@ __global__ void k_sp_values(int32_t n, const int32_t *rp, const double *val, con
   }
 }
 
-/* Where each entry of P sits in R = P^T (R's rows sorted by column). */
-__global__ void k_rperm(int32_t n, const int32_t *Prp, const int32_t *Pcol, const int32_t *Rrp, const int32_t *Rcol,
-                        int32_t *rperm)
-{
-  ROW_LOOP(n) {
-    for (int32_t p = Prp[i]; p < Prp[i + 1]; p++) {
-      int32_t j = Pcol[p];
-      rperm[p] = find_col(Rcol, Rrp[j], Rrp[j + 1], i);
-    }
-  }
-}
+/* An update: P's new values into R through rperm (entry k of P is entry rperm[k] of R). */
 __global__ void k_rvalues(int64_t nnz, const int32_t *rperm, const double *Pval, double *Rval)
 {
   for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < nnz; k += (int64_t)gridDim.x * blockDim.x)
     Rval[rperm[k]] = Pval[k];
+}
+/* R = P^T (transpose_p): entry numbers 0..nnz-1, the entries per column of
+ * P (R's row lengths), the row of each entry, and R's columns, values and
+ * rperm from the entries stably sorted by column */
+__global__ void k_iota(int64_t nnz, int32_t *idx)
+{
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < nnz; k += (int64_t)gridDim.x * blockDim.x)
+    idx[k] = (int32_t)k;
+}
+__global__ void k_col_count(int64_t nnz, const int32_t *col, int64_t *cnt)
+{
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < nnz; k += (int64_t)gridDim.x * blockDim.x)
+    atomicAdd((unsigned long long *)&cnt[col[k]], 1ull);
+}
+__global__ void k_entry_row(int32_t n, const int32_t *rp, int32_t *row)
+{
+  ROW_LOOP(n) for (int32_t p = rp[i]; p < rp[i + 1]; p++) row[p] = i;
+}
+__global__ void k_transpose_fill(int64_t nnz, const int32_t *sorted, const int32_t *row, const double *Pval,
+                                 int32_t *Rcol, double *Rval, int32_t *rperm)
+{
+  for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < nnz; j += (int64_t)gridDim.x * blockDim.x) {
+    int32_t k = sorted[j];
+    Rcol[j] = row[k];
+    Rval[j] = Pval[k];
+    rperm[k] = (int32_t)j;
+  }
 }
 
 /* C = A B row by row, one warp per row, its distinct columns in a hash table
@@ -990,6 +1007,67 @@ static ng_status sparsify_values(amg_gpu *g)
   return NG_SUCCESS;
 }
 
+/* R = P^T with its rows sorted (R's row offsets, columns and values, and
+ * rperm for the updates), without cuSPARSE: its csr2csc cost about 30 ms at
+ * its first call in a process (a cold setup's whole R = P^T at lap7:128).
+ * P's entry numbers, in P's row order, are sorted by column with a radix
+ * sort, which is stable: within each column (a row of R) the entries stay in
+ * P's row order, so R's columns come out ascending, as the host's. */
+static ng_status transpose_p(amg_gpu *g)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  int32_t n = g->n, nagg = g->nagg, *keys = NULL, *idx = NULL, *sorted = NULL, *row = NULL;
+  int64_t nnz = g->nnzP, *cnt = NULL, total = 0;
+  void *tmp = NULL;
+  size_t tb = 0;
+  int bits = 1;
+  ng_status st = NG_SUCCESS;
+  cudaError_t e = cudaSuccess;
+  while (bits < 31 && ((int64_t)1 << bits) < nagg) bits++;
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, (size_t)nagg + 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->rperm, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(keys, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(idx, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(sorted, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(row, nnz ? nnz : 1), out);
+  e = cudaMemsetAsync(cnt, 0, ((size_t)nagg + 1) * sizeof(int64_t), cu->stream);
+  if (e == cudaSuccess && nnz) {
+    k_col_count<<<blocks(nnz), TPB, 0, cu->stream>>>(nnz, g->Pcol, cnt);
+    k_iota<<<blocks(nnz), TPB, 0, cu->stream>>>(nnz, idx);
+    k_entry_row<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Prp, row);
+    e = cudaGetLastError();
+    if (e == cudaSuccess) e = cub::DeviceRadixSort::SortPairs(NULL, tb, g->Pcol, keys, idx, sorted, (int)nnz, 0, bits, cu->stream);
+    if (e == cudaSuccess) {
+      st = ng_cuda_malloc(&tmp, tb ? tb : 1, "AMG transpose sort buffer");
+      if (st != NG_SUCCESS) goto out;
+      e = cub::DeviceRadixSort::SortPairs(tmp, tb, g->Pcol, keys, idx, sorted, (int)nnz, 0, bits, cu->stream);
+    }
+  }
+  if (e != cudaSuccess) {
+    st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: sorting P's entries for R = P^T failed: %s", cudaGetErrorString(e));
+    goto out;
+  }
+  NG_CHECK_GOTO(st, scan_rowptr(g, cnt, nagg, &g->Rrp, &total, "the restriction"), out);
+  if (total != nnz) {
+    st = NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: R = P^T has %lld entries, P %lld", (long long)total, (long long)nnz);
+    goto out;
+  }
+  if (nnz) {
+    k_transpose_fill<<<blocks(nnz), TPB, 0, cu->stream>>>(nnz, sorted, row, g->Pval, g->Rcol, g->Rval, g->rperm);
+    e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream);
+    if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: R = P^T failed: %s", cudaGetErrorString(e));
+  }
+out:
+  cudaFree(tmp); /* cudaFree waits for the stream's work on these */
+  cudaFree(cnt);
+  cudaFree(keys);
+  cudaFree(idx);
+  cudaFree(sorted);
+  cudaFree(row);
+  return st;
+}
+
 static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter)
 {
   struct ng_cuda *cu = g->ctx->cuda;
@@ -1015,7 +1093,6 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pval, g->nnzP ? g->nnzP : 1), tfail);
     k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, NULL, g->Prp, g->Pcol);
     NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rrp, (size_t)g->nagg + 1), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rcol, g->nnzP ? g->nnzP : 1), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rval, g->nnzP ? g->nnzP : 1), tfail);
   tfail:
@@ -1039,30 +1116,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
   trace(g, "transfer: P values", &tt);
   if (!refresh) {
-    void *tbuf = NULL;
-    size_t tbytes = 0;
-    ng_status st = NG_SUCCESS;
-    NG_CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(cu->cusparse, n, g->nagg, g->nnzP, g->Pval, g->Prp, g->Pcol,
-                                                    g->Rval, g->Rrp, g->Rcol, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
-                                                    CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &tbytes));
-    NG_CHECK(ng_cuda_malloc(&tbuf, tbytes ? tbytes : 1, "cusparseCsr2cscEx2 buffer"));
-    if (g->nnzP) {
-      if (cusparseCsr2cscEx2(cu->cusparse, n, g->nagg, g->nnzP, g->Pval, g->Prp, g->Pcol, g->Rval, g->Rrp, g->Rcol,
-                             CUDA_R_64F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
-                             tbuf) != CUSPARSE_STATUS_SUCCESS)
-        st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: cusparseCsr2cscEx2 (R = P^T) failed");
-    } else if (cudaMemsetAsync(g->Rrp, 0, ((size_t)g->nagg + 1) * sizeof(int32_t), cu->stream) != cudaSuccess)
-      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: clearing R's row offsets failed");
-    /* the update moves P's new values into R through this permutation */
-    if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->rperm, g->nnzP ? g->nnzP : 1);
-    if (st == NG_SUCCESS) {
-      k_rperm<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Prp, g->Pcol, g->Rrp, g->Rcol, g->rperm);
-      if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: the R permutation kernel failed");
-    }
-    if (cudaStreamSynchronize(cu->stream) != cudaSuccess && st == NG_SUCCESS)
-      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: R = P^T failed");
-    cudaFree(tbuf);
-    NG_CHECK(st);
+    NG_CHECK(transpose_p(g));
   } else if (g->nnzP) {
     k_rvalues<<<blocks(g->nnzP), TPB, 0, cu->stream>>>(g->nnzP, g->rperm, g->Pval, g->Rval);
     NG_CUDA_LAUNCH_CHECK();
