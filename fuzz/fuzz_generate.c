@@ -7,8 +7,10 @@
  * lap27:100000 asks for the memory it needs, which a fuzzer cannot give, so
  * specs whose row count would exceed NG_FUZZ_MAX_ROWS are skipped before the
  * call. The estimate takes every decimal number after the ':' (N alone means
- * N^3 rows, mps:N about 8 N^3 particles); a number too long to be a size is
- * kept, as the generator must refuse it without allocating. */
+ * N^3 rows, mps:N about 8 N^3 particles); a number with more significant
+ * digits than a size can have is kept, as the generator must refuse it
+ * without allocating (leading zeros do not count: mps:00000000120, 13.8M
+ * particles, took the fuzzer past its 25 s limit when they did). */
 #include "fuzz_common.h"
 #include <math.h>
 
@@ -25,8 +27,11 @@ static int too_large(const char *spec)
   for (s++; *s;) {
     if (*s < '0' || *s > '9') { s++; continue; }
     double v = 0.0;
-    int digits = 0;
-    for (; *s >= '0' && *s <= '9'; s++, digits++) v = v * 10.0 + (*s - '0');
+    int digits = 0; /* significant ones: "00000000120" is 120 to the parser */
+    for (; *s >= '0' && *s <= '9'; s++) {
+      if (digits || *s != '0') digits++;
+      v = v * 10.0 + (*s - '0');
+    }
     if (digits > 10) return 0; /* beyond int32: refused while parsing */
     if (count++ == 0) first = v;
     prod *= v;
