@@ -191,16 +191,17 @@ static ng_status create_rect(ng_context ctx, int64_t n_global, int64_t row_begin
                              const double *val, ng_matrix *Aout)
 {
   ng_matrix A = NULL;
+  int64_t *starts = NULL;
   static const int64_t zero = 0;
   NG_ASSERT_ARG(ctx, "ng_matrix_create_distributed: null context");
   const void *cols = gcol ? (const void *)gcol : ccol;
   ng_status st = distributed_check_local(n_global, row_begin, row_end, rowptr, cols, val, Aout);
   if (Aout) *Aout = NULL;
   if (!rowptr) rowptr = &zero;
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, n_global, row_begin, row_end, NULL), fail);
-  if (n_col_global != n_global || col_begin != row_begin || col_end != row_end)
-    NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, n_col_global, col_begin, col_end, NULL), fail);
+  /* the local checks' status agreed with the ranges' check; the split's
+   * with the halo plan's first allocations (one collective each) */
+  NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, st, n_global, row_begin, row_end, n_col_global, col_begin, col_end,
+                                         &starts), fail);
   st = NG_CALLOC(A, 1);
   if (!st) {
     A->ctx = ctx;
@@ -212,21 +213,20 @@ static ng_status create_rect(ng_context ctx, int64_t n_global, int64_t row_begin
     A->n_col_local = (int32_t)(col_end - col_begin);
     st = gcol || !ccol ? matrix_split(A, rowptr, gcol, val) : matrix_split_compact(A, rowptr, ccol, cmap, m, val);
   }
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  if (ctx->size > 1) st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there, on every path */
+  if (st) goto fail; /* one rank: nothing to agree */
   {
     double t = (double)(A->local.nnz + A->offrank.nnz);
     NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, &t, 1), fail);
     A->nnz_global = (int64_t)t;
   }
-  if (ctx->size > 1) {
-    st = ng_halo_plan_create(A);
-    NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  }
   st = matrix_setup_spmv(A, "csr");
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  ng_free(starts);
   *Aout = A;
   return NG_SUCCESS;
 fail:
+  ng_free(starts);
   ng_matrix_destroy(A);
   return st;
 }
