@@ -9,6 +9,22 @@
 
 ng_status ng_comm_agree(ng_context ctx, ng_status st) { return ng_comm_agree_min(ctx, st, NULL, 0); }
 
+/* The failures are counted in the SUM that the caller's values take; only
+ * when some rank failed (every rank sees the count) does the plain
+ * agreement follow, to name the lowest failing rank and pass its message. */
+ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n)
+{
+  if (ctx->size == 1) return st;
+  double buf[1 + NG_AGREE_MIN_MAX];
+  if (n < 0 || n > NG_AGREE_MIN_MAX) return NG_ERROR(NG_ERR_INTERNAL, "ng_comm_agree_sum: %d values", n);
+  buf[0] = st != NG_SUCCESS;
+  for (int k = 0; k < n; k++) buf[1 + k] = values[k];
+  NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, buf, 1 + n, MPI_DOUBLE, MPI_SUM, ctx->comm->comm));
+  for (int k = 0; k < n; k++) values[k] = buf[1 + k];
+  if (buf[0] == 0) return NG_SUCCESS;
+  return ng_comm_agree(ctx, st); /* the failure path: who failed, and why */
+}
+
 /* The agreement is a MIN over the failing ranks (a failed rank gives its
  * number, the others size); the caller's n values ride along in the same
  * MPI_Allreduce. */
@@ -216,6 +232,7 @@ ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *st
 #else
 ng_status ng_comm_agree(ng_context ctx, ng_status st) { return st; }
 ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n) { return st; }
+ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n) { return st; }
 ng_status ng_comm_check_ranges(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, int64_t row_end,
                                int64_t n_col_global, int64_t col_begin, int64_t col_end, int64_t **col_starts)
 {

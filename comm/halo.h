@@ -99,6 +99,9 @@ ng_status ng_comm_agree(ng_context ctx, ng_status st);
  * into a small reduction that the caller needs anyway. */
 #define NG_AGREE_MIN_MAX 8
 ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n);
+/* Likewise with the SUM over ranks of values[0..n) (n <= NG_AGREE_MIN_MAX):
+ * one MPI_Allreduce when no rank failed. */
+ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n);
 /* Collective: agrees on st (the caller's status so far), then checks that
  * every rank gave the same n_global and that the ranges [row_begin,
  * row_end) tile 0..n_global in rank order, and the same of the columns;

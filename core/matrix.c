@@ -216,12 +216,11 @@ static ng_status create_rect(ng_context ctx, int64_t n_global, int64_t row_begin
   if (ctx->size > 1) st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there, on every path */
   if (st) goto fail; /* one rank: nothing to agree */
   {
-    double t = (double)(A->local.nnz + A->offrank.nnz);
-    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, &t, 1), fail);
+    double t = (double)(A->local.nnz + A->offrank.nnz); /* summed in the SpMV's agreement */
+    st = matrix_setup_spmv(A, "csr");
+    NG_CHECK_GOTO(st, ng_comm_agree_sum(ctx, st, &t, 1), fail);
     A->nnz_global = (int64_t)t;
   }
-  st = matrix_setup_spmv(A, "csr");
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
   ng_free(starts);
   *Aout = A;
   return NG_SUCCESS;
