@@ -109,13 +109,24 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
                       (long long)cmap[q]);
   NG_CHECK(NG_CALLOC(cnt, m > 0 ? m : 1));
   ng_status st = NG_MALLOC(tab, m > 0 ? m : 1);
-  for (int64_t p = 0; !st && p < nnz; p++) {
-    if (ccol[p] < 0 || ccol[p] >= m)
-      st = NG_ERROR(NG_ERR_INTERNAL, "entry %lld has compact column %d outside 0..%d", (long long)p, (int)ccol[p],
+  /* the count pass checks cheaply: one unsigned compare per column, and
+   * val - val summed (0 while every value is finite, NaN after an inf or a
+   * NaN); only when something is wrong does the exact pass below find the
+   * first bad entry, with the message it always gave */
+  int64_t p = 0;
+  double z = 0.0;
+  for (; !st && p < nnz; p++) {
+    uint32_t c = (uint32_t)ccol[p];
+    if (c >= (uint32_t)m) break;
+    z += val[p] - val[p];
+    cnt[c]++;
+  }
+  for (int64_t q = 0; !st && (p < nnz || z != 0.0) && q < nnz; q++) {
+    if (ccol[q] < 0 || ccol[q] >= m)
+      st = NG_ERROR(NG_ERR_INTERNAL, "entry %lld has compact column %d outside 0..%d", (long long)q, (int)ccol[q],
                     (int)m - 1);
-    else if (!isfinite(val[p]))
-      st = NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)cmap[ccol[p]]);
-    else cnt[ccol[p]]++;
+    else if (!isfinite(val[q]))
+      st = NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)q, (long long)cmap[ccol[q]]);
   }
   for (int32_t q = 0; !st && q < m; q++) {
     if (cmap[q] >= c0 && cmap[q] < c0 + nc) {
@@ -139,24 +150,34 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
   for (int32_t q = 0; q < m; q++)
     if (tab[q] < 0 && tab[q] != INT32_MIN) A->halo_gcol[-1 - tab[q]] = cmap[q];
   int64_t a = 0, b = 0;
-  for (int32_t i = 0; i < n; i++) {
-    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
-      int32_t t = tab[ccol[p]];
-      if (t >= 0) {
-        A->local.col[a] = t;
-        A->local.val[a] = val[p];
-        if (A->value_map) A->value_map[p] = a;
-        a++;
-      } else {
-        A->offrank.col[b] = -1 - t;
-        A->offrank.val[b] = val[p];
-        A->value_map[p] = nloc + b;
-        b++;
+  if (!A->value_map) /* no off-rank entry: a plain copy of the columns' local numbers, no value map */
+    for (int32_t i = 0; i < n; i++) {
+      for (int64_t q = rowptr[i]; q < rowptr[i + 1]; q++, a++) {
+        A->local.col[a] = tab[ccol[q]];
+        A->local.val[a] = val[q];
       }
+      A->local.rowptr[i + 1] = a;
+      A->offrank.rowptr[i + 1] = 0;
     }
-    A->local.rowptr[i + 1] = a;
-    A->offrank.rowptr[i + 1] = b;
-  }
+  else
+    for (int32_t i = 0; i < n; i++) {
+      for (int64_t q = rowptr[i]; q < rowptr[i + 1]; q++) {
+        int32_t t = tab[ccol[q]];
+        if (t >= 0) {
+          A->local.col[a] = t;
+          A->local.val[a] = val[q];
+          A->value_map[q] = a;
+          a++;
+        } else {
+          A->offrank.col[b] = -1 - t;
+          A->offrank.val[b] = val[q];
+          A->value_map[q] = nloc + b;
+          b++;
+        }
+      }
+      A->local.rowptr[i + 1] = a;
+      A->offrank.rowptr[i + 1] = b;
+    }
   ng_free(cnt);
   ng_free(tab);
   return NG_SUCCESS;
