@@ -32,7 +32,7 @@ ng_status ng_comm_alltoallv(ng_context ctx, ng_status st, const void *sbuf, cons
     /* one agreement covers every verdict that can differ between ranks:
      * the caller's st, the count arrays' allocation and counts past MPI's int */
     int64_t so = 0, ro = 0, bad = 0;
-    for (int r = 0; r < size; r++) {
+    for (int r = 0; !st && r < size; r++) { /* a failed caller's counts may not exist */
       int64_t s = send_counts[r] * (int64_t)elem, q = recv_counts[r] * (int64_t)elem;
       bad |= s > INT_MAX || q > INT_MAX || so > INT_MAX || ro > INT_MAX;
       so += s;
