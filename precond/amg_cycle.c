@@ -95,13 +95,7 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
   }
   ng_amg_level *C = &M->L[l + 1];
   NG_CHECK(M->smoother->pre(P, M, l, L->pre, b, x));
-  NG_CHECK(ng_amg_residual(P, M, l, b, x, L->r));
-  NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->r, 0.0, C->b));
-  NG_CHECK(charge(P, M, l, &t));
-  NG_CHECK(cycle(P, M, l + 1, C->b, C->x));
-  NG_CHECK(charge(P, M, -1, &t));
-  NG_CHECK(L->Pops->apply(L->Pdata, 1.0, C->x, 1.0, x));
-  for (int k = 1; k < ng_amg_coarse_visits(M, l); k++) { /* W-cycle: again from the new residual */
+  for (int k = 0; k < ng_amg_coarse_visits(M, l); k++) { /* twice for the W-cycle, from the new residual */
     NG_CHECK(ng_amg_residual(P, M, l, b, x, L->r));
     NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->r, 0.0, C->b));
     NG_CHECK(charge(P, M, l, &t));

@@ -279,13 +279,7 @@ static ng_status cycle(ng_context ctx, ng_amg *M, single_state *S, int l, const 
   }
   slevel *C = &S->L[l + 1];
   NG_CHECK(jacobi(ctx, S, l, L->pre, 1, b, x));
-  NG_CHECK(f->fused(ctx, &F->A, b, x, NULL, F->r));
-  NG_CHECK(f->spmv(ctx, &F->R, 1.0f, F->r, 0.0f, C->b));
-  NG_CHECK(charge(ctx, M, l, &t));
-  NG_CHECK(cycle(ctx, M, S, l + 1, C->b, C->x));
-  NG_CHECK(charge(ctx, M, -1, &t));
-  NG_CHECK(f->spmv(ctx, &F->P, 1.0f, C->x, 1.0f, x));
-  for (int k = 1; k < ng_amg_coarse_visits(M, l); k++) { /* -amg_cycle w, as amg_cycle.c */
+  for (int k = 0; k < ng_amg_coarse_visits(M, l); k++) { /* twice for -amg_cycle w, as amg_cycle.c */
     NG_CHECK(f->fused(ctx, &F->A, b, x, NULL, F->r));
     NG_CHECK(f->spmv(ctx, &F->R, 1.0f, F->r, 0.0f, C->b));
     NG_CHECK(charge(ctx, M, l, &t));
