@@ -7,23 +7,40 @@
 
 ng_status ng_comm_alltoall_counts(ng_context ctx, const int64_t *send_counts, int64_t *recv_counts)
 {
-#ifdef NG_HAVE_MPI
-  if (ctx->size > 1) {
-    NG_MPI_CHECK(MPI_Alltoall(send_counts, 1, MPI_INT64_T, recv_counts, 1, MPI_INT64_T, ctx->comm->comm));
-    return NG_SUCCESS;
-  }
-#endif
-  recv_counts[0] = send_counts[0];
-  return NG_SUCCESS;
+  return ng_comm_alltoall_counts_n(ctx, send_counts, recv_counts, 1);
 }
 
-ng_status ng_comm_alltoallv(ng_context ctx, const void *sbuf, const int64_t *send_counts, void *rbuf,
-                            const int64_t *recv_counts, size_t elem)
+ng_status ng_comm_alltoall_counts_n(ng_context ctx, const int64_t *send_counts, int64_t *recv_counts, int n)
 {
 #ifdef NG_HAVE_MPI
   if (ctx->size > 1) {
-    int size = ctx->size, *sc = NULL, *sd = NULL, *rc = NULL, *rd = NULL, bad = 0;
-    ng_status st = ng_comm_agree(ctx, NG_MALLOC(sc, 4 * (size_t)size)); /* all or none go on */
+    NG_MPI_CHECK(MPI_Alltoall(send_counts, n, MPI_INT64_T, recv_counts, n, MPI_INT64_T, ctx->comm->comm));
+    return NG_SUCCESS;
+  }
+#endif
+  for (int k = 0; k < n; k++) recv_counts[k] = send_counts[k];
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_alltoallv(ng_context ctx, ng_status st, const void *sbuf, const int64_t *send_counts, void *rbuf,
+                            const int64_t *recv_counts, size_t elem)
+{
+  if (ctx->size == 1 && st) return st;
+#ifdef NG_HAVE_MPI
+  if (ctx->size > 1) {
+    int size = ctx->size, *sc = NULL, *sd = NULL, *rc = NULL, *rd = NULL;
+    /* one agreement covers every verdict that can differ between ranks:
+     * the caller's st, the count arrays' allocation and counts past MPI's int */
+    int64_t so = 0, ro = 0, bad = 0;
+    for (int r = 0; !st && r < size; r++) { /* a failed caller's counts may not exist */
+      int64_t s = send_counts[r] * (int64_t)elem, q = recv_counts[r] * (int64_t)elem;
+      bad |= s > INT_MAX || q > INT_MAX || so > INT_MAX || ro > INT_MAX;
+      so += s;
+      ro += q;
+    }
+    if (!st) st = NG_MALLOC(sc, 4 * (size_t)size);
+    if (!st && bad) st = NG_ERROR(NG_ERR_UNSUPPORTED, "an all-to-all exchange exceeds MPI's int byte counts");
+    st = ng_comm_agree(ctx, st); /* all or none go on */
     if (st) {
       ng_free(sc);
       return ng_error_trace(st, __FILE__, __LINE__);
@@ -31,21 +48,15 @@ ng_status ng_comm_alltoallv(ng_context ctx, const void *sbuf, const int64_t *sen
     sd = sc + size;
     rc = sd + size;
     rd = rc + size;
-    int64_t so = 0, ro = 0;
+    so = ro = 0;
     for (int r = 0; r < size; r++) {
       int64_t s = send_counts[r] * (int64_t)elem, q = recv_counts[r] * (int64_t)elem;
-      bad |= s > INT_MAX || q > INT_MAX || so > INT_MAX || ro > INT_MAX;
       sc[r] = (int)s; sd[r] = (int)so; rc[r] = (int)q; rd[r] = (int)ro;
       so += s;
       ro += q;
     }
-    int rcode = MPI_SUCCESS;
-    if (!bad)
-      rcode = MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rd, MPI_BYTE, ctx->comm->comm);
+    int rcode = MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rd, MPI_BYTE, ctx->comm->comm);
     ng_free(sc);
-    /* bad is this rank's verdict: agree before anyone reports */
-    NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, ctx->comm->comm));
-    if (bad) return NG_ERROR(NG_ERR_UNSUPPORTED, "an all-to-all exchange exceeds MPI's int byte counts");
     if (rcode != MPI_SUCCESS) return NG_ERROR(NG_ERR_MPI, "MPI_Alltoallv of setup data failed (MPI error %d)", rcode);
     return NG_SUCCESS;
   }

@@ -86,6 +86,19 @@ ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n)
   return NG_SUCCESS;
 }
 
+ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all)
+{
+#ifdef NG_HAVE_MPI
+  if (ctx->comm->size > 1) {
+    NG_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT64_T, all, 1, MPI_INT64_T, ctx->comm->comm));
+    return NG_SUCCESS;
+  }
+#endif
+  (void)ctx;
+  all[0] = mine;
+  return NG_SUCCESS;
+}
+
 ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n)
 {
 #ifdef NG_HAVE_MPI

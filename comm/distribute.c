@@ -7,11 +7,37 @@
 #ifdef NG_HAVE_MPI
 #include <limits.h>
 
-ng_status ng_comm_agree(ng_context ctx, ng_status st)
+ng_status ng_comm_agree(ng_context ctx, ng_status st) { return ng_comm_agree_min(ctx, st, NULL, 0); }
+
+/* The failures are counted in the SUM that the caller's values take; only
+ * when some rank failed (every rank sees the count) does the plain
+ * agreement follow, to name the lowest failing rank and pass its message. */
+ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n)
 {
   if (ctx->size == 1) return st;
-  int mine = st != NG_SUCCESS ? ctx->rank : ctx->size, first = ctx->size;
-  NG_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->comm->comm));
+  double buf[1 + NG_AGREE_MIN_MAX];
+  if (n < 0 || n > NG_AGREE_MIN_MAX) return NG_ERROR(NG_ERR_INTERNAL, "ng_comm_agree_sum: %d values", n);
+  buf[0] = st != NG_SUCCESS;
+  for (int k = 0; k < n; k++) buf[1 + k] = values[k];
+  NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, buf, 1 + n, MPI_DOUBLE, MPI_SUM, ctx->comm->comm));
+  for (int k = 0; k < n; k++) values[k] = buf[1 + k];
+  if (buf[0] == 0) return NG_SUCCESS;
+  return ng_comm_agree(ctx, st); /* the failure path: who failed, and why */
+}
+
+/* The agreement is a MIN over the failing ranks (a failed rank gives its
+ * number, the others size); the caller's n values ride along in the same
+ * MPI_Allreduce. */
+ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n)
+{
+  if (ctx->size == 1) return st;
+  int buf[1 + NG_AGREE_MIN_MAX], first;
+  if (n < 0 || n > NG_AGREE_MIN_MAX) return NG_ERROR(NG_ERR_INTERNAL, "ng_comm_agree_min: %d values", n);
+  buf[0] = st != NG_SUCCESS ? ctx->rank : ctx->size;
+  for (int k = 0; k < n; k++) buf[1 + k] = values[k];
+  NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, buf, 1 + n, MPI_INT, MPI_MIN, ctx->comm->comm));
+  for (int k = 0; k < n; k++) values[k] = buf[1 + k];
+  first = buf[0];
   if (first == ctx->size) return NG_SUCCESS;
   /* the lowest failing rank tells everyone its status and message */
   char msg[1024];
@@ -24,26 +50,14 @@ ng_status ng_comm_agree(ng_context ctx, ng_status st)
   return NG_ERROR((ng_status)code, "rank %d failed: %s", first, msg);
 }
 
-ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                               int64_t *starts)
+/* One range's verdict from the gathered triples (stride 6: rows, then
+ * columns): the same on every rank. */
+static ng_status check_gathered(int size, const int64_t *all, int64_t n_global)
 {
-  int size = ctx->size;
-  int64_t mine[3] = {n_global, row_begin, row_end}, *all = NULL;
-  ng_status ast = ng_comm_agree(ctx, NG_MALLOC(all, 3 * (size_t)size)); /* the gather is collective */
-  if (ast) {
-    ng_free(all);
-    return ng_error_trace(ast, __FILE__, __LINE__);
-  }
-  int rc = MPI_Allgather(mine, 3, MPI_INT64_T, all, 3, MPI_INT64_T, ctx->comm->comm);
-  if (rc != MPI_SUCCESS) {
-    ng_free(all);
-    return NG_ERROR(NG_ERR_MPI, "MPI_Allgather of the row ranges failed");
-  }
   ng_status st = NG_SUCCESS;
-  /* every rank checks the same gathered data: the same verdict everywhere */
   for (int r = 0; r < size && st == NG_SUCCESS; r++) {
-    int64_t n = all[3 * r], b = all[3 * r + 1], e = all[3 * r + 2];
-    int64_t expect = r == 0 ? 0 : all[3 * (r - 1) + 2];
+    int64_t n = all[6 * r], b = all[6 * r + 1], e = all[6 * r + 2];
+    int64_t expect = r == 0 ? 0 : all[6 * (r - 1) + 2];
     if (n != all[0])
       st = NG_ERROR(NG_ERR_MPI, "ranks disagree on the matrix size: rank 0 gave n_global %lld, rank %d gave %lld",
                     (long long)all[0], r, (long long)n);
@@ -55,15 +69,45 @@ ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_beg
     else if (e < b)
       st = NG_ERROR(NG_ERR_MPI, "rank %d gave an empty-reversed row range [%lld, %lld)", r, (long long)b, (long long)e);
   }
-  if (st == NG_SUCCESS && all[3 * (size - 1) + 2] != n_global)
+  if (st == NG_SUCCESS && all[6 * (size - 1) + 2] != n_global)
     st = NG_ERROR(NG_ERR_MPI, "row ranges end at row %lld but the matrix has %lld rows (%s)",
-                  (long long)all[3 * (size - 1) + 2], (long long)n_global,
-                  all[3 * (size - 1) + 2] < n_global ? "rows missing at the end" : "rows past the end");
-  if (st == NG_SUCCESS && starts) {
-    for (int r = 0; r < size; r++) starts[r] = all[3 * r + 1];
-    starts[size] = n_global;
+                  (long long)all[6 * (size - 1) + 2], (long long)n_global,
+                  all[6 * (size - 1) + 2] < n_global ? "rows missing at the end" : "rows past the end");
+  return st;
+}
+
+/* One agreement (st and the buffers) and one MPI_Allgather of the row and
+ * column triples, where a rectangular matrix used to take two of each and
+ * its halo plan a third gather of the column starts. */
+ng_status ng_comm_check_ranges(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, int64_t row_end,
+                               int64_t n_col_global, int64_t col_begin, int64_t col_end, int64_t **col_starts)
+{
+  int size = ctx->size;
+  int64_t mine[6] = {n_global, row_begin, row_end, n_col_global, col_begin, col_end}, *all = NULL;
+  *col_starts = NULL;
+  if (!st) st = NG_MALLOC(all, 6 * (size_t)size);
+  if (!st) st = NG_MALLOC(*col_starts, (size_t)size + 1);
+  st = ng_comm_agree(ctx, st); /* the gather is collective */
+  if (st) {
+    ng_free(all);
+    ng_free(*col_starts);
+    *col_starts = NULL;
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  int rc = MPI_Allgather(mine, 6, MPI_INT64_T, all, 6, MPI_INT64_T, ctx->comm->comm);
+  if (rc != MPI_SUCCESS) st = NG_ERROR(NG_ERR_MPI, "MPI_Allgather of the row ranges failed");
+  /* every rank checks the same gathered data: the same verdict everywhere */
+  if (!st) st = check_gathered(size, all, n_global);
+  if (!st) st = check_gathered(size, all + 3, n_col_global);
+  if (!st) {
+    for (int r = 0; r < size; r++) (*col_starts)[r] = all[6 * r + 4];
+    (*col_starts)[size] = n_col_global;
   }
   ng_free(all);
+  if (st) {
+    ng_free(*col_starts);
+    *col_starts = NULL;
+  }
   return st;
 }
 
@@ -187,13 +231,19 @@ ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *st
 }
 #else
 ng_status ng_comm_agree(ng_context ctx, ng_status st) { return st; }
-ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                               int64_t *starts)
+ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n) { return st; }
+ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n) { return st; }
+ng_status ng_comm_check_ranges(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, int64_t row_end,
+                               int64_t n_col_global, int64_t col_begin, int64_t col_end, int64_t **col_starts)
 {
+  *col_starts = NULL;
+  if (st) return st;
   if (row_begin != 0 || row_end != n_global)
     return NG_ERROR(NG_ERR_ARGUMENT, "one rank must own all rows 0..%lld (gave [%lld, %lld))", (long long)n_global,
                     (long long)row_begin, (long long)row_end);
-  if (starts) { starts[0] = 0; starts[1] = n_global; }
+  if (col_begin != 0 || col_end != n_col_global)
+    return NG_ERROR(NG_ERR_ARGUMENT, "one rank must own all rows 0..%lld (gave [%lld, %lld))", (long long)n_col_global,
+                    (long long)col_begin, (long long)col_end);
   return NG_SUCCESS;
 }
 ng_status ng_distribute_csr(ng_context ctx, const ng_csr *W, const int64_t *starts, int64_t **rowptr,

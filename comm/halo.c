@@ -84,6 +84,7 @@ static ng_status plan_local(ng_matrix A, struct ng_halo_plan *h, const int64_t *
   NG_CHECK(ctx->vops->upload_raw(ctx, h->send_idx, h->send_idx_host, bytes));
   NG_CHECK(ctx->vops->alloc(ctx, &h->send_buf, h->n_send));
   if (!A->halo_values) NG_CHECK(ctx->vops->alloc(ctx, &A->halo_values, A->n_halo));
+  NG_CHECK(ng_halo_host_scratch(h));
   /* distinct neighbours: merge of two ascending lists */
   int a = 0, b = 0;
   while (a < h->n_send_nb || b < h->n_recv_nb) {
@@ -101,31 +102,25 @@ ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf
   return NG_SUCCESS;
 }
 
-ng_status ng_halo_plan_create(ng_matrix A)
+ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts, ng_status st)
 {
-  ng_context ctx = A->ctx;
   MPI_Comm comm = ctx->comm->comm;
   int size = ctx->size;
   struct ng_halo_plan *h = NULL;
-  int64_t *starts = NULL, *want = NULL;
+  int64_t *want = NULL;
   int *recv_count = NULL, *send_count = NULL;
   MPI_Request *req = NULL;
-  ng_status st = NG_CALLOC(h, 1);
+  if (!st) st = NG_CALLOC(h, 1);
   if (!st) {
     h->ctx = ctx;
-    st = NG_MALLOC(starts, size + 1);
+    st = NG_CALLOC(recv_count, size);
   }
-  if (!st) st = NG_CALLOC(recv_count, size);
   if (!st) st = NG_CALLOC(send_count, size);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  /* owners of the columns this rank reads (the rows' ranks when square) */
-  if (MPI_Allgather(&A->col_begin, 1, MPI_INT64_T, starts, 1, MPI_INT64_T, comm) != MPI_SUCCESS) {
-    st = NG_ERROR(NG_ERR_MPI, "halo plan: MPI_Allgather of column starts failed");
-    goto fail;
-  }
-  starts[size] = A->n_col_global;
-  st = plan_recv_side(A, h, starts, recv_count);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  /* owners of the columns this rank reads (the rows' ranks when square):
+   * starts, gathered with the ranges' check */
+  if (!st) st = plan_recv_side(A, h, starts, recv_count);
+  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail); /* the caller's status too */
+  /* each owner learns how many of its rows each rank reads */
   if (MPI_Alltoall(recv_count, 1, MPI_INT, send_count, 1, MPI_INT, comm) != MPI_SUCCESS) {
     st = NG_ERROR(NG_ERR_MPI, "halo plan: MPI_Alltoall of halo counts failed");
     goto fail;
@@ -155,7 +150,6 @@ ng_status ng_halo_plan_create(ng_matrix A)
   h = NULL;
 fail:
   ng_halo_plan_destroy(h);
-  ng_free(starts);
   ng_free(want);
   ng_free(recv_count);
   ng_free(send_count);
@@ -195,11 +189,13 @@ void ng_halo_plan_destroy(struct ng_halo_plan *h)
   ng_free(h->send_offset);
   ng_free(h->recv_offset);
   ng_free(h->send_idx_host);
+  ng_free(h->xscratch);
   ng_free(h);
 }
 #else
-ng_status ng_halo_plan_create(ng_matrix A)
+ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts, ng_status st)
 {
+  if (st) return st;
   return NG_ERROR(NG_ERR_UNSUPPORTED, "matrices spread over several ranks need a build with MPI");
 }
 ng_status ng_halo_begin(ng_matrix A, const double *x) { return NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI"); }

@@ -28,7 +28,14 @@ struct ng_halo_plan {
   void *tdata;                    /* transport state (MPI requests) */
   double comm_seconds;            /* wall time in pack/start/finish, accumulated */
   long exchanges;
+  /* ng_halo_exchange_host's buffers, made with the plan (whose creation
+   * agrees): the byte offsets (n_send_nb + 1, n_recv_nb + 1), the requests
+   * (n_send_nb + n_recv_nb + 1), then n_send items of up to
+   * NG_HALO_HOST_ELEM bytes; an exchange then allocates nothing, so it needs
+   * no agreement of its own (comm/halo_host.c) */
+  void *xscratch;
 };
+#define NG_HALO_HOST_ELEM 8
 
 /* Chooses the plan's transport and sets it up to receive into recv_buf
  * (context memory, n_recv entries). */
@@ -41,8 +48,9 @@ ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf
  * rows, neighbour by neighbour in rank order (deterministic). The reverse
  * plan uses the same transports as every forward plan. Collective: every
  * rank calls create (h NULL where this rank has no forward plan); *rev is
- * NULL where the reverse plan has no neighbours. */
-ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct ng_halo_plan **rev);
+ * NULL where the reverse plan has no neighbours. st: the caller's status so
+ * far, agreed with the plan's buffers (nothing made when any rank failed). */
+ng_status ng_halo_reverse_create(ng_context ctx, ng_status st, struct ng_halo_plan *h, struct ng_halo_plan **rev);
 /* contrib: h->n_recv values in context memory (kept until end). */
 ng_status ng_halo_reverse_begin(struct ng_halo_plan *rev, const double *contrib);
 /* y[row] += every contribution received for row (context memory). */
@@ -50,32 +58,57 @@ ng_status ng_halo_reverse_end(struct ng_halo_plan *rev, const struct ng_halo_pla
 void ng_halo_reverse_destroy(struct ng_halo_plan *rev);
 
 /* Setup-time exchanges on the host (comm/halo_host.c), outside the
- * transports and the timers: items of elem bytes. Collective over ctx (a
- * rank whose buffers cannot be allocated makes every rank fail, none waits
- * for its messages); NULL h: no neighbours here. exchange: halo[k] = x[local row of halo entry k] of its owner.
+ * transports and the timers: items of elem bytes. Items of up to
+ * NG_HALO_HOST_ELEM bytes go through the plan's own buffers: point to point
+ * between neighbours only, no collective, nothing to allocate (the only
+ * failures are MPI's own); larger items are collective over ctx (a rank
+ * whose buffers cannot be allocated makes every rank fail, none waits for
+ * its messages). rows_lengths and rows_exchange are collective over ctx
+ * likewise. NULL h: no neighbours here. exchange: halo[k] = x[local row of halo entry k] of its owner.
  * rows_lengths / rows_exchange: variable-length rows (rowptr-indexed data of
  * the own rows): the halo rows' offsets (n_recv + 1), then their data. */
 ng_status ng_halo_exchange_host(ng_context ctx, const struct ng_halo_plan *h, const void *x, void *halo, size_t elem);
+/* h->xscratch for the lists of h (local; plan creation agrees on it). */
+ng_status ng_halo_host_scratch(struct ng_halo_plan *h);
 ng_status ng_halo_rows_lengths(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr,
                                int64_t *halo_rowptr);
 ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, const int64_t *rowptr, const void *data,
                                 size_t elem, const int64_t *halo_rowptr, void *halo_data);
+/* Two such arrays (a, b: items of ea, eb bytes) in one round, their
+ * buffers agreed together with the caller's st. */
+ng_status ng_halo_rows_exchange2(ng_context ctx, ng_status st, const struct ng_halo_plan *h, const int64_t *rowptr,
+                                 const void *a, size_t ea, const void *b, size_t eb, const int64_t *halo_rowptr,
+                                 void *ha, void *hb);
 
 /* Collective personalised exchanges (comm/alltoall.c): counts per rank in
  * items of elem bytes; the receive side's counts from ng_comm_alltoall_counts. */
 ng_status ng_comm_alltoall_counts(ng_context ctx, const int64_t *send_counts, int64_t *recv_counts);
-ng_status ng_comm_alltoallv(ng_context ctx, const void *sbuf, const int64_t *send_counts, void *rbuf,
+/* n counts per rank (rank r's at [n r, n r + n)): several count exchanges in one. */
+ng_status ng_comm_alltoall_counts_n(ng_context ctx, const int64_t *send_counts, int64_t *recv_counts, int n);
+/* st: the caller's status so far, agreed in the exchange's one agreement
+ * (nothing moves when any rank failed). */
+ng_status ng_comm_alltoallv(ng_context ctx, ng_status st, const void *sbuf, const int64_t *send_counts, void *rbuf,
                             const int64_t *recv_counts, size_t elem);
 
 /* Collective: every rank passes its own status; all return NG_SUCCESS when
  * all succeeded, else the lowest failing rank's status, with its message
  * ("rank R: ...") on the ranks that did not fail themselves. */
 ng_status ng_comm_agree(ng_context ctx, ng_status st);
-/* Collective: checks that every rank gave the same n_global and that the
- * ranges [row_begin, row_end) tile 0..n_global in rank order; fills starts
- * (size+1). The same message on every rank when they do not. */
-ng_status ng_comm_check_ranges(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                               int64_t *starts);
+/* ng_comm_agree that also takes the minimum over ranks of values[0..n)
+ * (n <= NG_AGREE_MIN_MAX), in the same collective: an agreement folded
+ * into a small reduction that the caller needs anyway. */
+#define NG_AGREE_MIN_MAX 8
+ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n);
+/* Likewise with the SUM over ranks of values[0..n) (n <= NG_AGREE_MIN_MAX):
+ * one MPI_Allreduce when no rank failed. */
+ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n);
+/* Collective: agrees on st (the caller's status so far), then checks that
+ * every rank gave the same n_global and that the ranges [row_begin,
+ * row_end) tile 0..n_global in rank order, and the same of the columns;
+ * *col_starts (size + 1, allocated here, NULL on failure) gets the column
+ * ranges' starts. The same message on every rank when they do not. */
+ng_status ng_comm_check_ranges(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, int64_t row_end,
+                               int64_t n_col_global, int64_t col_begin, int64_t col_end, int64_t **col_starts);
 /* Collective: rank 0 holds the whole matrix W (ignored elsewhere) and its
  * row blocks starts (size+1, valid on every rank); each rank receives its
  * rows in CSR with global columns (allocated here; free with ng_free). */

@@ -42,16 +42,18 @@ static ng_status reverse_fill(struct ng_halo_plan *h, struct ng_halo_plan *r)
   NG_CHECK(ctx->vops->upload_raw(ctx, r->send_idx, r->send_idx_host, bytes));
   NG_CHECK(ctx->vops->alloc(ctx, &r->send_buf, r->n_send));
   NG_CHECK(ctx->vops->alloc(ctx, &r->recv_values, r->n_recv));
+  NG_CHECK(ng_halo_host_scratch(r));
   return NG_SUCCESS;
 }
 
 /* Collective (the transports' setup is): a rank without a forward plan
- * takes part with an empty one, dropped afterwards. */
-ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct ng_halo_plan **rev)
+ * takes part with an empty one, dropped afterwards. st (the caller's status
+ * so far) is agreed with the plan's buffers. */
+ng_status ng_halo_reverse_create(ng_context ctx, ng_status st, struct ng_halo_plan *h, struct ng_halo_plan **rev)
 {
   *rev = NULL;
   struct ng_halo_plan *r = NULL;
-  ng_status st = NG_CALLOC(r, 1);
+  if (!st) st = NG_CALLOC(r, 1);
   if (!st) {
     r->ctx = ctx;
     if (h) st = reverse_fill(h, r);
@@ -63,7 +65,7 @@ ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct 
     }
   }
   st = ng_comm_agree(ctx, st);
-  if (!st) st = ng_comm_agree(ctx, ng_halo_plan_attach_transport(r, r->recv_values));
+  if (!st) st = ng_halo_plan_attach_transport(r, r->recv_values); /* agreed in there, on every path */
   if (st || r->n_neighbors == 0) {
     ng_halo_reverse_destroy(r);
     return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
@@ -105,9 +107,10 @@ void ng_halo_reverse_destroy(struct ng_halo_plan *rev)
   ng_halo_plan_destroy(rev);
 }
 #else
-ng_status ng_halo_reverse_create(ng_context ctx, struct ng_halo_plan *h, struct ng_halo_plan **rev)
+ng_status ng_halo_reverse_create(ng_context ctx, ng_status st, struct ng_halo_plan *h, struct ng_halo_plan **rev)
 {
   *rev = NULL;
+  if (st) return st;
   return h ? NG_ERROR(NG_ERR_UNSUPPORTED, "reverse halo exchange needs MPI") : NG_SUCCESS;
 }
 ng_status ng_halo_reverse_begin(struct ng_halo_plan *rev, const double *contrib)

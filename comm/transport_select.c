@@ -133,23 +133,33 @@ static int pair_kind(ng_context ctx, const rank_info *all, int r, int mode, ng_s
   }
 }
 
-/* Kind of every neighbour, the same on both ranks of each pair. */
-static ng_status decide_kinds(struct ng_halo_plan *h, int mode, select_state *s)
+/* Kind of every neighbour, the same on both ranks of each pair. alloc is
+ * the caller's allocations' status, agreed with these here (a failure
+ * returned); *verdict is this rank's own verdict on the kinds, for the
+ * caller to agree on. The ranks'
+ * facts are gathered once per context (the first plan; every plan's
+ * creation is collective, so all ranks hold them or none) and reused. */
+static ng_status decide_kinds(struct ng_halo_plan *h, int mode, select_state *s, ng_status alloc, ng_status *verdict)
 {
   ng_context ctx = h->ctx;
   int size = ctx->size, n = 0;
-  rank_info *all = NULL;
+  rank_info *all = ctx->rank_info;
+  int fresh = !all; /* gathered here, kept in ctx once gathered */
   int *nb = NULL, *mine = NULL, *theirs = NULL, *kind_of = NULL;
   MPI_Request *req = NULL;
   ng_status st = mode == NG_TRANSPORT_AUTO ? NG_SUCCESS : kind_allowed(ctx, mode);
-  ng_status alloc = NG_MALLOC(all, size);
+  if (!alloc && fresh) alloc = NG_MALLOC(all, size);
   if (!alloc) alloc = NG_MALLOC(nb, h->n_send_nb + h->n_recv_nb + 1);
   if (!alloc) alloc = NG_MALLOC(mine, h->n_send_nb + h->n_recv_nb + 1);
   if (!alloc) alloc = NG_MALLOC(theirs, h->n_send_nb + h->n_recv_nb + 1);
   if (!alloc) alloc = NG_MALLOC(kind_of, size);
   if (!alloc) alloc = NG_MALLOC(req, 2 * (h->n_send_nb + h->n_recv_nb) + 1);
   NG_CHECK_GOTO(alloc, ng_comm_agree(ctx, alloc), done);
-  NG_CHECK_GOTO(alloc, gather_info(ctx, all), done);
+  if (fresh) {
+    NG_CHECK_GOTO(alloc, gather_info(ctx, all), done);
+    ctx->rank_info = all;
+    fresh = 0;
+  }
   /* distinct neighbours (both lists ascending) */
   for (int a = 0, b = 0; a < h->n_send_nb || b < h->n_recv_nb;) {
     if (b == h->n_recv_nb || (a < h->n_send_nb && h->send_rank[a] < h->recv_rank[b])) nb[n++] = h->send_rank[a++];
@@ -179,10 +189,9 @@ static ng_status decide_kinds(struct ng_halo_plan *h, int mode, select_state *s)
     for (int q = 0; q < h->n_send_nb; q++) s->send_kind[q] = kind_of[h->send_rank[q]];
     for (int q = 0; q < h->n_recv_nb; q++) s->recv_kind[q] = kind_of[h->recv_rank[q]];
   }
-  alloc = st;
-  NG_CHECK_GOTO(alloc, ng_comm_agree(ctx, st), done);
+  *verdict = st; /* not agreed here: the caller folds it into its next agreement */
 done:
-  ng_free(all);
+  if (fresh) ng_free(all);
   ng_free(nb);
   ng_free(mine);
   ng_free(theirs);
@@ -230,19 +239,18 @@ static ng_status select_once(struct ng_halo_plan *h, double *recv_buf, int mode)
     st = NG_MALLOC(s->send_kind, h->n_send_nb + 1);
   }
   if (!st) st = NG_MALLOC(s->recv_kind, h->n_recv_nb + 1);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  NG_CHECK_GOTO(st, decide_kinds(h, mode, s), fail);
-  int used = 0;
+  ng_status verdict = NG_SUCCESS;
+  NG_CHECK_GOTO(st, decide_kinds(h, mode, s, st, &verdict), fail); /* its first agreement covers these allocations */
+  st = verdict; /* agreed below, with the subsets */
+  int used = 0, unused[NG_TRANSPORT_KINDS];
   for (int k = 0; k < NG_TRANSPORT_KINDS && !st; k++) {
     st = build_subset(h, s, k, &s->sub[k]);
     s->active[k] = s->sub[k].ns + s->sub[k].nr > 0;
-    used |= s->active[k] << k;
   }
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  if (MPI_Allreduce(MPI_IN_PLACE, &used, 1, MPI_INT, MPI_BOR, ctx->comm->comm) != MPI_SUCCESS) {
-    st = NG_ERROR(NG_ERR_MPI, "comm transport: MPI_Allreduce of the kinds in use failed");
-    goto fail;
-  }
+  /* the kinds any rank uses: a MIN of "unused" flags, riding in the subsets' agreement */
+  for (int k = 0; k < NG_TRANSPORT_KINDS; k++) unused[k] = !s->active[k];
+  NG_CHECK_GOTO(st, ng_comm_agree_min(ctx, st, unused, NG_TRANSPORT_KINDS), fail);
+  for (int k = 0; k < NG_TRANSPORT_KINDS; k++) used |= !unused[k] << k;
   /* parts whose kind any rank uses run setup on every rank (collective) */
   for (int i = 0; i < NG_TRANSPORT_KINDS; i++) {
     int k = run_order[i];

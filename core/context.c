@@ -100,6 +100,7 @@ ng_status ng_context_destroy(ng_context ctx)
   if (ctx->cuda) ng_cuda_destroy(ctx->cuda);
 #endif
   ng_comm_destroy(ctx->comm);
+  ng_free(ctx->rank_info);
   ng_free(ctx);
   return NG_SUCCESS;
 }

@@ -143,6 +143,8 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b);
 typedef struct ng_comm ng_comm; /* defined in comm/comm.h */
 ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n);
 ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n);
+/* all[r] = rank r's mine (all: size entries). */
+ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all);
 /* Collective: NG_SUCCESS on every rank when all passed NG_SUCCESS, else the
  * lowest failing rank's status and message everywhere (comm/distribute.c). */
 ng_status ng_comm_agree(ng_context ctx, ng_status st);
@@ -281,6 +283,8 @@ struct ng_context_s {
   int memory_bound;     /* 1 once memory was bound to the NUMA node(s) near it */
   int comm_transport;   /* halo transport asked for: ng_transport_kind of comm/transport.h (auto by default;
                          * NG_COMM_TRANSPORT, ng_context_set_transport) */
+  void *rank_info;      /* every rank's node, GPU and MPI facts, gathered by the first halo plan's transport
+                         * choice and kept (they do not change for the context's life; comm/transport_select.c) */
 };
 
 struct ng_matrix_s {
@@ -391,7 +395,10 @@ ng_status ng_krylov_not_converged(ng_solver S);
 /* Halo plan (comm/halo.c): built once at setup from the global columns this
  * rank reads but does not own; begin/end move owned entries of x into
  * A->halo_values through the context's transport. */
-ng_status ng_halo_plan_create(ng_matrix A);
+/* Collective; starts: the column ranges' starts (size + 1); st: the
+ * caller's status so far, agreed with the plan's own allocations (A may be
+ * NULL where st failed). */
+ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts, ng_status st);
 ng_status ng_halo_begin(ng_matrix A, const double *x);
 ng_status ng_halo_end(ng_matrix A);
 void ng_halo_plan_destroy(struct ng_halo_plan *h);

@@ -109,13 +109,24 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
                       (long long)cmap[q]);
   NG_CHECK(NG_CALLOC(cnt, m > 0 ? m : 1));
   ng_status st = NG_MALLOC(tab, m > 0 ? m : 1);
-  for (int64_t p = 0; !st && p < nnz; p++) {
-    if (ccol[p] < 0 || ccol[p] >= m)
-      st = NG_ERROR(NG_ERR_INTERNAL, "entry %lld has compact column %d outside 0..%d", (long long)p, (int)ccol[p],
+  /* the count pass checks cheaply: one unsigned compare per column, and
+   * val - val summed (0 while every value is finite, NaN after an inf or a
+   * NaN); only when something is wrong does the exact pass below find the
+   * first bad entry, with the message it always gave */
+  int64_t p = 0;
+  double z = 0.0;
+  for (; !st && p < nnz; p++) {
+    uint32_t c = (uint32_t)ccol[p];
+    if (c >= (uint32_t)m) break;
+    z += val[p] - val[p];
+    cnt[c]++;
+  }
+  for (int64_t q = 0; !st && (p < nnz || z != 0.0) && q < nnz; q++) {
+    if (ccol[q] < 0 || ccol[q] >= m)
+      st = NG_ERROR(NG_ERR_INTERNAL, "entry %lld has compact column %d outside 0..%d", (long long)q, (int)ccol[q],
                     (int)m - 1);
-    else if (!isfinite(val[p]))
-      st = NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)cmap[ccol[p]]);
-    else cnt[ccol[p]]++;
+    else if (!isfinite(val[q]))
+      st = NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)q, (long long)cmap[ccol[q]]);
   }
   for (int32_t q = 0; !st && q < m; q++) {
     if (cmap[q] >= c0 && cmap[q] < c0 + nc) {
@@ -139,24 +150,34 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
   for (int32_t q = 0; q < m; q++)
     if (tab[q] < 0 && tab[q] != INT32_MIN) A->halo_gcol[-1 - tab[q]] = cmap[q];
   int64_t a = 0, b = 0;
-  for (int32_t i = 0; i < n; i++) {
-    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
-      int32_t t = tab[ccol[p]];
-      if (t >= 0) {
-        A->local.col[a] = t;
-        A->local.val[a] = val[p];
-        if (A->value_map) A->value_map[p] = a;
-        a++;
-      } else {
-        A->offrank.col[b] = -1 - t;
-        A->offrank.val[b] = val[p];
-        A->value_map[p] = nloc + b;
-        b++;
+  if (!A->value_map) /* no off-rank entry: a plain copy of the columns' local numbers, no value map */
+    for (int32_t i = 0; i < n; i++) {
+      for (int64_t q = rowptr[i]; q < rowptr[i + 1]; q++, a++) {
+        A->local.col[a] = tab[ccol[q]];
+        A->local.val[a] = val[q];
       }
+      A->local.rowptr[i + 1] = a;
+      A->offrank.rowptr[i + 1] = 0;
     }
-    A->local.rowptr[i + 1] = a;
-    A->offrank.rowptr[i + 1] = b;
-  }
+  else
+    for (int32_t i = 0; i < n; i++) {
+      for (int64_t q = rowptr[i]; q < rowptr[i + 1]; q++) {
+        int32_t t = tab[ccol[q]];
+        if (t >= 0) {
+          A->local.col[a] = t;
+          A->local.val[a] = val[q];
+          A->value_map[q] = a;
+          a++;
+        } else {
+          A->offrank.col[b] = -1 - t;
+          A->offrank.val[b] = val[q];
+          A->value_map[q] = nloc + b;
+          b++;
+        }
+      }
+      A->local.rowptr[i + 1] = a;
+      A->offrank.rowptr[i + 1] = b;
+    }
   ng_free(cnt);
   ng_free(tab);
   return NG_SUCCESS;
@@ -191,16 +212,17 @@ static ng_status create_rect(ng_context ctx, int64_t n_global, int64_t row_begin
                              const double *val, ng_matrix *Aout)
 {
   ng_matrix A = NULL;
+  int64_t *starts = NULL;
   static const int64_t zero = 0;
   NG_ASSERT_ARG(ctx, "ng_matrix_create_distributed: null context");
   const void *cols = gcol ? (const void *)gcol : ccol;
   ng_status st = distributed_check_local(n_global, row_begin, row_end, rowptr, cols, val, Aout);
   if (Aout) *Aout = NULL;
   if (!rowptr) rowptr = &zero;
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, n_global, row_begin, row_end, NULL), fail);
-  if (n_col_global != n_global || col_begin != row_begin || col_end != row_end)
-    NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, n_col_global, col_begin, col_end, NULL), fail);
+  /* the local checks' status agreed with the ranges' check; the split's
+   * with the halo plan's first allocations (one collective each) */
+  NG_CHECK_GOTO(st, ng_comm_check_ranges(ctx, st, n_global, row_begin, row_end, n_col_global, col_begin, col_end,
+                                         &starts), fail);
   st = NG_CALLOC(A, 1);
   if (!st) {
     A->ctx = ctx;
@@ -212,21 +234,19 @@ static ng_status create_rect(ng_context ctx, int64_t n_global, int64_t row_begin
     A->n_col_local = (int32_t)(col_end - col_begin);
     st = gcol || !ccol ? matrix_split(A, rowptr, gcol, val) : matrix_split_compact(A, rowptr, ccol, cmap, m, val);
   }
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  if (ctx->size > 1) st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there, on every path */
+  if (st) goto fail; /* one rank: nothing to agree */
   {
-    double t = (double)(A->local.nnz + A->offrank.nnz);
-    NG_CHECK_GOTO(st, ng_comm_allreduce_sum(ctx, &t, 1), fail);
+    double t = (double)(A->local.nnz + A->offrank.nnz); /* summed in the SpMV's agreement */
+    st = matrix_setup_spmv(A, "csr");
+    NG_CHECK_GOTO(st, ng_comm_agree_sum(ctx, st, &t, 1), fail);
     A->nnz_global = (int64_t)t;
   }
-  if (ctx->size > 1) {
-    st = ng_halo_plan_create(A);
-    NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
-  }
-  st = matrix_setup_spmv(A, "csr");
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), fail);
+  ng_free(starts);
   *Aout = A;
   return NG_SUCCESS;
 fail:
+  ng_free(starts);
   ng_matrix_destroy(A);
   return st;
 }

@@ -59,6 +59,7 @@ typedef struct {
   /* report (gathered at setup, so that rank 0 alone can print it) */
   int active;               /* ranks that hold rows of this level */
   int64_t n_global, nnz_global, halo_total, halo_max;
+  int64_t *gathered;        /* D[0] only: a value per rank, the report's gather (made with D, agreed there) */
 } ng_amg_dlevel;
 
 /* amg_dist_aggregate.c: MIS(2) aggregation of A's strength graph across
@@ -80,10 +81,11 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh, ng_ma
 void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G);
 /* amg_dist_sparsify.c: *Ac made as the sparsified copy of the full product
  * rp, gc, val (this rank's rows of the row ranges starts, global columns);
- * *S keeps where each entry went; _values redoes S's values from new val. */
+ * *S keeps where each entry went; _values redoes S's values from new val.
+ * st: the caller's status so far, agreed in the first collective. */
 typedef struct ng_amg_dsparsify ng_amg_dsparsify;
-ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts, const int64_t *rp, const int64_t *gc,
-                               const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
+ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const int64_t *starts, const int64_t *rp,
+                               const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
 void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val);
 void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
 /* 1 when the level's local products ran on the GPU. */

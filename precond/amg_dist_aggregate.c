@@ -68,8 +68,8 @@ ng_status ng_amg_dist_sqrt_diagonal(ng_matrix A, double **sd)
   int32_t n = A->n_local;
   ng_status st = NG_MALLOC(*sd, (size_t)n + A->n_halo + 1);
   if (!st) st = ng_amg_sqrt_diagonal(&A->local, *sd);
-  st = ng_comm_agree(ctx, st); /* the exchange is collective */
-  if (!st) st = ng_comm_agree(ctx, ng_halo_exchange_host(ctx, A->halo, *sd, *sd + n, sizeof(double)));
+  st = ng_comm_agree(ctx, st); /* all or none exchange */
+  if (!st) st = ng_halo_exchange_host(ctx, A->halo, *sd, *sd + n, sizeof(double)); /* allocates nothing: MPI's own errors only */
   if (st != NG_SUCCESS) {
     ng_free(*sd);
     *sd = NULL;

@@ -70,15 +70,15 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
 {
   int32_t n = A->n_local, nh = A->n_halo;
   int64_t own = D->Pc.nnz;
-  /* the exchanges are collective: a rank failing its buffers says so first */
-  NG_CHECK(ng_comm_agree(A->ctx, NG_MALLOC(G->halo_rp, (size_t)nh + 1)));
+  /* G->halo_rp was allocated and agreed with G; the lengths move point to
+   * point (nothing to agree), the halo rows' columns and values in one
+   * round whose agreement covers their buffers */
   NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->Pc.rowptr, G->halo_rp));
   int64_t hn = G->halo_rp[nh];
   ng_status hst = NG_MALLOC(G->halo_gcol, hn);
-  if (!hst) hst = NG_MALLOC(G->halo_val, hn);
-  NG_CHECK(ng_comm_agree(A->ctx, hst)); /* G (ng_amg_dgalerkin_free) owns what was allocated */
-  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->p_gcol, sizeof(int64_t), G->halo_rp, G->halo_gcol));
-  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->Pc.val, sizeof(double), G->halo_rp, G->halo_val));
+  if (!hst) hst = NG_MALLOC(G->halo_val, hn); /* G (ng_amg_dgalerkin_free) owns what was allocated */
+  NG_CHECK(ng_halo_rows_exchange2(A->ctx, hst, A->halo, D->Pc.rowptr, D->p_gcol, sizeof(int64_t), D->Pc.val,
+                                  sizeof(double), G->halo_rp, G->halo_gcol, G->halo_val));
   /* the coarse columns met: P's (D->pcol) and the fetched rows' */
   int64_t *v = NULL;
   int32_t *pos = NULL;
@@ -217,8 +217,9 @@ static void contrib_values(const ng_amg_dgalerkin *G, int64_t nrecv, double *ac)
 }
 
 /* Setup: send T's foreign rows to their owners, find every contribution's
- * slot, and create A_c. */
-static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_matrix *Ac)
+ * slot, and create A_c. st: the products' status, agreed with the first
+ * buffers. */
+static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_status st, ng_matrix *Ac)
 {
   ng_context ctx = A->ctx;
   int size = ctx->size, rank = ctx->rank;
@@ -227,10 +228,10 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   int64_t *rp = NULL, *gc = NULL, nrecv = 0, nrrows = 0, *mcnt_s = NULL, *mcnt_r = NULL;
   contrib *C = NULL, *S = NULL;
   int64_t *start = NULL;
-  ng_status st = NG_CALLOC(G->scnt, size);
+  if (!st) st = NG_CALLOC(G->scnt, size);
   if (!st) st = NG_CALLOC(G->rcnt, size);
-  if (!st) st = NG_CALLOC(rows_s, size);
-  if (!st) st = NG_CALLOC(rows_r, size);
+  if (!st) st = NG_CALLOC(rows_s, 2 * (size_t)size); /* per rank: entries, rows (one count exchange) */
+  if (!st) st = NG_CALLOC(rows_r, 2 * (size_t)size);
   if (!st) st = NG_MALLOC(G->send_rows, G->m);
   if (!st) st = NG_MALLOC(G->own_rows, G->m);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
@@ -241,43 +242,69 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
       if (r == rank) G->own_rows[G->n_own_rows++] = t;
       else {
         G->send_rows[G->n_send_rows++] = t;
-        rows_s[r]++;
-        G->scnt[r] += G->T.rowptr[t + 1] - G->T.rowptr[t];
+        rows_s[2 * r + 1]++;
+        rows_s[2 * r] += G->T.rowptr[t + 1] - G->T.rowptr[t];
       }
     }
-  NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, G->scnt, G->rcnt), out);
-  NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, rows_s, rows_r), out);
-  int64_t nsend = 0;
+  NG_CHECK_GOTO(st, ng_comm_alltoall_counts_n(ctx, rows_s, rows_r, 2), out);
+  int64_t nsend = 0, nw_s = 0, nw_r = 0;
   for (int r = 0; r < size; r++) {
+    G->scnt[r] = rows_s[2 * r];
+    G->rcnt[r] = rows_r[2 * r];
     nsend += G->scnt[r];
     nrecv += G->rcnt[r];
-    nrrows += rows_r[r];
+    nrrows += rows_r[2 * r + 1];
   }
   st = NG_MALLOC(G->sbuf, nsend);
   if (!st) st = NG_MALLOC(G->rbuf, nrecv);
-  if (!st) st = NG_MALLOC(meta_s, 2 * (size_t)G->n_send_rows);
   if (!st) st = NG_MALLOC(meta_r, 2 * (size_t)nrrows);
-  if (!st) st = NG_MALLOC(col_s, nsend);
   if (!st) st = NG_MALLOC(col_r, nrecv);
   if (!st) st = NG_MALLOC(mcnt_s, size);
   if (!st) st = NG_MALLOC(mcnt_r, size);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int r = 0; r < size; r++) {
-    mcnt_s[r] = 2 * rows_s[r];
-    mcnt_r[r] = 2 * rows_r[r];
+  if (!st) {
+    /* one exchange of 8-byte words: to each rank its rows' (coarse row,
+     * length) pairs, then their columns, then their values */
+    for (int r = 0; r < size; r++) {
+      mcnt_s[r] = 2 * rows_s[2 * r + 1] + 2 * rows_s[2 * r];
+      mcnt_r[r] = 2 * rows_r[2 * r + 1] + 2 * rows_r[2 * r];
+      nw_s += mcnt_s[r];
+      nw_r += mcnt_r[r];
+    }
+    st = NG_MALLOC(meta_s, nw_s); /* the packed words sent */
   }
-  for (int32_t q = 0, p = 0; q < G->n_send_rows; q++) {
-    int32_t t = G->send_rows[q];
-    meta_s[2 * q] = G->cmap[t];
-    meta_s[2 * q + 1] = G->T.rowptr[t + 1] - G->T.rowptr[t];
-    for (int64_t k = G->T.rowptr[t]; k < G->T.rowptr[t + 1]; k++, p++) {
-      col_s[p] = G->cmap[G->T.col[k]];
-      G->sbuf[p] = G->T.val[k];
+  if (!st) st = NG_MALLOC(col_s, nw_r); /* and received */
+  if (!st) {
+    int64_t *w = meta_s;
+    for (int32_t q = 0; q < G->n_send_rows;) { /* one rank's block at a time (send_rows are grouped by rank) */
+      int r = ng_partition_owner(D->cstarts, size, G->cmap[G->send_rows[q]]);
+      int32_t q1 = q + (int32_t)rows_s[2 * r + 1];
+      int64_t *wc = w + 2 * rows_s[2 * r + 1], *wv = wc + rows_s[2 * r];
+      for (; q < q1; q++) {
+        int32_t t = G->send_rows[q];
+        *w++ = G->cmap[t];
+        *w++ = G->T.rowptr[t + 1] - G->T.rowptr[t];
+        for (int64_t k = G->T.rowptr[t]; k < G->T.rowptr[t + 1]; k++) {
+          *wc++ = G->cmap[G->T.col[k]];
+          memcpy(wv++, &G->T.val[k], sizeof(double));
+        }
+      }
+      w = wv;
     }
   }
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, meta_s, mcnt_s, meta_r, mcnt_r, sizeof(int64_t)), out);
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, col_s, G->scnt, col_r, G->rcnt, sizeof(int64_t)), out);
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, st, meta_s, mcnt_s, col_s, mcnt_r, sizeof(int64_t)), out); /* agrees st */
+  { /* unpacked in rank order: meta_r, col_r, G->rbuf as three exchanges left them */
+    const int64_t *w = col_s;
+    int64_t pm = 0, pc = 0;
+    for (int r = 0; r < size; r++) {
+      int64_t nr2 = 2 * rows_r[2 * r + 1], ne = rows_r[2 * r];
+      memcpy(meta_r + pm, w, (size_t)nr2 * sizeof(int64_t));
+      memcpy(col_r + pc, w + nr2, (size_t)ne * sizeof(int64_t));
+      memcpy(G->rbuf + pc, w + nr2 + ne, (size_t)ne * sizeof(double));
+      w += nr2 + 2 * ne;
+      pm += nr2;
+      pc += ne;
+    }
+  }
   /* every contribution (local coarse row, global column, order k: own T
    * rows, then received) straight into S by row (a counting sort: the rows'
    * counts come from the T rows' and received rows' lengths), then each row
@@ -291,8 +318,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   if (!st) st = NG_MALLOC(G->slot, G->n_contrib);
   if (!st) st = NG_CALLOC(rp, (size_t)nrows_c + 1);
   if (!st) st = NG_MALLOC(gc, G->n_contrib > 0 ? G->n_contrib : 1); /* room for every contribution: one pass */
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  for (int32_t q = 0; q < G->n_own_rows; q++) {
+  for (int32_t q = 0; q < G->n_own_rows && !st; q++) {
     int32_t t = G->own_rows[q];
     start[G->cmap[t] - c0 + 2] += G->T.rowptr[t + 1] - G->T.rowptr[t];
   }
@@ -327,10 +353,13 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   }
   for (int64_t i = 0; i < nrows_c; i++) rp[i + 1] += rp[i];
   st = NG_MALLOC(G->ac_val, G->ac_nnz);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  contrib_values(G, nrecv, G->ac_val);
-  if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
-  else st = ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
+  if (!st) contrib_values(G, nrecv, G->ac_val);
+  /* the sparsify agrees st in its first collective; the plain copy here */
+  if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, st, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
+  else {
+    NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+    st = ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
+  }
 out:
   ng_free(rows_s);
   ng_free(rows_r);
@@ -372,7 +401,7 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
     int32_t t = G->send_rows[q];
     for (int64_t k = G->T.rowptr[t]; k < G->T.rowptr[t + 1]; k++) G->sbuf[p++] = G->T.val[k];
   }
-  NG_CHECK(ng_comm_alltoallv(ctx, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)));
+  NG_CHECK(ng_comm_alltoallv(ctx, NG_SUCCESS, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)));
   for (int r = 0; r < ctx->size; r++) nrecv += G->rcnt[r];
   contrib_values(G, nrecv, G->ac_val);
   if (G->sp) ng_amg_dsparsify_values(G->sp, G->ac_val);
@@ -389,8 +418,10 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
     return NG_SUCCESS;
   }
   ng_amg_dgalerkin *G = NULL;
-  ng_status st = ng_comm_agree(ctx, NG_CALLOC(G, 1));
-  if (st) { ng_free(G); return ng_error_trace(st, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
+  ng_status st = NG_CALLOC(G, 1);
+  if (!st) st = NG_MALLOC(G->halo_rp, (size_t)A->n_halo + 1); /* local_operands' first buffer, agreed here */
+  st = ng_comm_agree(ctx, st);
+  if (st) { ng_amg_dgalerkin_free(G); return ng_error_trace(st, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
   D->G = G;
   st = local_operands(A, D, G);
   if (!st) st = pct_from_r(D, G, A->n_local);
@@ -412,7 +443,6 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
 #endif
   if (!st && host) st = ng_spgemm(&D->Aext, &G->B, &G->AP, 0);
   if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  NG_CHECK(assemble(A, D, G, Ac));
+  NG_CHECK(assemble(A, D, G, st, Ac)); /* agrees st with its first buffers */
   return NG_SUCCESS;
 }

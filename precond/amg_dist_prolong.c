@@ -37,20 +37,19 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
   }
   nsend = sdsp[size];
   st = NG_MALLOC(sbuf, nsend);
-  if (!st) st = NG_MALLOC(rbuf, nrecv);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  if (!st) st = NG_MALLOC(rbuf, nrecv); /* agreed in the exchange */
   /* members of other ranks' aggregates, grouped by owner, in row order */
   for (int r = 0; r < size; r++) scnt[r] = 0;
-  for (int32_t i = 0; i < n; i++) {
+  for (int32_t i = 0; i < n && !st; i++) {
     int64_t c = D->agg[i];
     if (c < 0 || (c >= D->cstarts[rank] && c < D->cstarts[rank + 1])) continue;
     int r = ng_partition_owner(D->cstarts, size, c);
     sbuf[sdsp[r] + scnt[r]++] = c;
   }
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, sbuf, scnt, rbuf, rcnt, sizeof(int64_t)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, st, sbuf, scnt, rbuf, rcnt, sizeof(int64_t)), out);
   for (int64_t k = 0; k < nrecv; k++) cnt[rbuf[k] - D->cstarts[rank]]++;
   for (int64_t k = 0; k < nrecv; k++) rbuf[k] = cnt[rbuf[k] - D->cstarts[rank]]; /* the answers */
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, rbuf, rcnt, sbuf, scnt, sizeof(int64_t)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, NG_SUCCESS, rbuf, rcnt, sbuf, scnt, sizeof(int64_t)), out);
   for (int r = 0; r < size; r++) scnt[r] = 0;
   for (int32_t i = 0; i < n; i++) {
     int64_t c = D->agg[i], s;
@@ -176,12 +175,17 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
   ng_status st = NG_SUCCESS;
   if (!refresh) st = pattern(A, D);
   else aext_values(A, &D->Aext);
-  NG_CHECK(ng_comm_agree(ctx, st));
   double *sd = D->sd; /* -amg_filter: sqrt |a_jj| of own rows and halo columns, the strength graph's at setup */
   D->sd = NULL;
-  if (D->filter > 0 && !D->gather && !sd) NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &sd));
-  if (D->gather) bad = gather_values(A, &D->Pc);
-  else bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
+  /* the same verdict on every rank (sd is kept by every rank's strength
+   * graph or by none): the pattern's status is agreed before the
+   * collective sqrt |a_jj| when there is one, else with the values' */
+  if (D->filter > 0 && !D->gather && !sd) {
+    NG_CHECK(ng_comm_agree(ctx, st));
+    NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &sd));
+  }
+  if (!st && D->gather) bad = gather_values(A, &D->Pc);
+  else if (!st) bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
   ng_free(sd);
   if (bad >= 0)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + bad));

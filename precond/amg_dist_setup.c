@@ -59,15 +59,22 @@ static ng_status level_rho(ng_matrix A, double *rho)
 }
 
 /* Report figures of a level, gathered while every rank is here. */
-static ng_status level_stats(ng_matrix A, ng_amg_dlevel *D)
+/* One collective (every rank's halo size gathered) gives the sum, the
+ * maximum and the active ranks, where a sum and a max took two. */
+static ng_status level_stats(ng_matrix A, ng_amg_dlevel *D, int64_t *all)
 {
-  double s[3] = {A->n_local > 0, (double)A->n_halo, 0};
-  int64_t mx = A->n_halo;
-  NG_CHECK(ng_comm_allreduce_sum(A->ctx, s, 2));
-  NG_CHECK(ng_comm_allreduce_max_int64(A->ctx, &mx, 1));
-  D->active = (int)s[0];
-  D->halo_total = (int64_t)s[1];
-  D->halo_max = mx;
+  ng_context ctx = A->ctx;
+  int64_t mine = A->n_local > 0 ? A->n_halo : -1; /* -1: no rows here (inactive) */
+  ng_status st = ng_comm_allgather_int64(ctx, mine, all);
+  D->active = 0;
+  D->halo_total = D->halo_max = 0;
+  for (int r = 0; !st && r < ctx->size; r++) {
+    int64_t h = all[r] < 0 ? 0 : all[r];
+    D->active += all[r] >= 0;
+    D->halo_total += h;
+    if (h > D->halo_max) D->halo_max = h;
+  }
+  NG_CHECK(st);
   D->n_global = A->n_global;
   D->nnz_global = A->nnz_global;
   return NG_SUCCESS;
@@ -114,12 +121,14 @@ static ng_status make_restriction(ng_context ctx, ng_amg *M, ng_amg_dlevel *D)
   return NG_SUCCESS;
 }
 
-/* The reverse exchange over P's halo plan (collective). */
-static ng_status make_reverse(ng_context ctx, ng_amg_dlevel *D)
+/* The reverse exchange over P's halo plan (collective), st (R's blocks)
+ * and the contributions' buffer agreed with the plan's buffers: the
+ * reverse plan exists exactly where P has a halo plan (a plan without
+ * neighbours is never kept). */
+static ng_status make_reverse(ng_context ctx, ng_amg_dlevel *D, ng_status st)
 {
-  NG_CHECK(ng_halo_reverse_create(ctx, D->P->halo, &D->rev));
-  ng_status st = D->rev ? ctx->vops->alloc(ctx, &D->contrib, D->P->n_halo) : NG_SUCCESS;
-  NG_CHECK(ng_comm_agree(ctx, st));
+  if (!st && D->P->halo) st = ctx->vops->alloc(ctx, &D->contrib, D->P->n_halo); /* freed by ng_amg_dist_free */
+  NG_CHECK(ng_halo_reverse_create(ctx, st, D->P->halo, &D->rev));
   return NG_SUCCESS;
 }
 
@@ -153,9 +162,7 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   M->t_aggregate += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(ng_amg_dist_prolong(A, D, 4.0 / (3.0 * L->rho), 0));
-  ng_status st = make_restriction(ctx, M, D);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  NG_CHECK(make_reverse(ctx, D));
+  NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   D->sparsify = M->sparsify; /* as on one rank (not for gather_transfer's copy) */
@@ -195,9 +202,7 @@ static ng_status gather_transfer(ng_precond Pc, ng_amg *M, int l)
   D->gather = 1;
   D[1].group = ctx->size;
   NG_CHECK(ng_amg_dist_prolong(A, D, 0.0, 0));
-  st = make_restriction(ctx, M, D);
-  NG_CHECK(ng_comm_agree(ctx, st));
-  NG_CHECK(make_reverse(ctx, D));
+  NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
   NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
   M->L[l].Pops = &dist_P_ops;
   M->L[l].Pdata = D;
@@ -243,8 +248,14 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
   ng_context ctx = P->ctx;
   double t0 = ng_wtime(), t;
   ng_amg_dlevel *D = NULL;
-  ng_status ast = ng_comm_agree(ctx, NG_CALLOC(D, M->max_levels));
-  if (ast) { ng_free(D); return ng_error_trace(ast, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
+  ng_status ast = NG_CALLOC(D, M->max_levels);
+  if (!ast) ast = NG_MALLOC(D[0].gathered, ctx->size);
+  ast = ng_comm_agree(ctx, ast);
+  if (ast) { /* allocated here, failed elsewhere */
+    if (D) ng_free(D[0].gathered);
+    ng_free(D);
+    return ng_error_trace(ast, __FILE__, __LINE__);
+  }
   M->dist = D;
   D[0].A = A;
   D[0].group = 1;
@@ -254,7 +265,7 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     int stop = 0;
     L->n = D[l].A->n_local;
     M->nlevels = l + 1;
-    NG_CHECK(level_stats(D[l].A, &D[l]));
+    NG_CHECK(level_stats(D[l].A, &D[l], D[0].gathered));
     t = ng_wtime();
     NG_CHECK(level_rho(D[l].A, &L->rho));
     M->t_rho += ng_wtime() - t;
@@ -271,7 +282,7 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     M->t_galerkin += ng_wtime() - t;
     M->L[l + 1].n = D[l + 1].A->n_local;
     M->nlevels = l + 2;
-    NG_CHECK(level_stats(D[l + 1].A, &D[l + 1]));
+    NG_CHECK(level_stats(D[l + 1].A, &D[l + 1], D[0].gathered));
     NG_CHECK(level_rho(D[l + 1].A, &M->L[l + 1].rho));
     last = &D[l + 1];
   }
@@ -345,6 +356,7 @@ void ng_amg_dist_free(ng_context ctx, ng_amg *M)
     ng_free(d->cagg);
     ng_csr_free(&d->Pc);
     ng_free(d->p_gcol);
+    ng_free(d->gathered);
   }
   ng_free(D);
   M->dist = NULL;

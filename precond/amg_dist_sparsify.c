@@ -45,16 +45,17 @@ static ng_status own_diagonal(int64_t c0, int32_t n, const int64_t *rp, const in
 /* The distinct off-rank columns of gc (*H: column -> position in sorted
  * order) and their rows' |diagonal| from the owners (*dh, by position): the
  * requests go out grouped by owner (sorted columns are), each owner answers
- * from d in the same order. Collective, agreed; the caller frees H. */
-static ng_status halo_diagonal(ng_context ctx, const int64_t *starts, int64_t nnz, const int64_t *gc, const double *d,
-                               ng_index_map *H, double **dh)
+ * from d in the same order. Collective, agreed (st, the caller's status
+ * so far, with this function's first buffers); the caller frees H. */
+static ng_status halo_diagonal(ng_context ctx, ng_status st, const int64_t *starts, int64_t nnz, const int64_t *gc,
+                               const double *d, ng_index_map *H, double **dh)
 {
   int size = ctx->size, rank = ctx->rank;
   int64_t c0 = starts[rank], c1 = starts[rank + 1], noff = 0, nreq = 0;
   int64_t *off = NULL, *scnt = NULL, *rcnt = NULL, *req = NULL;
   double *ans = NULL;
   memset(H, 0, sizeof(*H));
-  ng_status st = NG_MALLOC(off, nnz > 0 ? nnz : 1); /* room for every entry: one pass */
+  if (!st) st = NG_MALLOC(off, nnz > 0 ? nnz : 1); /* room for every entry: one pass */
   if (!st) {
     for (int64_t p = 0; p < nnz; p++)
       if (gc[p] < c0 || gc[p] >= c1) off[noff++] = gc[p];
@@ -69,15 +70,13 @@ static ng_status halo_diagonal(ng_context ctx, const int64_t *starts, int64_t nn
   for (int r = 0; r < size; r++) nreq += rcnt[r];
   st = NG_MALLOC(req, nreq > 0 ? nreq : 1);
   if (!st) st = NG_MALLOC(ans, nreq > 0 ? nreq : 1);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, H->sorted, scnt, req, rcnt, sizeof(int64_t)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, st, H->sorted, scnt, req, rcnt, sizeof(int64_t)), out); /* agrees st */
   for (int64_t q = 0; q < nreq && !st; q++) {
     if (req[q] < c0 || req[q] >= c1)
       st = NG_ERROR(NG_ERR_INTERNAL, "AMG: asked the diagonal of coarse row %lld, not owned here", (long long)req[q]);
     else ans[q] = d[req[q] - c0];
   }
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, ans, rcnt, *dh, scnt, sizeof(double)), out);
+  NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, st, ans, rcnt, *dh, scnt, sizeof(double)), out); /* agrees st */
 out:
   ng_free(off);
   ng_free(scnt);
@@ -87,8 +86,8 @@ out:
   return st;
 }
 
-ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts, const int64_t *rp, const int64_t *gc,
-                               const double *val, ng_matrix *Ac, ng_amg_dsparsify **out)
+ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const int64_t *starts, const int64_t *rp,
+                               const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **out)
 {
   ng_amg_dsparsify *S = NULL;
   double *d = NULL, *dh = NULL;
@@ -97,14 +96,13 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, double tau, const int64_t *starts
   ng_index_map H = {0};
   int64_t *rp2 = NULL, *gc2 = NULL, nnz = rp[n];
   *Ac = NULL;
-  ng_status st = NG_CALLOC(S, 1);
+  if (!st) st = NG_CALLOC(S, 1);
   if (!st) st = NG_MALLOC(d, n > 0 ? n : 1);
   if (!st) st = NG_MALLOC(S->map, nnz > 0 ? nnz : 1);
   if (!st) st = NG_CALLOC(rp2, (size_t)n + 1);
   if (!st) st = NG_MALLOC(gc2, nnz > 0 ? nnz : 1);
   if (!st) st = own_diagonal(c0, n, rp, gc, val, d);
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-  NG_CHECK_GOTO(st, halo_diagonal(ctx, starts, nnz, gc, d, &H, &dh), out);
+  NG_CHECK_GOTO(st, halo_diagonal(ctx, st, starts, nnz, gc, d, &H, &dh), out); /* agrees st first */
   S->nnz_in = nnz;
   int32_t bad = -1;
   /* the row's kept count in a local (c), not rp2[i + 1]: stores into gc2
