@@ -179,7 +179,7 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   const char *where;
   NG_CHECK(ng_options_get_string(opts, "amg_setup", &where));
   /* the finest level's setup on the GPU when the context is there */
-  M->gpu_setup = P->ctx->on_gpu && P->ctx->size == 1 && !strcmp(where, "gpu");
+  M->gpu_setup = P->ctx->on_gpu && !strcmp(where, "gpu");
   int min_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);

@@ -7,8 +7,10 @@ libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c preco
   precond/smoother_chebyshev.c precond/coloring.c precond/amg_fine.c \
   precond/amg_single.h precond/amg_single.c
 if NG_CUDA
-libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/amg_fine_cuda.cu precond/amg_graph_cuda.cu precond/amg_single_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu
+libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/amg_fine_cuda.cu precond/amg_graph_cuda.cu precond/amg_single_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu \
+  precond/amg_dist_aggregate_cuda.cu
 endif
+EXTRA_DIST += precond/amg_kernels_cuda.cuh
 if NG_CHECK
 check_PROGRAMS += test/test_amg test/test_amg_gpu
 test_test_amg_SOURCES = test/test_amg.c
@@ -37,6 +39,15 @@ test_test_amg_mpi_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_mpi_LDADD = $(NG_TEST_LDADD) -lm
 endif
 TESTS += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh
+# The distributed aggregation on the GPU against the host's (2 and 4 ranks
+# sharing the node's GPUs; skipped without a device).
+if NG_MPI
+check_PROGRAMS += test/test_amg_dist_gpu
+test_test_amg_dist_gpu_SOURCES = test/test_amg_dist_gpu.c
+test_test_amg_dist_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_dist_gpu_LDADD = $(NG_TEST_LDADD) -lm
+endif
+TESTS += test/amg_dist_gpu.sh
 endif
 TESTS += test/mpi_amg_solve.sh
-EXTRA_DIST += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_dist_gpu.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

@@ -66,6 +66,12 @@ typedef struct {
  * ranks; fills D->agg, D->cstarts (one block per rank, before
  * agglomeration) and *n_coarse (global). */
 ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int64_t *n_coarse);
+/* amg_dist_aggregate_cuda.cu: the same on each rank's GPU (GPU context),
+ * the same aggregates (D->agg, D->cstarts, D->sd as agg, cstarts and, with
+ * keep_sd, sd); *done = 0 (on every rank) when it leaves the work to
+ * ng_amg_dist_aggregate (an unsorted row, a zero diagonal, 2^32 rows). */
+ng_status ng_amg_dist_aggregate_gpu(ng_matrix A, double theta, int sgn, int keep_sd, int64_t **agg, int64_t **cstarts,
+                                    double **sd, int64_t *n_coarse, int *done);
 /* *sd = sqrt |a_jj| of the own rows then the halo columns (n_local +
  * n_halo, exchanged; collective, agreed): the strength test's and the
  * filter's scale (amg_dist_aggregate.c). */
@@ -91,6 +97,9 @@ void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
 /* 1 when the level's local products ran on the GPU. */
 int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
 
+/* NG_AMG_TRACE=1: rank 0 prints the milliseconds of each setup step since
+ * *t (after waiting for the device) and restarts *t (amg_dist_setup.c). */
+void ng_amg_dist_trace(ng_context ctx, const char *what, double *t);
 /* amg_dist_setup.c: the hierarchy (ng_amg_build / ng_amg_refresh call these
  * when the context has several ranks), its release and report. */
 ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A);

@@ -423,9 +423,12 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
   st = ng_comm_agree(ctx, st);
   if (st) { ng_amg_dgalerkin_free(G); return ng_error_trace(st, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
   D->G = G;
+  double t = ng_wtime();
   st = local_operands(A, D, G);
+  ng_amg_dist_trace(ctx, "Galerkin: P's halo rows", &t);
   if (!st) st = pct_from_r(D, G, A->n_local);
   if (!st) pct_values(D, G);
+  ng_amg_dist_trace(ctx, "Galerkin: P_own^T", &t);
   int host = 1;
 #ifdef NG_HAVE_CUDA
   /* on a GPU context the two local products run on the device; a product
@@ -443,6 +446,8 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
 #endif
   if (!st && host) st = ng_spgemm(&D->Aext, &G->B, &G->AP, 0);
   if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
+  ng_amg_dist_trace(ctx, host ? "Galerkin: products (host)" : "Galerkin: products (GPU)", &t);
   NG_CHECK(assemble(A, D, G, st, Ac)); /* agrees st with its first buffers */
+  ng_amg_dist_trace(ctx, "Galerkin: assembly", &t);
   return NG_SUCCESS;
 }

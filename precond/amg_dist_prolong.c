@@ -139,8 +139,11 @@ static ng_status compact_columns(ng_matrix A, ng_amg_dlevel *D)
 static ng_status pattern(ng_matrix A, ng_amg_dlevel *D)
 {
   int32_t n = A->n_local;
+  double t = ng_wtime();
   NG_CHECK(make_aext(A, &D->Aext));
+  ng_amg_dist_trace(A->ctx, "P: Aext", &t);
   NG_CHECK(compact_columns(A, D));
+  ng_amg_dist_trace(A->ctx, "P: compact columns", &t);
   if (D->gather) {
     NG_CHECK(ng_csr_alloc(&D->Pc, n, D->pm, n));
     for (int32_t i = 0; i < n; i++) {
@@ -148,6 +151,7 @@ static ng_status pattern(ng_matrix A, ng_amg_dlevel *D)
       D->Pc.col[i] = D->cagg[i];
     }
   } else NG_CHECK(ng_amg_smooth_pattern(&D->Aext, D->cagg, D->pm, &D->Pc));
+  ng_amg_dist_trace(A->ctx, "P: pattern", &t);
   NG_CHECK(NG_MALLOC(D->p_gcol, D->Pc.nnz));
   for (int64_t p = 0; p < D->Pc.nnz; p++) D->p_gcol[p] = D->pcol[D->Pc.col[p]];
   return NG_SUCCESS;
@@ -175,6 +179,7 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
   ng_status st = NG_SUCCESS;
   if (!refresh) st = pattern(A, D);
   else aext_values(A, &D->Aext);
+  double t = ng_wtime();
   double *sd = D->sd; /* -amg_filter: sqrt |a_jj| of own rows and halo columns, the strength graph's at setup */
   D->sd = NULL;
   /* the same verdict on every rank (sd is kept by every rank's strength
@@ -187,6 +192,7 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
   if (!st && D->gather) bad = gather_values(A, &D->Pc);
   else if (!st) bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
   ng_free(sd);
+  ng_amg_dist_trace(ctx, "P: values", &t);
   if (bad >= 0)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + bad));
   NG_CHECK(ng_comm_agree(ctx, st));
@@ -195,7 +201,8 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
     NG_CHECK(ng_matrix_create_rect_compact(ctx, A->n_global, A->row_begin, A->row_begin + A->n_local, nc,
                                            D->cstarts[ctx->rank], D->cstarts[ctx->rank + 1], D->Pc.rowptr,
                                            D->Pc.col, D->pcol, D->pm, D->Pc.val, &D->P));
-  else {
+  ng_amg_dist_trace(ctx, "P: distributed matrix", &t);
+  if (refresh) {
     st = ng_matrix_update_values(D->P, D->Pc.val);
     NG_CHECK(ng_comm_agree(ctx, st));
   }

@@ -45,6 +45,21 @@ static const ng_spmv_ops dist_P_ops = {.name = "dist-P", .apply = dist_P_apply, 
 static const ng_spmv_ops dist_R_ops = {.name = "dist-R", .apply = dist_R_apply, .bytes = dist_bytes, .destroy = dist_none};
 
 /* ---- setup ------------------------------------------------------------------ */
+static int trace_level;
+void ng_amg_dist_trace(ng_context ctx, const char *what, double *t)
+{
+  static int on = -1;
+  if (on < 0) {
+    const char *e = getenv("NG_AMG_TRACE");
+    on = e && !strcmp(e, "1");
+  }
+  if (!on) return;
+  ctx->vops->sync(ctx);
+  double now = ng_wtime();
+  if (ctx->rank == 0) fprintf(stderr, "[amg trace] rank 0 level %d %s %.2f ms\n", trace_level, what, 1e3 * (now - *t));
+  *t = now;
+}
+
 /* The estimate checks every rank's diagonal and agrees before its
  * collective iterations, naming the global row of a zero. */
 static ng_status level_rho(ng_matrix A, double *rho)
@@ -151,22 +166,35 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   ng_amg_level *L = &M->L[l];
   ng_matrix A = D->A;
   int64_t nc = 0;
-  double t = ng_wtime();
+  double t = ng_wtime(), tt = t;
+  trace_level = l;
   D->sgn = M->strength_signed;
   D->filter = M->filter ? ng_amg_level_theta(M, l) : 0.0; /* P from A_F, as on one rank */
-  NG_CHECK(ng_amg_dist_aggregate(A, ng_amg_level_theta(M, l), D, &nc));
+  int done = 0;
+#ifdef NG_HAVE_CUDA
+  /* the same test on every rank: all on the device or all on the host */
+  if (ctx->on_gpu && M->gpu_setup && A->n_global >= M->gpu_min_rows)
+    NG_CHECK(ng_amg_dist_aggregate_gpu(A, ng_amg_level_theta(M, l), D->sgn, D->filter > 0 && !D->sd, &D->agg,
+                                       &D->cstarts, &D->sd, &nc, &done));
+#endif
+  if (!done) NG_CHECK(ng_amg_dist_aggregate(A, ng_amg_level_theta(M, l), D, &nc));
+  ng_amg_dist_trace(ctx, done ? "aggregate (GPU)" : "aggregate (host)", &tt);
   *stop = nc == 0 || nc > 0.9 * (double)A->n_global; /* the same verdict on every rank */
   if (*stop) return NG_SUCCESS;
   NG_CHECK(ng_amg_dist_tentative(A, D));
   agglomerate(M, ctx, l, nc);
+  ng_amg_dist_trace(ctx, "tentative", &tt);
   M->t_aggregate += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(ng_amg_dist_prolong(A, D, 4.0 / (3.0 * L->rho), 0));
+  ng_amg_dist_trace(ctx, "P", &tt);
   NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
+  ng_amg_dist_trace(ctx, "R and its reverse plan", &tt);
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   D->sparsify = M->sparsify; /* as on one rank (not for gather_transfer's copy) */
   NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
+  ng_amg_dist_trace(ctx, "Galerkin", &tt);
   M->t_galerkin += ng_wtime() - t;
   L->Pops = &dist_P_ops;
   L->Pdata = D;

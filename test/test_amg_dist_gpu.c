@@ -1,0 +1,180 @@
+/* test/test_amg_dist_gpu.c: the distributed aggregation on each rank's GPU
+ * (precond/amg_dist_aggregate_cuda.cu) against the host's
+ * (amg_dist_aggregate.c) on a GPU context, run by test/amg_dist_gpu.sh on 2
+ * and 4 ranks (CK_FORK=no: every test is collective). On generated
+ * problems, a real matrix and their random uneven partitions (one rank
+ * without rows when there are 3 or more), with the plain and the signed
+ * strength test at two thresholds: the aggregates of every own row and halo
+ * column, the coarse row ranges and the kept sqrt |a_jj| are the host's bit
+ * for bit; a zero diagonal sends every rank to the host code (*done = 0).
+ * "skipped: no CUDA device" without one. */
+#include "testutil.h"
+#include "../core/internal.h"
+#include "../precond/amg_dist.h"
+#include <mpi.h>
+#include <string.h>
+
+static int rank, size;
+#ifdef NG_HAVE_CUDA
+static ng_context world;
+
+/* Row ranges tiling 0..n: even, or random (rank 1 empty when size > 2),
+ * the same on every rank (shared seed). */
+static void make_starts(int64_t n, int random, int64_t *starts)
+{
+  double r[64];
+  ng_test_random(r, size);
+  starts[0] = 0;
+  starts[size] = n;
+  for (int k = 1; k < size; k++) starts[k] = random ? (int64_t)((r[k] + 1.0) * 0.5 * (double)n) : n * k / size;
+  for (int k = 1; k < size; k++)
+    for (int j = k; j > 1 && starts[j] < starts[j - 1]; j--) {
+      int64_t t = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = t;
+    }
+  if (random && size > 2) starts[2] = starts[1];
+}
+
+/* This rank's rows of W. */
+static ng_matrix create_rows(const ng_csr *W, const int64_t *starts)
+{
+  ng_matrix A;
+  int64_t b = starts[rank], e = starts[rank + 1], p0 = W->rowptr[b];
+  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t)), *g = malloc((size_t)(W->rowptr[e] - p0 + 1) * 8);
+  for (int64_t i = b; i <= e; i++) rp[i - b] = W->rowptr[i] - p0;
+  for (int64_t p = p0; p < W->rowptr[e]; p++) g[p - p0] = W->col[p];
+  NG_ASSERT_OK(ng_matrix_create_distributed(world, W->nrows, b, e, rp, g, W->val + p0, &A));
+  free(rp);
+  free(g);
+  return A;
+}
+
+/* One aggregation each way on A; every entry compared. */
+static void compare(ng_matrix A, double theta, int sgn, const char *what)
+{
+  ng_amg_dlevel H, G;
+  int64_t nh = 0, ng = 0;
+  int done = -1;
+  int32_t ne = A->n_local + A->n_halo;
+  memset(&H, 0, sizeof(H));
+  memset(&G, 0, sizeof(G));
+  H.sgn = sgn;
+  NG_ASSERT_OK(ng_amg_dist_aggregate(A, theta, &H, &nh));
+  NG_ASSERT_OK(ng_amg_dist_aggregate_gpu(A, theta, sgn, 1, &G.agg, &G.cstarts, &G.sd, &ng, &done));
+  ck_assert_msg(done == 1, "%s: the GPU aggregation left the work to the host", what);
+  ck_assert_msg(nh == ng, "%s theta %g sgn %d: %lld coarse rows on the host, %lld on the GPU", what, theta, sgn,
+                (long long)nh, (long long)ng);
+  for (int r = 0; r <= size; r++) ck_assert_int_eq(H.cstarts[r], G.cstarts[r]);
+  int32_t bad = 0;
+  for (int32_t e = 0; e < ne; e++)
+    if (H.agg[e] != G.agg[e]) {
+      if (!bad)
+        fprintf(stderr, "%s theta %g sgn %d rank %d: entry %d (%s) aggregate %lld on the host, %lld on the GPU\n",
+                what, theta, sgn, rank, (int)e, e < A->n_local ? "own row" : "halo column", (long long)H.agg[e],
+                (long long)G.agg[e]);
+      bad++;
+    }
+  ck_assert_msg(bad == 0, "%s theta %g sgn %d: %d aggregates differ on rank %d", what, theta, sgn, (int)bad, rank);
+  double *sd = NULL;
+  NG_ASSERT_OK(ng_amg_dist_sqrt_diagonal(A, &sd));
+  ck_assert_msg(memcmp(sd, G.sd, (size_t)ne * sizeof(double)) == 0, "%s: sqrt |a_jj| differs", what);
+  free(sd);
+  free(H.agg); free(H.cstarts); free(G.agg); free(G.cstarts); free(G.sd);
+}
+
+START_TEST(aggregates_equal_host)
+{
+  const char *specs[] = {"lap27:14", "fem27:10", "aniso27:12", "het7:16", "rotaniso:40", "bcsstk13.mtx"};
+  for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
+    ng_csr W;
+    double *b = NULL;
+    if (strstr(specs[s], ".mtx")) NG_ASSERT_OK(ng_mmio_read_csr(ng_test_data(specs[s]), &W));
+    else NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
+    free(b);
+    for (int random = 0; random < 2; random++) {
+      int64_t starts[65];
+      make_starts(W.nrows, random, starts);
+      ng_matrix A = create_rows(&W, starts);
+      char what[96];
+      snprintf(what, sizeof(what), "%s (%s partition)", specs[s], random ? "random" : "even");
+      compare(A, 0.025, 0, what);
+      compare(A, 0.08, 0, what);
+      compare(A, 0.08, 1, what);
+      ng_matrix_destroy(A);
+    }
+    ng_csr_free(&W);
+  }
+}
+END_TEST
+
+START_TEST(zero_diagonal_goes_to_host)
+{
+  ng_csr W;
+  double *b = NULL;
+  NG_ASSERT_OK(ng_generate_csr("lap27:10", &W, &b));
+  free(b);
+  int64_t last = W.nrows - 1; /* on the last rank */
+  for (int64_t k = W.rowptr[last]; k < W.rowptr[last + 1]; k++)
+    if (W.col[k] == last) W.val[k] = 0.0;
+  int64_t starts[65];
+  make_starts(W.nrows, 0, starts);
+  ng_matrix A = create_rows(&W, starts);
+  int64_t *agg = NULL, *cstarts = NULL, nc = 0;
+  double *sd = NULL;
+  int done = -1;
+  NG_ASSERT_OK(ng_amg_dist_aggregate_gpu(A, 0.025, 0, 0, &agg, &cstarts, &sd, &nc, &done));
+  ck_assert_int_eq(done, 0);
+  ck_assert_ptr_null(agg);
+  ng_matrix_destroy(A);
+  ng_csr_free(&W);
+}
+END_TEST
+
+#endif
+
+int main(int argc, char **argv)
+{
+  unsigned seed;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 64) {
+    MPI_Finalize();
+    return 77;
+  }
+  seed = rank == 0 ? ng_test_seed() : 0;
+  MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+  if (rank != 0) {
+    char s[32];
+    snprintf(s, sizeof(s), "%u", seed);
+    setenv("NG_TEST_SEED", s, 1);
+  }
+  setenv("CK_FORK", "no", 1);
+#ifndef NG_HAVE_CUDA
+  if (rank == 0) printf("skipped: no CUDA device (built without CUDA)\n");
+  MPI_Finalize();
+  return 77;
+#else
+  ng_status st = ng_context_create("gpu", &world);
+  int ok = st == NG_SUCCESS, all = 0, nodev = st == NG_ERR_NO_DEVICE, any_nodev = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&nodev, &any_nodev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!all) {
+    if (rank == 0) printf(any_nodev ? "skipped: no CUDA device\n" : "context: %s\n", ng_last_error());
+    if (ok) ng_context_destroy(world);
+    MPI_Finalize();
+    return any_nodev ? 77 : 1;
+  }
+  Suite *s = suite_create("amg_dist_gpu");
+  TCase *tc = tcase_create("amg_dist_gpu");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, aggregates_equal_host);
+  tcase_add_test(tc, zero_diagonal_goes_to_host);
+  suite_add_tcase(s, tc);
+  int rc = ng_test_run(s);
+  int worst = rc;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  ng_context_destroy(world);
+  MPI_Finalize();
+  return worst;
+#endif
+}
