@@ -206,6 +206,10 @@ void ng_amg_gpu_free(ng_amg *M);
  * the device keeps the patterns). NG_ERR_UNSUPPORTED: do it on the host. */
 ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T, void **state);
 void ng_amg_gpu_triple_free(void *state);
+/* The same with A the level's device rows of the distributed GPU setup
+ * (amg_dist_dx.cuh; their values refilled before an update's call). */
+ng_status ng_amg_gpu_triple_dx(ng_context ctx, const void *dx, const ng_csr *B, const ng_csr *C, ng_csr *T,
+                               void **state);
 /* amg_graph_cuda.cu: run body(P, M, r, z) as a CUDA graph, captured on the
  * first call for this (r, z) and replayed after; *done = 0 when the cycle
  * cannot be captured (the caller runs it). free: drop the graphs (update,

@@ -49,6 +49,7 @@ typedef struct {
   struct ng_halo_plan *rev;
   double *contrib;          /* P->n_halo contributions to other ranks' coarse rows */
   ng_amg_dgalerkin *G;
+  void *gx;                 /* GPU context: the level's device rows, P (amg_dist_dx.cuh), or NULL */
   int gather;               /* P is the identity onto rank 0 (a small level gathered for the dense solve) */
   int sgn;                  /* -amg_strength signed (strength and filter test, as ng_amg_strength) */
   double filter;            /* -amg_filter: P smoothed with A_F filtered at this threshold (0: A) */
@@ -71,7 +72,21 @@ ng_status ng_amg_dist_aggregate(ng_matrix A, double theta, ng_amg_dlevel *D, int
  * keep_sd, sd); *done = 0 (on every rank) when it leaves the work to
  * ng_amg_dist_aggregate (an unsorted row, a zero diagonal, 2^32 rows). */
 ng_status ng_amg_dist_aggregate_gpu(ng_matrix A, double theta, int sgn, int keep_sd, int64_t **agg, int64_t **cstarts,
-                                    double **sd, int64_t *n_coarse, int *done);
+                                    double **sd, int64_t *n_coarse, void **dx, int *done);
+/* The level's device state that the GPU aggregation leaves in *dx
+ * (amg_dist_dx.cuh): free; X's values from A's at an update; sqrt |a_jj|
+ * (own and halo) from the host at an update (-amg_filter);
+ * amg_dist_prolong_cuda.cu: P's pattern (setup) and values on the device,
+ * into the host CSR Pc (*done = 0: the host's work). */
+void ng_amg_dx_free(void *dx);
+ng_status ng_amg_dx_values(void *dx, ng_matrix A);
+ng_status ng_amg_dx_sd(void *dx, const double *sd);
+ng_status ng_amg_dx_smooth(void *dx, const int32_t *cagg, int32_t pm, const double *ptent, double omega,
+                           double filter, int sgn, int refresh, ng_csr *Pc, int *done);
+/* amg_dist_prolong.c: D->Aext made when missing, else its values refilled
+ * when values (the host's P and products, where the level has no device
+ * rows or the GPU left the work to the host). */
+ng_status ng_amg_dist_aext(ng_matrix A, ng_amg_dlevel *D, int values);
 /* *sd = sqrt |a_jj| of the own rows then the halo columns (n_local +
  * n_halo, exchanged; collective, agreed): the strength test's and the
  * filter's scale (amg_dist_aggregate.c). */

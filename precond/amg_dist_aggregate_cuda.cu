@@ -13,7 +13,9 @@
  *    moved as doubles: a copy, never arithmetic, so the bits travel as they
  *    are), the undecided count summed over ranks once per round;
  *  - the aggregates are downloaded into D->agg (own rows, then halo columns)
- *    for the host code that follows (tentative values, P).
+ *    for the host code that follows (tentative values); X, the blocks'
+ *    patterns and sqrt |a_jj| stay on the device for P and the Galerkin
+ *    product (amg_dist_dx.cuh; ng_amg_dx_values refills X at an update).
  * A row whose blocks are not sorted by column, or a zero diagonal, sends
  * every rank to the host code (*done = 0; the host sorts, or names the row). */
 #include "cuda_internal.h"
@@ -21,6 +23,7 @@
 #include <cub/cub.cuh>
 #include <math.h>
 #include "amg_kernels_cuda.cuh"
+#include "amg_dist_dx.cuh"
 
 /* comm/halo.h's, declared here: that header brings mpi.h, which nvcc is not
  * given (the MPI compiler wrapper is the C compiler only) */
@@ -171,7 +174,7 @@ static __global__ void k_agg2(int32_t n, const int64_t *Srp, const int32_t *Scol
 typedef struct {
   ng_matrix A;
   cudaStream_t s;
-  int32_t n, nh;
+  int32_t n, nh, nlow;
   int64_t *Lrp, *Orp, *Xrp, *Srp, *hgcol, *cnt, *pos;
   int32_t *Lcol, *Ocol, *Xcol, *Scol;
   double *Lval, *Oval, *Xval, *sd;
@@ -285,9 +288,11 @@ static ng_status extended(dagg *d, int *ok)
   NG_CUDA_CHECK(cudaMemcpyAsync(f, d->flag, 2 * sizeof(int), cudaMemcpyDeviceToHost, d->s));
   NG_CUDA_CHECK(cudaStreamSynchronize(d->s));
   *ok = !f[0] && !f[1];
-  /* the blocks are no longer needed: X holds them */
-  cudaFree(d->Lrp); cudaFree(d->Lcol); cudaFree(d->Lval); cudaFree(d->Orp); cudaFree(d->Ocol); cudaFree(d->Oval);
-  d->Lrp = d->Orp = NULL; d->Lcol = d->Ocol = NULL; d->Lval = d->Oval = NULL;
+  /* the blocks' values are in X now; their patterns stay for updates */
+  cudaFree(d->Lval);
+  cudaFree(d->Oval);
+  d->Lval = d->Oval = NULL;
+  d->nlow = nlow;
   return NG_SUCCESS;
 }
 
@@ -373,8 +378,67 @@ static ng_status number(dagg *d, int64_t *agg, int64_t *cstarts, int64_t *n_coar
   return NG_SUCCESS;
 }
 
+/* X, the patterns and sd handed from d to a new level state (the rest freed by the caller). */
+static ng_status keep(dagg *d, void **dx)
+{
+  ng_amg_dx *x = NULL;
+  NG_CHECK(NG_CALLOC(x, 1));
+  x->ctx = d->A->ctx;
+  x->n = d->n;
+  x->nh = d->nh;
+  x->nlow = d->nlow;
+  x->nnzL = d->A->local.nnz;
+  x->nnzO = d->nh ? d->A->offrank.nnz : 0;
+  x->nnzX = x->nnzL + x->nnzO;
+  x->Lrp = d->Lrp; x->Lcol = d->Lcol; x->Orp = d->Orp; x->Ocol = d->Ocol;
+  x->Xrp = d->Xrp; x->Xcol = d->Xcol; x->Xval = d->Xval; x->sd = d->sd; x->flag = d->flag;
+  d->flag = NULL;
+  d->Lrp = d->Orp = d->Xrp = NULL;
+  d->Lcol = d->Ocol = d->Xcol = NULL;
+  d->Xval = d->sd = NULL;
+  *dx = x;
+  return NG_SUCCESS;
+}
+
+extern "C" void ng_amg_dx_free(void *dx)
+{
+  ng_amg_dx *x = (ng_amg_dx *)dx;
+  if (!x) return;
+  void *p[] = {x->Lrp, x->Orp, x->Xrp, x->Lcol, x->Ocol, x->Xcol, x->Xval, x->sd,
+               x->cagg, x->ptent, x->Prp, x->Pcol, x->Pval, x->flag};
+  for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++) cudaFree(p[k]);
+  ng_free(x);
+}
+
+/* Update: X's values from A's blocks (the same patterns). */
+extern "C" ng_status ng_amg_dx_values(void *dx, ng_matrix A)
+{
+  ng_amg_dx *x = (ng_amg_dx *)dx;
+  cudaStream_t s = x->ctx->cuda->stream;
+  double *lv = NULL, *ov = NULL;
+  ng_status st = NG_CUDA_MALLOC(lv, x->nnzL ? x->nnzL : 1);
+  if (!st && x->nnzO) st = NG_CUDA_MALLOC(ov, x->nnzO);
+  if (!st && x->nnzL &&
+      cudaMemcpyAsync(lv, A->local.val, (size_t)x->nnzL * sizeof(double), cudaMemcpyHostToDevice, s) != cudaSuccess)
+    st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: uploading the local block's values failed");
+  if (!st && x->nnzO &&
+      cudaMemcpyAsync(ov, A->offrank.val, (size_t)x->nnzO * sizeof(double), cudaMemcpyHostToDevice, s) != cudaSuccess)
+    st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: uploading the off-rank block's values failed");
+  if (!st) {
+    int *junk = x->flag; /* an update keeps the patterns: the sortedness flag is not read */
+    k_xfill<<<nblocks(x->n), TPB, 0, s>>>(x->n, x->nlow, x->Lrp, x->Lcol, lv, x->nh ? x->Orp : NULL, x->Ocol, ov,
+                                          x->Xrp, x->Xcol, x->Xval, junk);
+    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess)
+      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: refilling the rows failed");
+  }
+  cudaFree(lv);
+  cudaFree(ov);
+  return st;
+}
+
 extern "C" ng_status ng_amg_dist_aggregate_gpu(ng_matrix A, double theta, int sgn, int keep_sd, int64_t **agg,
-                                               int64_t **cstarts, double **sd, int64_t *n_coarse, int *done)
+                                               int64_t **cstarts, double **sd, int64_t *n_coarse, void **dx,
+                                               int *done)
 {
   ng_context ctx = A->ctx;
   dagg d;
@@ -404,6 +468,7 @@ extern "C" ng_status ng_amg_dist_aggregate_gpu(ng_matrix A, double theta, int sg
     st = NG_ERROR(NG_ERR_CUDA, "AMG aggregation: downloading sqrt |a_ii| failed");
     goto out;
   }
+  NG_CHECK_GOTO(st, keep(&d, dx), out);
   *done = 1;
 out:
   dagg_free(&d);

@@ -33,6 +33,7 @@ struct ng_amg_dgalerkin {
   double *ac_val;
   int64_t ac_nnz;
   void *gpu;                     /* GPU context: the two local products' device state */
+  int dx;                        /* ... with A the level's device rows (D->gx), not Aext uploaded */
   ng_amg_dsparsify *sp;          /* -amg_sparsify: where ac_val's entries go (amg_dist_sparsify.c) */
 };
 
@@ -389,11 +390,13 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
   pct_values(D, G);
   ng_status st = NG_SUCCESS;
 #ifdef NG_HAVE_CUDA
-  if (G->gpu) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+  if (G->gpu && G->dx) st = ng_amg_gpu_triple_dx(ctx, D->gx, &G->B, &G->PcT, &G->T, &G->gpu);
+  else if (G->gpu) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
   else
 #endif
   {
-    st = ng_spgemm_numeric(&D->Aext, &G->B, &G->AP);
+    st = ng_amg_dist_aext(A, D, D->gx != NULL); /* the GPU's P refilled X, not Aext */
+    if (!st) st = ng_spgemm_numeric(&D->Aext, &G->B, &G->AP);
     if (!st) st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
   }
   NG_CHECK(ng_comm_agree(ctx, st));
@@ -434,7 +437,12 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
   /* on a GPU context the two local products run on the device; a product
    * row too long for its hash table sends this level back to the host */
   if (!st && ctx->on_gpu) {
-    st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+    G->dx = D->gx != NULL; /* the level's rows are on the device already */
+    if (G->dx) st = ng_amg_gpu_triple_dx(ctx, D->gx, &G->B, &G->PcT, &G->T, &G->gpu);
+    else {
+      st = ng_amg_dist_aext(A, D, 0);
+      if (!st) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+    }
     host = st == NG_ERR_UNSUPPORTED;
     if (host) {
       ng_error_clear();
@@ -444,6 +452,7 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
     }
   }
 #endif
+  if (!st && host) st = ng_amg_dist_aext(A, D, D->gx != NULL);
   if (!st && host) st = ng_spgemm(&D->Aext, &G->B, &G->AP, 0);
   if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
   ng_amg_dist_trace(ctx, host ? "Galerkin: products (host)" : "Galerkin: products (GPU)", &t);

@@ -136,12 +136,22 @@ static ng_status compact_columns(ng_matrix A, ng_amg_dlevel *D)
 /* P's pattern over the compact columns and its global columns (setup):
  * a column for every aggregate met in the row (amg_prolong.c), or for a
  * gathered level (P = I onto rank 0) the row's own one. */
+ng_status ng_amg_dist_aext(ng_matrix A, ng_amg_dlevel *D, int values)
+{
+  if (D->Aext.rowptr) {
+    if (values) aext_values(A, &D->Aext);
+  }
+  else NG_CHECK(make_aext(A, &D->Aext));
+  return NG_SUCCESS;
+}
+
+/* Setup: the compact columns, and P's pattern where it is not the GPU's
+ * (a gathered level's identity; the host's when the level has no device
+ * rows, made with the values in ng_amg_dist_prolong). */
 static ng_status pattern(ng_matrix A, ng_amg_dlevel *D)
 {
   int32_t n = A->n_local;
   double t = ng_wtime();
-  NG_CHECK(make_aext(A, &D->Aext));
-  ng_amg_dist_trace(A->ctx, "P: Aext", &t);
   NG_CHECK(compact_columns(A, D));
   ng_amg_dist_trace(A->ctx, "P: compact columns", &t);
   if (D->gather) {
@@ -150,10 +160,7 @@ static ng_status pattern(ng_matrix A, ng_amg_dlevel *D)
       D->Pc.rowptr[i + 1] = i + 1;
       D->Pc.col[i] = D->cagg[i];
     }
-  } else NG_CHECK(ng_amg_smooth_pattern(&D->Aext, D->cagg, D->pm, &D->Pc));
-  ng_amg_dist_trace(A->ctx, "P: pattern", &t);
-  NG_CHECK(NG_MALLOC(D->p_gcol, D->Pc.nnz));
-  for (int64_t p = 0; p < D->Pc.nnz; p++) D->p_gcol[p] = D->pcol[D->Pc.col[p]];
+  }
   return NG_SUCCESS;
 }
 
@@ -176,9 +183,9 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
 {
   ng_context ctx = A->ctx;
   int32_t bad = -1;
+  int gpu = 0; /* P made on this rank's GPU (and downloaded into D->Pc) */
   ng_status st = NG_SUCCESS;
   if (!refresh) st = pattern(A, D);
-  else aext_values(A, &D->Aext);
   double t = ng_wtime();
   double *sd = D->sd; /* -amg_filter: sqrt |a_jj| of own rows and halo columns, the strength graph's at setup */
   D->sd = NULL;
@@ -189,10 +196,30 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
     NG_CHECK(ng_comm_agree(ctx, st));
     NG_CHECK(ng_amg_dist_sqrt_diagonal(A, &sd));
   }
-  if (!st && D->gather) bad = gather_values(A, &D->Pc);
-  else if (!st) bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
+#ifdef NG_HAVE_CUDA
+  /* on the device where the aggregation left its rows there; a local
+   * choice (no collective follows before the agreement below) */
+  if (!st && D->gx && !D->gather) {
+    if (refresh) st = ng_amg_dx_values(D->gx, A);
+    if (!st && refresh && sd) st = ng_amg_dx_sd(D->gx, sd);
+    if (!st) st = ng_amg_dx_smooth(D->gx, D->cagg, D->pm, D->ptent, omega, D->filter, D->sgn, refresh, &D->Pc, &gpu);
+    ng_amg_dist_trace(ctx, gpu ? "P: pattern and values (GPU)" : "P: the GPU left it to the host", &t);
+  }
+#endif
+  if (!st && !gpu) {
+    st = ng_amg_dist_aext(A, D, refresh);
+    if (!st && !refresh && !D->gather && !D->Pc.rowptr) st = ng_amg_smooth_pattern(&D->Aext, D->cagg, D->pm, &D->Pc);
+    if (!st && D->gather) bad = gather_values(A, &D->Pc);
+    else if (!st) bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
+    ng_amg_dist_trace(ctx, "P: pattern and values (host)", &t);
+  }
   ng_free(sd);
-  ng_amg_dist_trace(ctx, "P: values", &t);
+  if (!st && !refresh) {
+    st = NG_MALLOC(D->p_gcol, D->Pc.nnz);
+    if (!st)
+#pragma omp parallel for schedule(static) if (D->Pc.nnz > 20000)
+      for (int64_t p = 0; p < D->Pc.nnz; p++) D->p_gcol[p] = D->pcol[D->Pc.col[p]];
+  }
   if (bad >= 0)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + bad));
   NG_CHECK(ng_comm_agree(ctx, st));

@@ -175,7 +175,7 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   /* the same test on every rank: all on the device or all on the host */
   if (ctx->on_gpu && M->gpu_setup && A->n_global >= M->gpu_min_rows)
     NG_CHECK(ng_amg_dist_aggregate_gpu(A, ng_amg_level_theta(M, l), D->sgn, D->filter > 0 && !D->sd, &D->agg,
-                                       &D->cstarts, &D->sd, &nc, &done));
+                                       &D->cstarts, &D->sd, &nc, &D->gx, &done));
 #endif
   if (!done) NG_CHECK(ng_amg_dist_aggregate(A, ng_amg_level_theta(M, l), D, &nc));
   ng_amg_dist_trace(ctx, done ? "aggregate (GPU)" : "aggregate (host)", &tt);
@@ -380,6 +380,9 @@ void ng_amg_dist_free(ng_context ctx, ng_amg *M)
     ng_free(d->ptent);
     ng_free(d->sd);
     ng_csr_free(&d->Aext);
+#ifdef NG_HAVE_CUDA
+    ng_amg_dx_free(d->gx);
+#endif
     ng_free(d->pcol);
     ng_free(d->cagg);
     ng_csr_free(&d->Pc);
@@ -422,12 +425,16 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
                        M->nlevels, P->ctx->size, rows / n0, nnz / z0, M->theta,
                        M->coarse_direct ? "direct (rank 0)" : "smoother", M->cycle_gamma > 1 ? ", W-cycle" : "", M->setup_seconds, M->t_aggregate, M->t_rho,
                        M->t_prolong, M->t_galerkin, M->t_finish);
-  int ngpu = 0;
-  for (int l = 0; l < M->nlevels; l++) ngpu += ng_amg_dgalerkin_on_gpu(D[l].G);
+  int ngpu = 0, nagg = 0;
+  for (int l = 0; l < M->nlevels; l++) {
+    ngpu += ng_amg_dgalerkin_on_gpu(D[l].G);
+    nagg += D[l].gx != NULL;
+  }
   if (ngpu && k < len)
     k += (size_t)snprintf(buf + k, len - k,
-                          "  local Galerkin products of %d level(s) on each rank's GPU; aggregation and P on the host\n",
-                          ngpu);
+                          "  on each rank's GPU: aggregation and P of %d level(s), local Galerkin products of %d; "
+                          "the rest on the host\n",
+                          nagg, ngpu);
   for (int l = 0; l < M->nlevels && k < len; l++) {
     ng_amg_level *L = &M->L[l];
     int coarsest = l == M->nlevels - 1;

@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <math.h>
 #include "amg_kernels_cuda.cuh"
+#include "amg_dist_dx.cuh"
 
 /* spmv/csr_cuda.cu: CSR SpMV tables over device arrays / their arrays. */
 extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
@@ -1295,8 +1296,25 @@ static ng_status triple_upload(gpu_triple *s, int k, const ng_csr *X, int values
   return NG_SUCCESS;
 }
 
+/* T = C (A B) with A a host CSR (uploaded) or, x != NULL, the level's
+ * device rows (amg_dist_dx.cuh: nothing uploaded for A). */
+static ng_status triple(ng_context ctx, const ng_csr *A, const ng_amg_dx *x, const ng_csr *B, const ng_csr *C,
+                        ng_csr *T, void **state);
+
 extern "C" ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng_csr *B, const ng_csr *C, ng_csr *T,
                                        void **state)
+{
+  return triple(ctx, A, NULL, B, C, T, state);
+}
+
+extern "C" ng_status ng_amg_gpu_triple_dx(ng_context ctx, const void *dx, const ng_csr *B, const ng_csr *C, ng_csr *T,
+                                          void **state)
+{
+  return triple(ctx, NULL, (const ng_amg_dx *)dx, B, C, T, state);
+}
+
+static ng_status triple(ng_context ctx, const ng_csr *A, const ng_amg_dx *x, const ng_csr *B, const ng_csr *C,
+                        ng_csr *T, void **state)
 {
   gpu_triple *s = (gpu_triple *)*state;
   int refresh = s != NULL;
@@ -1309,11 +1327,16 @@ extern "C" ng_status ng_amg_gpu_triple(ng_context ctx, const ng_csr *A, const ng
     NG_CUDA_CHECK(cudaMemsetAsync(s->g.flag, 0, sizeof(int), stream));
   }
   const ng_csr *X[3] = {A, B, C};
-  for (int k = 0; k < 3; k++) NG_CHECK(triple_upload(s, k, X[k], refresh));
-  NG_CHECK(spgemm(&s->g, A->nrows, s->rp[0], s->col[0], s->val[0], s->rp[1], s->col[1], s->val[1], &s->ABrp, &s->ABcol,
-                  &s->ABval, &s->nnzAB, 0, &s->hcAB, B->nrows, B->nnz, "the local A P"));
+  for (int k = x ? 1 : 0; k < 3; k++) NG_CHECK(triple_upload(s, k, X[k], refresh));
+  int32_t nA = x ? x->n : A->nrows;
+  if (x)
+    NG_CHECK(spgemm(&s->g, nA, (const int64_t *)x->Xrp, x->Xcol, x->Xval, s->rp[1], s->col[1], s->val[1], &s->ABrp,
+                    &s->ABcol, &s->ABval, &s->nnzAB, 0, &s->hcAB, B->nrows, B->nnz, "the local A P"));
+  else
+    NG_CHECK(spgemm(&s->g, nA, s->rp[0], s->col[0], s->val[0], s->rp[1], s->col[1], s->val[1], &s->ABrp, &s->ABcol,
+                    &s->ABval, &s->nnzAB, 0, &s->hcAB, B->nrows, B->nnz, "the local A P"));
   NG_CHECK(spgemm(&s->g, C->nrows, s->rp[2], s->col[2], s->val[2], s->ABrp, s->ABcol, s->ABval, &s->Trp, &s->Tcol,
-                  &s->Tval, &s->nnzT, 1, &s->hcT, A->nrows, s->nnzAB, "the local P^T (A P)"));
+                  &s->Tval, &s->nnzT, 1, &s->hcT, nA, s->nnzAB, "the local P^T (A P)"));
   if (!refresh) {
     int32_t *rp = NULL;
     NG_CHECK(ng_csr_alloc(T, C->nrows, B->ncols, s->nnzT));

@@ -6,11 +6,15 @@
  * without rows when there are 3 or more), with the plain and the signed
  * strength test at two thresholds: the aggregates of every own row and halo
  * column, the coarse row ranges and the kept sqrt |a_jj| are the host's bit
- * for bit; a zero diagonal sends every rank to the host code (*done = 0).
+ * for bit; the whole hierarchy (-amg_setup gpu: P on the device too) has
+ * the host hierarchy's P and coarse operators to rounding, at setup and
+ * after an update; a zero diagonal sends every rank to the host code
+ * (*done = 0).
  * "skipped: no CUDA device" without one. */
 #include "testutil.h"
 #include "../core/internal.h"
 #include "../precond/amg_dist.h"
+#include <math.h>
 #include <mpi.h>
 #include <string.h>
 
@@ -59,7 +63,10 @@ static void compare(ng_matrix A, double theta, int sgn, const char *what)
   memset(&G, 0, sizeof(G));
   H.sgn = sgn;
   NG_ASSERT_OK(ng_amg_dist_aggregate(A, theta, &H, &nh));
-  NG_ASSERT_OK(ng_amg_dist_aggregate_gpu(A, theta, sgn, 1, &G.agg, &G.cstarts, &G.sd, &ng, &done));
+  void *dx = NULL;
+  NG_ASSERT_OK(ng_amg_dist_aggregate_gpu(A, theta, sgn, 1, &G.agg, &G.cstarts, &G.sd, &ng, &dx, &done));
+  ck_assert_ptr_nonnull(dx);
+  ng_amg_dx_free(dx);
   ck_assert_msg(done == 1, "%s: the GPU aggregation left the work to the host", what);
   ck_assert_msg(nh == ng, "%s theta %g sgn %d: %lld coarse rows on the host, %lld on the GPU", what, theta, sgn,
                 (long long)nh, (long long)ng);
@@ -106,6 +113,78 @@ START_TEST(aggregates_equal_host)
 }
 END_TEST
 
+/* P (level by level, as downloaded from the device or made on the host)
+ * and the coarse operators of two hierarchies of the same matrix. */
+static void compare_hierarchies(ng_precond Pg, ng_precond Ph, const char *what)
+{
+  const ng_amg *Mg = Pg->data, *Mh = Ph->data;
+  const ng_amg_dlevel *Dg = Mg->dist, *Dh = Mh->dist;
+  ck_assert_int_eq(Mg->nlevels, Mh->nlevels);
+  ck_assert_msg(Dg[0].gx != NULL, "%s: level 0 was not set up on the GPU", what);
+  for (int l = 0; l + 1 < Mg->nlevels; l++) {
+    const ng_csr *a = &Dg[l].Pc, *b = &Dh[l].Pc;
+    ck_assert_int_eq(a->nrows, b->nrows);
+    ck_assert_int_eq(a->nnz, b->nnz);
+    for (int32_t i = 0; i <= a->nrows; i++) ck_assert_int_eq(a->rowptr[i], b->rowptr[i]);
+    for (int64_t k = 0; k < a->nnz; k++) {
+      ck_assert_int_eq(a->col[k], b->col[k]);
+      ck_assert_msg(fabs(a->val[k] - b->val[k]) <= 1e-14 * (1 + fabs(b->val[k])), "%s level %d P entry %lld: %.17g GPU, %.17g host",
+                    what, l, (long long)k, a->val[k], b->val[k]);
+    }
+    const struct ng_matrix_s *Cg = Dg[l + 1].A, *Ch = Dh[l + 1].A;
+    ck_assert_int_eq(Cg->local.nnz, Ch->local.nnz);
+    ck_assert_int_eq(Cg->offrank.nnz, Ch->offrank.nnz);
+    double scale = 0;
+    for (int64_t k = 0; k < Ch->local.nnz; k++) scale = fmax(scale, fabs(Ch->local.val[k]));
+    for (int64_t k = 0; k < Ch->local.nnz; k++)
+      ck_assert_msg(fabs(Cg->local.val[k] - Ch->local.val[k]) <= 1e-12 * scale, "%s level %d A_c entry %lld: %.17g GPU, %.17g host",
+                    what, l + 1, (long long)k, Cg->local.val[k], Ch->local.val[k]);
+    for (int64_t k = 0; k < Ch->offrank.nnz; k++)
+      ck_assert(fabs(Cg->offrank.val[k] - Ch->offrank.val[k]) <= 1e-12 * scale);
+  }
+}
+
+/* The whole setup with -amg_setup gpu (aggregation, P and the first
+ * product's operand on the device) and host, then an update with a larger
+ * diagonal: P and A_c agree to rounding (P's sums run in another order on
+ * the host's [own | halo] rows), and the solves take the same iterations. */
+START_TEST(hierarchy_equal_host)
+{
+  const char *specs[] = {"lap27:14", "fem27:10", "aniso27:12"};
+  for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
+    ng_csr W;
+    double *b = NULL;
+    NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
+    free(b);
+    for (int random = 0; random < 2; random++) {
+      int64_t starts[65];
+      char what[96];
+      make_starts(W.nrows, random, starts);
+      snprintf(what, sizeof(what), "%s (%s partition)", specs[s], random ? "random" : "even");
+      ng_matrix A = create_rows(&W, starts);
+      ng_precond Pg = ng_test_amg(world, A, "-amg_setup gpu -amg_gpu_min_rows 0 -amg_coarse_size 20");
+      ng_precond Ph = ng_test_amg(world, A, "-amg_setup host -amg_coarse_size 20");
+      compare_hierarchies(Pg, Ph, what);
+      /* new values: the diagonal + 1 */
+      int64_t p0 = W.rowptr[starts[rank]], p1 = W.rowptr[starts[rank + 1]];
+      double *v = malloc((size_t)(p1 - p0 + 1) * sizeof(double));
+      for (int64_t i = starts[rank]; i < starts[rank + 1]; i++)
+        for (int64_t k = W.rowptr[i]; k < W.rowptr[i + 1]; k++) v[k - p0] = W.val[k] + (W.col[k] == i ? 1.0 : 0.0);
+      NG_ASSERT_OK(ng_matrix_update_values(A, v));
+      NG_ASSERT_OK(ng_precond_update(Pg, A));
+      NG_ASSERT_OK(ng_precond_update(Ph, A));
+      snprintf(what, sizeof(what), "%s (%s partition), updated", specs[s], random ? "random" : "even");
+      compare_hierarchies(Pg, Ph, what);
+      free(v);
+      ng_precond_destroy(Pg);
+      ng_precond_destroy(Ph);
+      ng_matrix_destroy(A);
+    }
+    ng_csr_free(&W);
+  }
+}
+END_TEST
+
 START_TEST(zero_diagonal_goes_to_host)
 {
   ng_csr W;
@@ -121,8 +200,10 @@ START_TEST(zero_diagonal_goes_to_host)
   int64_t *agg = NULL, *cstarts = NULL, nc = 0;
   double *sd = NULL;
   int done = -1;
-  NG_ASSERT_OK(ng_amg_dist_aggregate_gpu(A, 0.025, 0, 0, &agg, &cstarts, &sd, &nc, &done));
+  void *dx = NULL;
+  NG_ASSERT_OK(ng_amg_dist_aggregate_gpu(A, 0.025, 0, 0, &agg, &cstarts, &sd, &nc, &dx, &done));
   ck_assert_int_eq(done, 0);
+  ck_assert_ptr_null(dx);
   ck_assert_ptr_null(agg);
   ng_matrix_destroy(A);
   ng_csr_free(&W);
@@ -168,6 +249,7 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("amg_dist_gpu");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, aggregates_equal_host);
+  tcase_add_test(tc, hierarchy_equal_host);
   tcase_add_test(tc, zero_diagonal_goes_to_host);
   suite_add_tcase(s, tc);
   int rc = ng_test_run(s);
