@@ -96,32 +96,59 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
  * them. The result is matrix_split's on the global columns cmap[ccol[p]]
  * (the halo: the used off-rank columns of cmap, already in global order),
  * found by a table over the m columns instead of a hash map of every
- * off-rank entry (an agglomerated level's P is all off-rank). */
+ * off-rank entry (an agglomerated level's P is all off-rank). The passes
+ * over the rows run on all threads (P of a 256^3 level 0 has ~70M
+ * entries): one checks, marks the used off-rank columns and counts each
+ * row's local entries, one fills each row's two parts; the result does not
+ * depend on the threads. */
 static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap,
                                       int32_t m, const double *val)
 {
   int32_t n = A->n_local, nc = A->n_col_local, nh = 0;
-  int64_t nnz = rowptr[n], nloc = 0, noff = 0, c0 = A->col_begin, *cnt = NULL;
+  int64_t nnz = rowptr[n], nloc = 0, noff = 0, c0 = A->col_begin, bad = 0;
   int32_t *tab = NULL; /* compact column -> local column, or -1 - halo column */
+  unsigned char *used = NULL;
   for (int32_t q = 0; q < m; q++)
     if (cmap[q] < 0 || cmap[q] >= A->n_col_global || (q > 0 && cmap[q] <= cmap[q - 1]))
       return NG_ERROR(NG_ERR_INTERNAL, "compact column %d: global column %lld out of range or order", (int)q,
                       (long long)cmap[q]);
-  NG_CHECK(NG_CALLOC(cnt, m > 0 ? m : 1));
+  NG_CHECK(NG_CALLOC(used, m > 0 ? m : 1));
   ng_status st = NG_MALLOC(tab, m > 0 ? m : 1);
-  /* the count pass checks cheaply: one unsigned compare per column, and
+  /* the marking pass checks cheaply: one unsigned compare per column, and
    * val - val summed (0 while every value is finite, NaN after an inf or a
    * NaN); only when something is wrong does the exact pass below find the
    * first bad entry, with the message it always gave */
-  int64_t p = 0;
   double z = 0.0;
-  for (; !st && p < nnz; p++) {
-    uint32_t c = (uint32_t)ccol[p];
-    if (c >= (uint32_t)m) break;
-    z += val[p] - val[p];
-    cnt[c]++;
+  int64_t *lrp = NULL; /* each row's local entries (lrp[i + 1]), then the offsets */
+  if (!st) st = NG_MALLOC(lrp, (size_t)n + 1);
+  if (!st) {
+    lrp[0] = 0;
+#pragma omp parallel for schedule(static) reduction(+ : z, bad) if (n > 20000)
+    for (int32_t i = 0; i < n; i++) {
+      int64_t cl = 0;
+      for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
+        uint32_t c = (uint32_t)ccol[p];
+        if (c >= (uint32_t)m) {
+          bad++;
+          continue;
+        }
+        z += val[p] - val[p];
+        if (cmap[c] >= c0 && cmap[c] < c0 + nc) {
+          cl++;
+          continue;
+        }
+        unsigned char u;
+#pragma omp atomic read
+        u = used[c];
+        if (!u) {
+#pragma omp atomic write
+          used[c] = 1; /* every writer stores the same value */
+        }
+      }
+      lrp[i + 1] = cl;
+    }
   }
-  for (int64_t q = 0; !st && (p < nnz || z != 0.0) && q < nnz; q++) {
+  for (int64_t q = 0; !st && (bad || z != 0.0) && q < nnz; q++) {
     if (ccol[q] < 0 || ccol[q] >= m)
       st = NG_ERROR(NG_ERR_INTERNAL, "entry %lld has compact column %d outside 0..%d", (long long)q, (int)ccol[q],
                     (int)m - 1);
@@ -129,56 +156,52 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
       st = NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)q, (long long)cmap[ccol[q]]);
   }
   for (int32_t q = 0; !st && q < m; q++) {
-    if (cmap[q] >= c0 && cmap[q] < c0 + nc) {
-      tab[q] = (int32_t)(cmap[q] - c0);
-      nloc += cnt[q];
-    } else if (cnt[q]) {
-      tab[q] = -1 - nh++;
-      noff += cnt[q];
-    } else tab[q] = INT32_MIN; /* unused off-rank column: no halo entry */
+    if (cmap[q] >= c0 && cmap[q] < c0 + nc) tab[q] = (int32_t)(cmap[q] - c0);
+    else if (used[q]) tab[q] = -1 - nh++;
+    else tab[q] = INT32_MIN; /* unused off-rank column: no halo entry */
+  }
+  ng_free(used);
+  if (!st) {
+    for (int32_t i = 0; i < n; i++) lrp[i + 1] += lrp[i];
+    nloc = lrp[n];
+    noff = nnz - nloc;
   }
   if (!st) st = NG_MALLOC(A->halo_gcol, nh > 0 ? nh : 1);
   if (!st) st = ng_csr_alloc(&A->local, n, nc, nloc);
   if (!st) st = ng_csr_alloc(&A->offrank, n, nh, noff);
   if (!st && noff) st = NG_MALLOC(A->value_map, nnz);
   if (st) {
-    ng_free(cnt);
     ng_free(tab);
+    ng_free(lrp);
     return ng_error_trace(st, __FILE__, __LINE__);
   }
   A->n_halo = nh;
   for (int32_t q = 0; q < m; q++)
     if (tab[q] < 0 && tab[q] != INT32_MIN) A->halo_gcol[-1 - tab[q]] = cmap[q];
-  int64_t a = 0, b = 0;
-  if (!A->value_map) /* no off-rank entry: a plain copy of the columns' local numbers, no value map */
-    for (int32_t i = 0; i < n; i++) {
-      for (int64_t q = rowptr[i]; q < rowptr[i + 1]; q++, a++) {
-        A->local.col[a] = tab[ccol[q]];
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i <= n; i++) {
+    A->local.rowptr[i] = lrp[i];
+    A->offrank.rowptr[i] = rowptr[i] - lrp[i];
+  }
+  ng_free(lrp);
+#pragma omp parallel for schedule(static) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t a = A->local.rowptr[i], b = A->offrank.rowptr[i];
+    for (int64_t q = rowptr[i]; q < rowptr[i + 1]; q++) {
+      int32_t t = tab[ccol[q]];
+      if (t >= 0) {
+        A->local.col[a] = t;
         A->local.val[a] = val[q];
+        if (A->value_map) A->value_map[q] = a;
+        a++;
+      } else {
+        A->offrank.col[b] = -1 - t;
+        A->offrank.val[b] = val[q];
+        A->value_map[q] = nloc + b;
+        b++;
       }
-      A->local.rowptr[i + 1] = a;
-      A->offrank.rowptr[i + 1] = 0;
     }
-  else
-    for (int32_t i = 0; i < n; i++) {
-      for (int64_t q = rowptr[i]; q < rowptr[i + 1]; q++) {
-        int32_t t = tab[ccol[q]];
-        if (t >= 0) {
-          A->local.col[a] = t;
-          A->local.val[a] = val[q];
-          A->value_map[q] = a;
-          a++;
-        } else {
-          A->offrank.col[b] = -1 - t;
-          A->offrank.val[b] = val[q];
-          A->value_map[q] = nloc + b;
-          b++;
-        }
-      }
-      A->local.rowptr[i + 1] = a;
-      A->offrank.rowptr[i + 1] = b;
-    }
-  ng_free(cnt);
+  }
   ng_free(tab);
   return NG_SUCCESS;
 }

@@ -30,6 +30,11 @@
 extern "C" ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n);
 extern "C" ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n);
 extern "C" ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts);
+/* spmv/csr_cuda.cu: a csr_cuda table's device arrays (32- or 64-bit offsets) */
+extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
+                                        double **val);
+extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
+                                          double **val);
 
 static int nblocks(int64_t n)
 {
@@ -41,6 +46,12 @@ static int nblocks(int64_t n)
 __device__ static uint64_t gkey(int state, uint32_t g)
 {
   return ((uint64_t)state << 62) | (hash30((uint64_t)g) << 32) | g;
+}
+
+static __global__ void k_widen64(int32_t n, const int32_t *in, int64_t *out)
+{
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i <= n; i += (int64_t)gridDim.x * blockDim.x)
+    out[i] = in[i];
 }
 
 static __global__ void k_xrp(int32_t n, const int64_t *Lrp, const int64_t *Orp, int64_t *Xrp)
@@ -178,6 +189,7 @@ typedef struct {
   int64_t *Lrp, *Orp, *Xrp, *Srp, *hgcol, *cnt, *pos;
   int32_t *Lcol, *Ocol, *Xcol, *Scol;
   double *Lval, *Oval, *Xval, *sd;
+  int borrowed;              /* Lcol, Lval are the matrix's own device CSR arrays (csr format): not ours to free */
   uint64_t *T, *M1, *M2;
   int64_t *root, *step, *cid, *agg, *left, *lpos;
   int *flag;
@@ -219,6 +231,7 @@ static ng_status read_int(dagg *d, int *v)
 
 static void dagg_free(dagg *d)
 {
+  if (d->borrowed) d->Lcol = NULL, d->Lval = NULL;
   void *p[] = {d->Lrp, d->Orp, d->Xrp, d->Srp, d->hgcol, d->cnt, d->pos, d->Lcol, d->Ocol, d->Xcol, d->Scol,
                d->Lval, d->Oval, d->Xval, d->sd, d->T, d->M1, d->M2, d->root, d->step, d->cid, d->agg,
                d->left, d->lpos, d->flag, d->tmp};
@@ -233,9 +246,25 @@ static ng_status upload(dagg *d)
   int32_t n = d->n, ne = d->n + d->nh;
   size_t e1 = (size_t)ne + 1;
   int64_t nnzX = L->nnz + (d->nh ? O->nnz : 0);
+  /* the local block from the matrix's own device CSR when it has one (the
+   * csr format), else uploaded from the host */
+  int64_t *rp64 = NULL;
+  int32_t *rp32 = NULL;
   NG_CHECK(NG_CUDA_MALLOC(d->Lrp, (size_t)n + 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->Lcol, L->nnz ? L->nnz : 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->Lval, L->nnz ? L->nnz : 1));
+  if (ng_csr_cuda_arrays64(A->spmv, A->spmv_data, &rp64, &d->Lcol, &d->Lval) == NG_SUCCESS ||
+      ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp32, &d->Lcol, &d->Lval) == NG_SUCCESS) {
+    ng_error_clear();
+    d->borrowed = 1;
+    if (rp64) NG_CUDA_CHECK(cudaMemcpyAsync(d->Lrp, rp64, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice, d->s));
+    else k_widen64<<<nblocks((int64_t)n + 1), TPB, 0, d->s>>>(n, rp32, d->Lrp);
+    NG_CUDA_LAUNCH_CHECK();
+  } else {
+    ng_error_clear();
+    d->Lcol = NULL;
+    d->Lval = NULL;
+    NG_CHECK(NG_CUDA_MALLOC(d->Lcol, L->nnz ? L->nnz : 1));
+    NG_CHECK(NG_CUDA_MALLOC(d->Lval, L->nnz ? L->nnz : 1));
+  }
   NG_CHECK(NG_CUDA_MALLOC(d->Xrp, (size_t)n + 1));
   NG_CHECK(NG_CUDA_MALLOC(d->Xcol, nnzX ? nnzX : 1));
   NG_CHECK(NG_CUDA_MALLOC(d->Xval, nnzX ? nnzX : 1));
@@ -261,9 +290,11 @@ static ng_status upload(dagg *d)
   NG_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, d->tmp_bytes, d->cnt, d->pos, n + 1, d->s));
   NG_CHECK(ng_cuda_malloc(&d->tmp, d->tmp_bytes ? d->tmp_bytes : 1, "AMG aggregation scan buffer"));
   NG_CUDA_CHECK(cudaMemsetAsync(d->flag, 0, 2 * sizeof(int), d->s));
-  NG_CUDA_CHECK(cudaMemcpyAsync(d->Lrp, L->rowptr, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, d->s));
-  NG_CUDA_CHECK(cudaMemcpyAsync(d->Lcol, L->col, (size_t)L->nnz * sizeof(int32_t), cudaMemcpyHostToDevice, d->s));
-  NG_CUDA_CHECK(cudaMemcpyAsync(d->Lval, L->val, (size_t)L->nnz * sizeof(double), cudaMemcpyHostToDevice, d->s));
+  if (!d->borrowed) {
+    NG_CUDA_CHECK(cudaMemcpyAsync(d->Lrp, L->rowptr, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, d->s));
+    NG_CUDA_CHECK(cudaMemcpyAsync(d->Lcol, L->col, (size_t)L->nnz * sizeof(int32_t), cudaMemcpyHostToDevice, d->s));
+    NG_CUDA_CHECK(cudaMemcpyAsync(d->Lval, L->val, (size_t)L->nnz * sizeof(double), cudaMemcpyHostToDevice, d->s));
+  }
   if (d->nh) {
     NG_CUDA_CHECK(cudaMemcpyAsync(d->Orp, O->rowptr, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, d->s));
     NG_CUDA_CHECK(cudaMemcpyAsync(d->Ocol, O->col, (size_t)O->nnz * sizeof(int32_t), cudaMemcpyHostToDevice, d->s));
@@ -288,10 +319,12 @@ static ng_status extended(dagg *d, int *ok)
   NG_CUDA_CHECK(cudaMemcpyAsync(f, d->flag, 2 * sizeof(int), cudaMemcpyDeviceToHost, d->s));
   NG_CUDA_CHECK(cudaStreamSynchronize(d->s));
   *ok = !f[0] && !f[1];
-  /* the blocks' values are in X now; their patterns stay for updates */
-  cudaFree(d->Lval);
+  /* the blocks' values are in X now; their patterns stay for updates (and
+   * borrowed arrays, the matrix's, which an update refreshes) */
+  if (!d->borrowed) cudaFree(d->Lval);
   cudaFree(d->Oval);
-  d->Lval = d->Oval = NULL;
+  if (!d->borrowed) d->Lval = NULL;
+  d->Oval = NULL;
   d->nlow = nlow;
   return NG_SUCCESS;
 }
@@ -391,6 +424,9 @@ static ng_status keep(dagg *d, void **dx)
   x->nnzO = d->nh ? d->A->offrank.nnz : 0;
   x->nnzX = x->nnzL + x->nnzO;
   x->Lrp = d->Lrp; x->Lcol = d->Lcol; x->Orp = d->Orp; x->Ocol = d->Ocol;
+  x->Lval = d->borrowed ? d->Lval : NULL;
+  d->borrowed = 0; /* x owns the decision now */
+  d->Lval = NULL;
   x->Xrp = d->Xrp; x->Xcol = d->Xcol; x->Xval = d->Xval; x->sd = d->sd; x->flag = d->flag;
   d->flag = NULL;
   d->Lrp = d->Orp = d->Xrp = NULL;
@@ -404,6 +440,7 @@ extern "C" void ng_amg_dx_free(void *dx)
 {
   ng_amg_dx *x = (ng_amg_dx *)dx;
   if (!x) return;
+  if (x->Lval) x->Lcol = NULL; /* borrowed from the matrix */
   void *p[] = {x->Lrp, x->Orp, x->Xrp, x->Lcol, x->Ocol, x->Xcol, x->Xval, x->sd,
                x->cagg, x->ptent, x->Prp, x->Pcol, x->Pval, x->flag};
   for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++) cudaFree(p[k]);
@@ -416,9 +453,9 @@ extern "C" ng_status ng_amg_dx_values(void *dx, ng_matrix A)
   ng_amg_dx *x = (ng_amg_dx *)dx;
   cudaStream_t s = x->ctx->cuda->stream;
   double *lv = NULL, *ov = NULL;
-  ng_status st = NG_CUDA_MALLOC(lv, x->nnzL ? x->nnzL : 1);
+  ng_status st = x->Lval ? NG_SUCCESS : NG_CUDA_MALLOC(lv, x->nnzL ? x->nnzL : 1);
   if (!st && x->nnzO) st = NG_CUDA_MALLOC(ov, x->nnzO);
-  if (!st && x->nnzL &&
+  if (!st && !x->Lval && x->nnzL &&
       cudaMemcpyAsync(lv, A->local.val, (size_t)x->nnzL * sizeof(double), cudaMemcpyHostToDevice, s) != cudaSuccess)
     st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: uploading the local block's values failed");
   if (!st && x->nnzO &&
@@ -426,7 +463,7 @@ extern "C" ng_status ng_amg_dx_values(void *dx, ng_matrix A)
     st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: uploading the off-rank block's values failed");
   if (!st) {
     int *junk = x->flag; /* an update keeps the patterns: the sortedness flag is not read */
-    k_xfill<<<nblocks(x->n), TPB, 0, s>>>(x->n, x->nlow, x->Lrp, x->Lcol, lv, x->nh ? x->Orp : NULL, x->Ocol, ov,
+    k_xfill<<<nblocks(x->n), TPB, 0, s>>>(x->n, x->nlow, x->Lrp, x->Lcol, x->Lval ? x->Lval : lv, x->nh ? x->Orp : NULL, x->Ocol, ov,
                                           x->Xrp, x->Xcol, x->Xval, junk);
     if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess)
       st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: refilling the rows failed");

@@ -15,6 +15,8 @@ typedef struct {
   int64_t nnzL, nnzO, nnzX;
   int64_t *Lrp, *Orp, *Xrp;      /* the local and off-rank blocks' row offsets, X's */
   int32_t *Lcol, *Ocol, *Xcol;
+  double *Lval;                  /* non-NULL: Lcol and Lval are the matrix's own device CSR (csr format),
+                                  * borrowed, whose values an update refreshes; else uploaded at an update */
   double *Xval;
   double *sd;                    /* sqrt |a_jj|, own rows then halo columns */
   /* P = (I - omega D^-1 A_F) P_tent over the compact columns */

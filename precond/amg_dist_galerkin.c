@@ -292,7 +292,9 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
       w = wv;
     }
   }
+  double tt = ng_wtime();
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, st, meta_s, mcnt_s, col_s, mcnt_r, sizeof(int64_t)), out); /* agrees st */
+  ng_amg_dist_trace(ctx, "Galerkin assembly: the foreign rows sent", &tt);
   { /* unpacked in rank order: meta_r, col_r, G->rbuf as three exchanges left them */
     const int64_t *w = col_s;
     int64_t pm = 0, pc = 0;
@@ -343,6 +345,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   }
 #pragma omp parallel for schedule(dynamic, 64)
   for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]);
+  ng_amg_dist_trace(ctx, "Galerkin assembly: contributions sorted", &tt);
   /* slots and the distinct columns in one pass */
   G->ac_nnz = 0;
   for (int64_t q = 0; q < G->n_contrib; q++) {
@@ -356,6 +359,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   st = NG_MALLOC(G->ac_val, G->ac_nnz);
   if (!st) contrib_values(G, nrecv, G->ac_val);
   /* the sparsify agrees st in its first collective; the plain copy here */
+  ng_amg_dist_trace(ctx, "Galerkin assembly: slots and sums", &tt);
   if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, st, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
   else {
     NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
