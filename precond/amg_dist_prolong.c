@@ -7,7 +7,7 @@
  * values of its halo columns. The trick that lets the one-rank code build
  * it: A's two blocks side by side (Aext, own rows over own then halo
  * columns) and the coarse columns this rank meets numbered compactly in
- * global order (ng_index_map), so that ng_amg_smooth_pattern and
+ * global order, so that ng_amg_smooth_pattern and
  * ng_amg_smooth_rows run on them unchanged and give the one-rank rows. */
 #include "amg_dist.h"
 #include <math.h>
@@ -109,33 +109,79 @@ static ng_status make_aext(ng_matrix A, ng_csr *X)
   return NG_SUCCESS;
 }
 
-/* The compact coarse columns (D->pcol, D->pm: every aggregate of an own
- * row or halo column, so every column of P) and D->cagg. */
-static ng_status compact_columns(ng_matrix A, ng_amg_dlevel *D)
+static int cmp_i64(const void *a, const void *b)
 {
-  int32_t ne = A->n_local + A->n_halo;
-  int64_t *v = NULL, nv = 0;
-  ng_index_map H;
-  NG_CHECK(NG_MALLOC(v, ne));
-  for (int32_t e = 0; e < ne; e++)
-    if (D->agg[e] >= 0) v[nv++] = D->agg[e];
-  ng_status st = ng_index_map_build(&H, v, nv);
-  ng_free(v);
-  NG_CHECK(st);
-  st = NG_MALLOC(D->cagg, ne);
-  if (!st) {
-    for (int32_t e = 0; e < ne; e++) D->cagg[e] = D->agg[e] >= 0 ? ng_index_map_find(&H, D->agg[e]) : -1;
-    D->pcol = H.sorted;
-    D->pm = H.n;
-    H.sorted = NULL;
-  }
-  ng_index_map_free(&H);
-  return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
 }
 
-/* P's pattern over the compact columns and its global columns (setup):
- * a column for every aggregate met in the row (amg_prolong.c), or for a
- * gathered level (P = I onto rank 0) the row's own one. */
+/* The compact coarse columns (D->pcol, D->pm: every aggregate of an own
+ * row or halo column, so every column of P, in ascending order) and
+ * D->cagg. The aggregates this rank owns form the range [o0, o1): they are
+ * marked in a table over it; only the others (a boundary's worth, or a
+ * whole agglomerated level) are sorted. */
+static ng_status compact_columns(ng_matrix A, ng_amg_dlevel *D)
+{
+  ng_context ctx = A->ctx;
+  int32_t ne = A->n_local + A->n_halo;
+  int64_t o0 = D->cstarts[ctx->rank], no = D->cstarts[ctx->rank + 1] - o0, nf = 0, nu = 0;
+  int64_t *f = NULL;
+  int32_t *opos = NULL; /* own aggregate a: its compact column opos[a - o0] (marked 1 first) */
+  ng_status st = NG_CALLOC(opos, no > 0 ? no : 1);
+  if (!st) st = NG_MALLOC(f, ne > 0 ? ne : 1);
+  if (!st) st = NG_MALLOC(D->cagg, ne > 0 ? ne : 1);
+  if (st) {
+    ng_free(opos);
+    ng_free(f);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  for (int32_t e = 0; e < ne; e++) {
+    int64_t a = D->agg[e];
+    if (a < 0) continue;
+    if ((uint64_t)(a - o0) < (uint64_t)no) opos[a - o0] = 1;
+    else f[nf++] = a;
+  }
+  qsort(f, (size_t)nf, sizeof(int64_t), cmp_i64);
+  for (int64_t q = 0; q < nf; q++)
+    if (q == 0 || f[q] != f[q - 1]) f[nu++] = f[q];
+  int64_t below = 0, marked = 0;
+  while (below < nu && f[below] < o0) below++;
+  for (int64_t a = 0; a < no; a++) marked += opos[a];
+  D->pm = (int32_t)(nu + marked);
+  st = NG_MALLOC(D->pcol, D->pm > 0 ? D->pm : 1);
+  if (st) {
+    ng_free(opos);
+    ng_free(f);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  memcpy(D->pcol, f, (size_t)below * sizeof(int64_t));
+  int32_t k = (int32_t)below;
+  for (int64_t a = 0; a < no; a++)
+    if (opos[a]) {
+      D->pcol[k] = o0 + a;
+      opos[a] = k++;
+    }
+  memcpy(D->pcol + k, f + below, (size_t)(nu - below) * sizeof(int64_t));
+#pragma omp parallel for schedule(static) if (ne > 20000)
+  for (int32_t e = 0; e < ne; e++) {
+    int64_t a = D->agg[e];
+    if (a < 0) D->cagg[e] = -1;
+    else if ((uint64_t)(a - o0) < (uint64_t)no) D->cagg[e] = opos[a - o0];
+    else { /* a foreign one: its place among the sorted others */
+      int64_t lo = 0, hi = nu;
+      while (hi - lo > 1) {
+        int64_t mid = (lo + hi) / 2;
+        if (f[mid] <= a) lo = mid;
+        else hi = mid;
+      }
+      D->cagg[e] = (int32_t)(lo < below ? lo : lo + marked);
+    }
+  }
+  ng_free(opos);
+  ng_free(f);
+  return NG_SUCCESS;
+}
+
 ng_status ng_amg_dist_aext(ng_matrix A, ng_amg_dlevel *D, int values)
 {
   if (D->Aext.rowptr) {
