@@ -86,6 +86,17 @@ out:
   return st;
 }
 
+/* 0 when entry (row ii, global column g, value v) is kept (the diagonal
+ * always; another when |v| >= tau min(|a_ii|, |a_jj|)), -1 when dropped. */
+static inline int64_t kept(int64_t g, int64_t ii, double v, double tau, double di, int64_t c0, int32_t n,
+                           const double *d, const ng_index_map *H, const double *dh)
+{
+  if (g == ii) return 0;
+  int32_t h;
+  double dj = (uint64_t)(g - c0) < (uint64_t)n ? d[g - c0] : (h = ng_index_map_find(H, g)) >= 0 ? dh[h] : 0.0;
+  return fabs(v) >= tau * (di < dj ? di : dj) ? 0 : -1;
+}
+
 ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const int64_t *starts, const int64_t *rp,
                                const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **out)
 {
@@ -105,29 +116,36 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const i
   NG_CHECK_GOTO(st, halo_diagonal(ctx, st, starts, nnz, gc, d, &H, &dh), out); /* agrees st first */
   S->nnz_in = nnz;
   int32_t bad = -1;
-  /* the row's kept count in a local (c), not rp2[i + 1]: stores into gc2
-   * and S->map (int64_t too) would make the compiler reload it per entry */
-  for (int32_t i = 0; i < n && bad < 0; i++) {
-    int64_t diag = -1, base = rp2[i], c = 0, ii = c0 + i;
-    double di = d[i];
+  /* two passes over the rows on all threads: each row's kept count (the
+   * diagonal and the entries that pass the test), then, at the row's offset,
+   * the kept columns and where every entry goes (a dropped one to the row's
+   * diagonal); a row without a diagonal is reported, the first one by index */
+  int32_t first = INT32_MAX;
+#pragma omp parallel for schedule(static) reduction(min : first) if (n > 20000)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t c = 0, ii = c0 + i;
+    int has = 0;
     for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
-      int64_t g = gc[p], h;
-      if (g == ii) {
-        diag = base + c;
-        gc2[base + c] = g;
-        S->map[p] = base + c++;
-        continue;
-      }
-      double dj = (uint64_t)(g - c0) < (uint64_t)n ? d[g - c0] : (h = ng_index_map_find(&H, g)) >= 0 ? dh[h] : 0.0;
-      if (fabs(val[p]) >= tau * (di < dj ? di : dj)) {
-        gc2[base + c] = g;
-        S->map[p] = base + c++;
-      } else S->map[p] = -1;
+      S->map[p] = kept(gc[p], ii, val[p], tau, d[i], c0, n, d, &H, dh);
+      c += S->map[p] >= 0;
+      has |= gc[p] == ii;
     }
-    if (diag < 0) bad = i;
+    rp2[i + 1] = c;
+    if (!has && i < first) first = i;
+  }
+  if (first < INT32_MAX) bad = first;
+  for (int32_t i = 0; i < n; i++) rp2[i + 1] += rp2[i];
+#pragma omp parallel for schedule(static) if (n > 20000 && bad < 0)
+  for (int32_t i = 0; i < n; i++) {
+    int64_t diag = -1, base = rp2[i], c = 0, ii = c0 + i;
+    for (int64_t p = rp[i]; p < rp[i + 1]; p++)
+      if (S->map[p] >= 0) {
+        if (gc[p] == ii) diag = base + c;
+        gc2[base + c] = gc[p];
+        S->map[p] = base + c++;
+      }
     for (int64_t p = rp[i]; p < rp[i + 1]; p++)
       if (S->map[p] < 0) S->map[p] = diag;
-    rp2[i + 1] = base + c;
   }
   if (bad >= 0) st = NG_ERROR(NG_ERR_NUMERIC, "AMG: coarse row %lld has no diagonal entry to lump into", (long long)(c0 + bad));
   S->nnz_out = rp2[n];
