@@ -346,16 +346,25 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
 #pragma omp parallel for schedule(dynamic, 64)
   for (int64_t i = 0; i < nrows_c; i++) merge_runs(S, C, start[i], start[i + 1]);
   ng_amg_dist_trace(ctx, "Galerkin assembly: contributions sorted", &tt);
-  /* slots and the distinct columns in one pass */
-  G->ac_nnz = 0;
-  for (int64_t q = 0; q < G->n_contrib; q++) {
-    if (q == 0 || S[q].row != S[q - 1].row || S[q].col != S[q - 1].col) {
-      gc[G->ac_nnz++] = S[q].col;
-      rp[S[q].row + 1]++;
-    }
-    G->slot[S[q].k] = G->ac_nnz - 1;
+  /* the distinct columns of each row (S holds row i at [start[i],
+   * start[i + 1]), by column), then, at the row's offset, the columns and
+   * every contribution's slot; both passes on all threads */
+#pragma omp parallel for schedule(static) if (nrows_c > 20000)
+  for (int64_t i = 0; i < nrows_c; i++) {
+    int64_t c = 0;
+    for (int64_t q = start[i]; q < start[i + 1]; q++) c += q == start[i] || S[q].col != S[q - 1].col;
+    rp[i + 1] = c;
   }
   for (int64_t i = 0; i < nrows_c; i++) rp[i + 1] += rp[i];
+  G->ac_nnz = rp[nrows_c];
+#pragma omp parallel for schedule(static) if (nrows_c > 20000)
+  for (int64_t i = 0; i < nrows_c; i++) {
+    int64_t o = rp[i] - 1;
+    for (int64_t q = start[i]; q < start[i + 1]; q++) {
+      if (q == start[i] || S[q].col != S[q - 1].col) gc[++o] = S[q].col;
+      G->slot[S[q].k] = o;
+    }
+  }
   st = NG_MALLOC(G->ac_val, G->ac_nnz);
   if (!st) contrib_values(G, nrecv, G->ac_val);
   /* the sparsify agrees st in its first collective; the plain copy here */
