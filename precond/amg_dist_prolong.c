@@ -24,11 +24,19 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
   if (!st) st = NG_CALLOC(cnt, nown);
   if (!st) st = NG_MALLOC(D->ptent, (size_t)n + A->n_halo);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
+  /* own aggregates' members counted on all threads; the others (few) after */
+  int64_t o0 = D->cstarts[rank], no = D->cstarts[rank + 1] - o0;
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     int64_t c = D->agg[i];
-    if (c < 0) continue;
-    if (c >= D->cstarts[rank] && c < D->cstarts[rank + 1]) cnt[c - D->cstarts[rank]]++;
-    else scnt[ng_partition_owner(D->cstarts, size, c)]++;
+    if ((uint64_t)(c - o0) < (uint64_t)no) {
+#pragma omp atomic
+      cnt[c - o0]++;
+    }
+  }
+  for (int32_t i = 0; i < n; i++) {
+    int64_t c = D->agg[i];
+    if (c >= 0 && (uint64_t)(c - o0) >= (uint64_t)no) scnt[ng_partition_owner(D->cstarts, size, c)]++;
   }
   NG_CHECK_GOTO(st, ng_comm_alltoall_counts(ctx, scnt, rcnt), out);
   for (int r = 0; r < size; r++) {
@@ -51,15 +59,17 @@ ng_status ng_amg_dist_tentative(ng_matrix A, ng_amg_dlevel *D)
   for (int64_t k = 0; k < nrecv; k++) rbuf[k] = cnt[rbuf[k] - D->cstarts[rank]]; /* the answers */
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, NG_SUCCESS, rbuf, rcnt, sbuf, scnt, sizeof(int64_t)), out);
   for (int r = 0; r < size; r++) scnt[r] = 0;
+#pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
-    int64_t c = D->agg[i], s;
-    if (c < 0) { D->ptent[i] = 0.0; continue; }
-    if (c >= D->cstarts[rank] && c < D->cstarts[rank + 1]) s = cnt[c - D->cstarts[rank]];
-    else {
-      int r = ng_partition_owner(D->cstarts, size, c);
-      s = sbuf[sdsp[r] + scnt[r]++];
-    }
-    D->ptent[i] = 1.0 / sqrt((double)s);
+    int64_t c = D->agg[i];
+    if (c < 0) D->ptent[i] = 0.0;
+    else if ((uint64_t)(c - o0) < (uint64_t)no) D->ptent[i] = 1.0 / sqrt((double)cnt[c - o0]);
+  }
+  for (int32_t i = 0; i < n; i++) { /* the answers for the others, in the order asked */
+    int64_t c = D->agg[i];
+    if (c < 0 || (uint64_t)(c - o0) < (uint64_t)no) continue;
+    int r = ng_partition_owner(D->cstarts, size, c);
+    D->ptent[i] = 1.0 / sqrt((double)sbuf[sdsp[r] + scnt[r]++]);
   }
   NG_CHECK_GOTO(st, ng_halo_exchange_host(A->ctx, A->halo, D->ptent, D->ptent + n, sizeof(double)), out);
 out:
