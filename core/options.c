@@ -76,7 +76,7 @@ static const opt_def known[] = {
   {"amg_format", OPT_STRING, "csr", NULL, 0, "AMG storage format of every level's A, P, R"},
   {"amg_precision", OPT_STRING, "double", "single|double", 0, "AMG V-cycle precision: single stores the hierarchy's matrices and smoother vectors in FP32 and runs the cycle in FP32 inside the FP64 solver (Jacobi smoother, csr levels, finest level csr/dia/dia_half)"},
   {"amg_fine_format", OPT_STRING, "auto", NULL, 0, "AMG finest level's operator in the V-cycle: auto (dia_half, else dia, on a one-rank GPU context; the matrix elsewhere), matrix, or a format (the matrix when it refuses)"},
-  {"amg_setup", OPT_STRING, "gpu", "gpu|host", 0, "AMG setup of the big levels on the GPU (GPU context; one rank: the whole setup, their P and R in csr; several ranks: the aggregation on each rank's GPU) or all on the host"},
+  {"amg_setup", OPT_STRING, "gpu", "gpu|host", 0, "AMG setup of the big levels on the GPU (GPU context; one rank: the whole setup, their P and R in csr; several ranks: the aggregation, P and the local Galerkin products on each rank's GPU) or all on the host"},
   {"amg_gpu_min_rows", OPT_INT, "5000", NULL, 1, "AMG GPU setup: coarse levels with at least this many rows are also built on the GPU"},
   {"amg_host_threads", OPT_INT, "0", NULL, 1, "AMG OpenMP threads of the host-side setup and update; 0: as OpenMP decides on a CPU context, half the cores on a GPU context unless OMP_NUM_THREADS is set"},
   {"amg_cuda_graph", OPT_BOOL, "0", NULL, 0, "AMG V-cycle captured once per (r, z) pair and replayed as a CUDA graph (one-rank GPU context; byte-identical to the plain cycle)"},
