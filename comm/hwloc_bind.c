@@ -2,7 +2,8 @@
  * NUMA nodes, through hwloc when the build has it), picks the rank's GPU
  * (NG_DEVICE, else the GPU nearest its cores, else local rank modulo the
  * device count), and binds its memory to the NUMA node(s) of its cores (or
- * of its GPU) when asked (NG_BIND_MEMORY=1 or ng_context_bind_memory).
+ * of its GPU) when asked (NG_BIND_MEMORY=1 or ng_context_bind_memory); on a
+ * machine with one NUMA node that is already so, and nothing is called.
  * Compiled apart (comm/libbind.la) because the hwloc CUDA helpers need the
  * CUDA runtime headers. */
 #ifdef HAVE_CONFIG_H
@@ -103,6 +104,13 @@ ng_status ng_context_bind_memory(ng_context ctx)
 #ifdef NG_HAVE_HWLOC
   hwloc_topology_t t;
   NG_CHECK(topo_get(&t));
+  /* One NUMA node: all memory is on it, so the binding holds already. The
+   * memory-policy syscall is not made: kernels built without NUMA support
+   * (Firecracker VMs) fail it with ENOSYS even on their only node. */
+  if (hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE) == 1) {
+    ctx->memory_bound = NG_MEMORY_ONLY_NODE;
+    return NG_SUCCESS;
+  }
   hwloc_bitmap_t set = hwloc_bitmap_alloc(), nodes = hwloc_bitmap_alloc();
   near_cpuset(t, ctx, set);
   hwloc_cpuset_to_nodeset(t, set, nodes);
@@ -119,7 +127,7 @@ ng_status ng_context_bind_memory(ng_context ctx)
     return st;
   }
   free(s);
-  ctx->memory_bound = 1;
+  ctx->memory_bound = NG_MEMORY_BOUND;
   return NG_SUCCESS;
 #else
   return NG_ERROR(NG_ERR_UNSUPPORTED, "binding memory needs hwloc (nagare was built without it)");
@@ -142,8 +150,10 @@ ng_status ng_context_report_binding(ng_context ctx, char *buf, size_t len)
     hwloc_cpuset_to_nodeset(t, set, nodes);
     hwloc_bitmap_list_asprintf(&cpus, set);
     hwloc_bitmap_list_asprintf(&numa, nodes);
+    const char *mem = ctx->memory_bound == NG_MEMORY_BOUND ? " (memory bound)"
+                      : ctx->memory_bound == NG_MEMORY_ONLY_NODE ? " (only node)" : "";
     snprintf(buf, len, "%s cpus %s%s numa %s%s", host, cpus ? cpus : "?", bound ? "" : " (unbound)",
-             numa ? numa : "?", ctx->memory_bound ? " (memory bound)" : "");
+             numa ? numa : "?", mem);
     if (ctx->on_gpu) {
       size_t k = strlen(buf);
       snprintf(buf + k, len - k, " gpu %d", ctx->gpu_device);

@@ -272,6 +272,11 @@ void ng_cuda_host_unpin(void *p);
 
 /* ---- objects behind the handles ------------------------------------------- */
 
+/* ng_context's memory_bound (comm/hwloc_bind.c): not asked for; bound to the
+ * NUMA node(s) near the rank; or nothing to bind, the machine having one
+ * NUMA node (the report says "only node"). */
+enum { NG_MEMORY_UNBOUND = 0, NG_MEMORY_BOUND = 1, NG_MEMORY_ONLY_NODE = 2 };
+
 struct ng_context_s {
   int on_gpu;
   const ng_vec_ops *vops;
@@ -280,7 +285,7 @@ struct ng_context_s {
   int rank, size;
   char describe[256];
   int gpu_device;       /* CUDA device in use, -1 on the host (comm/hwloc_bind.c) */
-  int memory_bound;     /* 1 once memory was bound to the NUMA node(s) near it */
+  int memory_bound;     /* NG_MEMORY_UNBOUND, _BOUND or _ONLY_NODE (ng_context_bind_memory) */
   int comm_transport;   /* halo transport asked for: ng_transport_kind of comm/transport.h (auto by default;
                          * NG_COMM_TRANSPORT, ng_context_set_transport) */
   void *rank_info;      /* every rank's node, GPU and MPI facts, gathered by the first halo plan's transport

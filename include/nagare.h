@@ -70,12 +70,15 @@ ng_status ng_context_rank(ng_context ctx, int *rank, int *size);
 /* One line describing the device ("NVIDIA H100 80GB HBM3, sm_90" or "host CPU, 2 threads"). */
 const char *ng_context_describe(ng_context ctx);
 /* One line on where this rank runs: host, cpuset ("cpus 0-3"), NUMA
- * node(s), "(memory bound)" and the GPU number when on a GPU; says "hwloc
- * not available" without hwloc. */
+ * node(s), "(memory bound)" (or "(only node)": see ng_context_bind_memory)
+ * and the GPU number when on a GPU; says "hwloc not available" without
+ * hwloc. */
 ng_status ng_context_report_binding(ng_context ctx, char *buf, size_t len);
 /* Binds this process's memory to the NUMA node(s) of its cores (of its GPU
  * on a GPU context) through hwloc; NG_ERR_UNSUPPORTED without hwloc or when
- * the OS refuses. ng_context_create does it when NG_BIND_MEMORY=1. */
+ * the OS refuses. On a machine with one NUMA node it succeeds without asking
+ * the OS (all memory is there already; the report says "(only node)").
+ * ng_context_create does it when NG_BIND_MEMORY=1. */
 ng_status ng_context_bind_memory(ng_context ctx);
 /* How halo values move between ranks, for matrices created afterwards:
  * "auto" (the default: per neighbour, ipc on the same node between GPU
