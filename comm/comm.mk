@@ -21,11 +21,12 @@ comm_libbind_la_SOURCES = comm/hwloc_bind.c
 comm_libbind_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 libnagare_la_LIBADD += comm/libbind.la
 # MPI suite: test/test_mpi (needs MPI and Check), run by scripts on 1, 2 and
-# 4 ranks; the scripts skip (77) without MPI.
+# 4 ranks; the scripts skip (77) without MPI. The MPI suites (these two and
+# precond/amg.mk's) share test/mpi_testutil.c, built into each.
 if NG_CHECK
 if NG_MPI
 check_PROGRAMS += test/test_mpi
-test_test_mpi_SOURCES = test/test_mpi.c
+test_test_mpi_SOURCES = test/test_mpi.c test/mpi_testutil.c test/mpi_testutil.h
 test_test_mpi_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_mpi_LDADD = $(NG_TEST_LDADD)
 endif
@@ -34,7 +35,7 @@ TESTS += test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh
 # GPU contexts (skipped without a device).
 if NG_MPI
 check_PROGRAMS += test/test_transport
-test_test_transport_SOURCES = test/test_transport.c
+test_test_transport_SOURCES = test/test_transport.c test/mpi_testutil.c test/mpi_testutil.h
 test_test_transport_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_transport_LDADD = $(NG_TEST_LDADD) -lm
 endif

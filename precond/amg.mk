@@ -34,7 +34,7 @@ endif
 if NG_CHECK
 if NG_MPI
 check_PROGRAMS += test/test_amg_mpi
-test_test_amg_mpi_SOURCES = test/test_amg_mpi.c
+test_test_amg_mpi_SOURCES = test/test_amg_mpi.c test/mpi_testutil.c test/mpi_testutil.h
 test_test_amg_mpi_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_mpi_LDADD = $(NG_TEST_LDADD) -lm
 endif
@@ -43,7 +43,7 @@ TESTS += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh
 # sharing the node's GPUs; skipped without a device).
 if NG_MPI
 check_PROGRAMS += test/test_amg_dist_gpu
-test_test_amg_dist_gpu_SOURCES = test/test_amg_dist_gpu.c
+test_test_amg_dist_gpu_SOURCES = test/test_amg_dist_gpu.c test/mpi_testutil.c test/mpi_testutil.h
 test_test_amg_dist_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_dist_gpu_LDADD = $(NG_TEST_LDADD) -lm
 endif

@@ -11,8 +11,7 @@
  * after an update; a zero diagonal sends every rank to the host code
  * (*done = 0).
  * "skipped: no CUDA device" without one. */
-#include "testutil.h"
-#include "../core/internal.h"
+#include "mpi_testutil.h"
 #include "../precond/amg_dist.h"
 #include <math.h>
 #include <mpi.h>
@@ -21,36 +20,6 @@
 static int rank, size;
 #ifdef NG_HAVE_CUDA
 static ng_context world;
-
-/* Row ranges tiling 0..n: even, or random (rank 1 empty when size > 2),
- * the same on every rank (shared seed). */
-static void make_starts(int64_t n, int random, int64_t *starts)
-{
-  double r[64];
-  ng_test_random(r, size);
-  starts[0] = 0;
-  starts[size] = n;
-  for (int k = 1; k < size; k++) starts[k] = random ? (int64_t)((r[k] + 1.0) * 0.5 * (double)n) : n * k / size;
-  for (int k = 1; k < size; k++)
-    for (int j = k; j > 1 && starts[j] < starts[j - 1]; j--) {
-      int64_t t = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = t;
-    }
-  if (random && size > 2) starts[2] = starts[1];
-}
-
-/* This rank's rows of W. */
-static ng_matrix create_rows(const ng_csr *W, const int64_t *starts)
-{
-  ng_matrix A;
-  int64_t b = starts[rank], e = starts[rank + 1], p0 = W->rowptr[b];
-  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t)), *g = malloc((size_t)(W->rowptr[e] - p0 + 1) * 8);
-  for (int64_t i = b; i <= e; i++) rp[i - b] = W->rowptr[i] - p0;
-  for (int64_t p = p0; p < W->rowptr[e]; p++) g[p - p0] = W->col[p];
-  NG_ASSERT_OK(ng_matrix_create_distributed(world, W->nrows, b, e, rp, g, W->val + p0, &A));
-  free(rp);
-  free(g);
-  return A;
-}
 
 /* One aggregation each way on A; every entry compared. */
 static void compare(ng_matrix A, double theta, int sgn, const char *what)
@@ -99,8 +68,9 @@ START_TEST(aggregates_equal_host)
     free(b);
     for (int random = 0; random < 2; random++) {
       int64_t starts[65];
-      make_starts(W.nrows, random, starts);
-      ng_matrix A = create_rows(&W, starts);
+      ng_mpi_test_starts(W.nrows, random, starts);
+      ng_matrix A;
+      NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
       char what[96];
       snprintf(what, sizeof(what), "%s (%s partition)", specs[s], random ? "random" : "even");
       compare(A, 0.025, 0, what);
@@ -159,9 +129,10 @@ START_TEST(hierarchy_equal_host)
     for (int random = 0; random < 2; random++) {
       int64_t starts[65];
       char what[96];
-      make_starts(W.nrows, random, starts);
+      ng_mpi_test_starts(W.nrows, random, starts);
       snprintf(what, sizeof(what), "%s (%s partition)", specs[s], random ? "random" : "even");
-      ng_matrix A = create_rows(&W, starts);
+      ng_matrix A;
+      NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
       ng_precond Pg = ng_test_amg(world, A, "-amg_setup gpu -amg_gpu_min_rows 0 -amg_coarse_size 20");
       ng_precond Ph = ng_test_amg(world, A, "-amg_setup host -amg_coarse_size 20");
       compare_hierarchies(Pg, Ph, what);
@@ -195,8 +166,9 @@ START_TEST(zero_diagonal_goes_to_host)
   for (int64_t k = W.rowptr[last]; k < W.rowptr[last + 1]; k++)
     if (W.col[k] == last) W.val[k] = 0.0;
   int64_t starts[65];
-  make_starts(W.nrows, 0, starts);
-  ng_matrix A = create_rows(&W, starts);
+  ng_mpi_test_starts(W.nrows, 0, starts);
+  ng_matrix A;
+  NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
   int64_t *agg = NULL, *cstarts = NULL, nc = 0;
   double *sd = NULL;
   int done = -1;
@@ -214,37 +186,14 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  unsigned seed;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 64) {
-    MPI_Finalize();
-    return 77;
-  }
-  seed = rank == 0 ? ng_test_seed() : 0;
-  MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
-  if (rank != 0) {
-    char s[32];
-    snprintf(s, sizeof(s), "%u", seed);
-    setenv("NG_TEST_SEED", s, 1);
-  }
-  setenv("CK_FORK", "no", 1);
+  int rc = ng_mpi_test_init(&argc, &argv, &rank, &size);
+  if (rc) return rc;
 #ifndef NG_HAVE_CUDA
   if (rank == 0) printf("skipped: no CUDA device (built without CUDA)\n");
   MPI_Finalize();
   return 77;
 #else
-  ng_status st = ng_context_create("gpu", &world);
-  int ok = st == NG_SUCCESS, all = 0, nodev = st == NG_ERR_NO_DEVICE, any_nodev = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&nodev, &any_nodev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (!all) {
-    if (rank == 0) printf(any_nodev ? "skipped: no CUDA device\n" : "context: %s\n", ng_last_error());
-    if (ok) ng_context_destroy(world);
-    MPI_Finalize();
-    return any_nodev ? 77 : 1;
-  }
+  if ((rc = ng_mpi_test_context("gpu", &world))) return rc;
   Suite *s = suite_create("amg_dist_gpu");
   TCase *tc = tcase_create("amg_dist_gpu");
   tcase_set_timeout(tc, 300);
@@ -252,11 +201,6 @@ int main(int argc, char **argv)
   tcase_add_test(tc, hierarchy_equal_host);
   tcase_add_test(tc, zero_diagonal_goes_to_host);
   suite_add_tcase(s, tc);
-  int rc = ng_test_run(s);
-  int worst = rc;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  ng_context_destroy(world);
-  MPI_Finalize();
-  return worst;
+  return ng_mpi_test_finish(s, world);
 #endif
 }

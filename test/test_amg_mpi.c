@@ -19,42 +19,13 @@
  *    Gauss-Seidel ones within 1.5x + 3; on a random uneven partition (one
  *    rank empty) each gives a symmetric V-cycle (x'My = y'Mx over all ranks)
  *    that an update with unchanged values repeats bit for bit. */
-#include "testutil.h"
-#include "../core/internal.h"
+#include "mpi_testutil.h"
 #include "../precond/amg_dist.h"
 #include <math.h>
 #include <mpi.h>
 
 static int rank, size;
 static ng_context world;
-
-/* Random row ranges tiling 0..n (rank 1 empty when size > 2), the same on
- * every rank (the seed is shared). */
-static void random_starts(int64_t n, int64_t *starts)
-{
-  double r[64];
-  ng_test_random(r, size);
-  starts[0] = 0;
-  starts[size] = n;
-  for (int k = 1; k < size; k++) starts[k] = (int64_t)((r[k] + 1.0) * 0.5 * (double)n);
-  for (int k = 1; k < size; k++)
-    for (int j = k; j > 1 && starts[j] < starts[j - 1]; j--) {
-      int64_t t = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = t;
-    }
-  if (size > 2) starts[2] = starts[1];
-}
-
-/* This rank's rows of the whole matrix W. */
-static void create_rows(const ng_csr *W, const int64_t *starts, ng_matrix *A)
-{
-  int64_t b = starts[rank], e = starts[rank + 1], p0 = W->rowptr[b];
-  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t)), *g = malloc((size_t)(W->rowptr[e] - p0 + 1) * 8);
-  for (int64_t i = b; i <= e; i++) rp[i - b] = W->rowptr[i] - p0;
-  for (int64_t p = p0; p < W->rowptr[e]; p++) g[p - p0] = W->col[p];
-  NG_ASSERT_OK(ng_matrix_create_distributed(world, W->nrows, b, e, rp, g, W->val + p0, A));
-  free(rp);
-  free(g);
-}
 
 static ng_options amg_options(const char *extra)
 {
@@ -163,12 +134,12 @@ START_TEST(transfer_and_galerkin_equal_serial)
     ng_precond Ps, P;
     MPI_Comm c = MPI_COMM_SELF;
     NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
-    random_starts(W.nrows, starts);
+    ng_mpi_test_starts(W.nrows, 1, starts);
     ng_options o = amg_options(s < 3 ? "-amg_sparsify 0" : NULL);
     NG_ASSERT_OK(ng_context_create_comm("cpu", &c, &self));
     NG_ASSERT_OK(ng_matrix_create_csr(self, W.nrows, W.ncols, W.rowptr, W.col, W.val, &As));
     NG_ASSERT_OK(ng_precond_create(self, o, As, &Ps));
-    create_rows(&W, starts, &A);
+    NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
     NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
     ng_amg *S = ng_amg_of(Ps), *M = ng_amg_of(P);
     ck_assert_ptr_nonnull(S);
@@ -199,43 +170,6 @@ START_TEST(transfer_and_galerkin_equal_serial)
 }
 END_TEST
 
-/* Iterations of a solve on ctx (matrix from spec or a file). */
-static int solve_count(ng_context ctx, const char *spec, const char *path, const char *opts_s, double *rec)
-{
-  ng_options o;
-  ng_matrix A;
-  ng_vector b = NULL, x, r;
-  ng_solver S;
-  int its;
-  double nb, nr;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, opts_s));
-  if (spec) NG_ASSERT_OK(ng_matrix_generate(ctx, spec, &A, &b));
-  else {
-    NG_ASSERT_OK(ng_matrix_read_mtx(ctx, path, &A));
-    NG_ASSERT_OK(ng_vector_create(A, &b));
-    NG_ASSERT_OK(ng_vector_fill(b, 1.0));
-  }
-  NG_ASSERT_OK(ng_vector_create(A, &x));
-  NG_ASSERT_OK(ng_vector_create(A, &r));
-  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
-  NG_ASSERT_OK(ng_solver_solve(S, b, x));
-  NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
-  NG_ASSERT_OK(ng_matrix_apply(A, x, r));
-  NG_ASSERT_OK(ng_vector_axpy(-1.0, b, r));
-  NG_ASSERT_OK(ng_vector_norm2(r, &nr));
-  NG_ASSERT_OK(ng_vector_norm2(b, &nb));
-  *rec = nr / nb;
-  ng_solver_destroy(S);
-  ng_vector_destroy(r);
-  ng_vector_destroy(x);
-  ng_vector_destroy(b);
-  ng_matrix_destroy(A);
-  ng_options_destroy(o);
-  return its;
-}
-
 START_TEST(iterations_match_one_rank)
 {
   struct { const char *spec, *file, *opts; } c[] = {
@@ -252,9 +186,9 @@ START_TEST(iterations_match_one_rank)
     double rec1, recN;
     const char *path = c[k].file ? ng_test_data(c[k].file) : NULL;
     NG_ASSERT_OK(ng_context_create_comm("cpu", &cm, &self));
-    int its1 = solve_count(self, c[k].spec, path, c[k].opts, &rec1);
+    int its1 = ng_mpi_test_solve(self, c[k].spec, path, c[k].opts, NULL, &rec1);
     ng_context_destroy(self);
-    int itsN = solve_count(world, c[k].spec, path, c[k].opts, &recN);
+    int itsN = ng_mpi_test_solve(world, c[k].spec, path, c[k].opts, NULL, &recN);
     if (rank == 0)
       printf("%-14s %-45s 1 rank %d its | %d ranks %d its (recomputed residual %.2e)\n",
              c[k].spec ? c[k].spec : c[k].file, c[k].opts, its1, size, itsN, recN);
@@ -293,12 +227,12 @@ START_TEST(update_across_ranks)
   ng_precond P, Ps;
   MPI_Comm cm = MPI_COMM_SELF;
   NG_ASSERT_OK(ng_generate_csr("fem27:10", &W, &b));
-  random_starts(W.nrows, starts);
+  ng_mpi_test_starts(W.nrows, 1, starts);
   ng_options o = amg_options(NULL);
   NG_ASSERT_OK(ng_context_create_comm("cpu", &cm, &self));
   NG_ASSERT_OK(ng_matrix_create_csr(self, W.nrows, W.ncols, W.rowptr, W.col, W.val, &As));
   NG_ASSERT_OK(ng_precond_create(self, o, As, &Ps));
-  create_rows(&W, starts, &A);
+  NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
   NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
   int32_t n = A->n_local;
   int64_t p0 = W.rowptr[starts[rank]];
@@ -356,9 +290,9 @@ START_TEST(every_smoother_across_ranks)
       double rec1, recN;
       snprintf(opts, sizeof(opts), "-solver %s -precond amg -tol 1e-8 -amg_smoother %s", c[k].solver, sm[s]);
       NG_ASSERT_OK(ng_context_create_comm("cpu", &cm, &self));
-      int its1 = solve_count(self, c[k].spec, NULL, opts, &rec1);
+      int its1 = ng_mpi_test_solve(self, c[k].spec, NULL, opts, NULL, &rec1);
       ng_context_destroy(self);
-      int itsN = solve_count(world, c[k].spec, NULL, opts, &recN);
+      int itsN = ng_mpi_test_solve(world, c[k].spec, NULL, opts, NULL, &recN);
       if (rank == 0)
         printf("%-11s %-10s 1 rank %2d its | %d ranks %2d its (recomputed residual %.2e)\n", c[k].spec, sm[s], its1,
                size, itsN, recN);
@@ -372,9 +306,9 @@ START_TEST(every_smoother_across_ranks)
   double *b;
   int64_t starts[65];
   NG_ASSERT_OK(ng_generate_csr("fem27:10", &W, &b));
-  random_starts(W.nrows, starts);
+  ng_mpi_test_starts(W.nrows, 1, starts);
   ng_matrix A;
-  create_rows(&W, starts, &A);
+  NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
   int32_t n = A->n_local;
   int64_t p0 = W.rowptr[starts[rank]];
   double *x = malloc((size_t)n * 8 + 8), *y = malloc((size_t)n * 8 + 8), *mx = malloc((size_t)n * 8 + 8);
@@ -421,26 +355,8 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  unsigned seed;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 64) {
-    MPI_Finalize();
-    return 77;
-  }
-  seed = rank == 0 ? ng_test_seed() : 0;
-  MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
-  if (rank != 0) {
-    char s[32];
-    snprintf(s, sizeof(s), "%u", seed);
-    setenv("NG_TEST_SEED", s, 1);
-  }
-  setenv("CK_FORK", "no", 1);
-  if (ng_context_create("cpu", &world) != NG_SUCCESS) {
-    fprintf(stderr, "context: %s\n", ng_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  int rc = ng_mpi_test_init(&argc, &argv, &rank, &size);
+  if (rc || (rc = ng_mpi_test_context("cpu", &world))) return rc;
   Suite *s = suite_create("amg_mpi");
   TCase *tc = tcase_create("amg_mpi");
   tcase_set_timeout(tc, 300);
@@ -449,10 +365,5 @@ int main(int argc, char **argv)
   tcase_add_test(tc, update_across_ranks);
   tcase_add_test(tc, every_smoother_across_ranks);
   suite_add_tcase(s, tc);
-  int rc = ng_test_run(s);
-  int worst = rc;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  ng_context_destroy(world);
-  MPI_Finalize();
-  return worst;
+  return ng_mpi_test_finish(s, world);
 }

@@ -8,8 +8,7 @@
  * process; whole matrices from rank 0 (file, CSR) give the serial product;
  * mismatched inputs fail on every rank with a clear message; binding memory
  * on a machine with one NUMA node succeeds and is reported as such. */
-#include "testutil.h"
-#include "../core/internal.h"
+#include "mpi_testutil.h"
 #include "../comm/halo.h"
 #include <math.h>
 #include <mpi.h>
@@ -19,67 +18,6 @@
 
 static int rank, size;
 
-/* Global random matrix, identical on every rank (seed broadcast in main):
- * n rows, a diagonal plus up to 6 random columns per row, some far away so
- * that most ranks neighbour most others. */
-typedef struct {
-  int64_t n;
-  int64_t *rp;
-  int64_t *col;
-  double *val;
-} gcsr;
-
-static void gcsr_random(gcsr *A, int64_t n)
-{
-  double r[14];
-  A->n = n;
-  A->rp = calloc((size_t)n + 1, sizeof(int64_t));
-  A->col = malloc((size_t)n * 7 * sizeof(int64_t));
-  A->val = malloc((size_t)n * 7 * sizeof(double));
-  for (int64_t i = 0; i < n; i++) {
-    int64_t k = A->rp[i];
-    ng_test_random(r, 14);
-    A->col[k] = i;
-    A->val[k++] = 10.0 + r[0];
-    for (int q = 0; q < 6; q++) {
-      int64_t j = (int64_t)((r[1 + q] + 1.0) * 0.5 * (double)n) % n;
-      int dup = 0;
-      for (int64_t p = A->rp[i]; p < k; p++) dup |= A->col[p] == j;
-      if (dup || r[7 + q] < -0.2) continue;
-      A->col[k] = j;
-      A->val[k++] = r[8 + (q % 6)];
-    }
-    A->rp[i + 1] = k;
-  }
-}
-static void gcsr_free(gcsr *A) { free(A->rp); free(A->col); free(A->val); }
-
-/* Random ranges tiling 0..n (some empty), identical on every rank. */
-static void random_starts(int64_t n, int64_t *starts)
-{
-  double r[64];
-  ng_test_random(r, size);
-  starts[0] = 0;
-  starts[size] = n;
-  for (int k = 1; k < size; k++) starts[k] = (int64_t)((r[k] + 1.0) * 0.5 * (double)n);
-  for (int k = 1; k < size; k++) /* insertion sort */
-    for (int j = k; j > 1 && starts[j] < starts[j - 1]; j--) {
-      int64_t t = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = t;
-    }
-  if (size > 2) starts[2] = starts[1]; /* rank 1 owns no rows */
-}
-
-/* This rank's rows of G as distributed input. */
-static ng_status create_rows(ng_context ctx, const gcsr *G, const int64_t *starts, ng_matrix *A)
-{
-  int64_t b = starts[rank], e = starts[rank + 1], p0 = G->rp[b];
-  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t));
-  for (int64_t i = b; i <= e; i++) rp[i - b] = G->rp[i] - p0;
-  ng_status st = ng_matrix_create_distributed(ctx, G->n, b, e, rp, G->col + p0, G->val + p0, A);
-  free(rp);
-  return st;
-}
-
 static double xval(int64_t g) { return 1.0 + 0.001 * (double)g; }
 
 static ng_context world;
@@ -87,12 +25,12 @@ static ng_context world;
 START_TEST(halo_random_partitions)
 {
   for (int trial = 0; trial < 5; trial++) {
-    gcsr G;
+    ng_test_gcsr G;
     int64_t starts[65];
     ng_matrix A;
-    gcsr_random(&G, 200 + 37 * trial);
-    random_starts(G.n, starts);
-    NG_ASSERT_OK(create_rows(world, &G, starts, &A));
+    ng_test_gcsr_random(&G, 200 + 37 * trial);
+    ng_mpi_test_starts(G.n, 1, starts);
+    NG_ASSERT_OK(ng_mpi_test_rows(world, &G, starts, &A));
     /* x = xval(global index); after an exchange halo_values[k] must be
      * exactly xval(halo_gcol[k]) */
     double *x = malloc((size_t)A->n_local * sizeof(double) + 8);
@@ -126,13 +64,13 @@ START_TEST(halo_random_partitions)
     free(seen);
     free(x);
     ng_matrix_destroy(A);
-    gcsr_free(&G);
+    ng_test_gcsr_free(&G);
   }
 }
 END_TEST
 
 /* y = G x over all rows, by hand. */
-static void serial_spmv(const gcsr *G, const double *x, double *y)
+static void serial_spmv(const ng_test_gcsr *G, const double *x, double *y)
 {
   for (int64_t i = 0; i < G->n; i++) {
     double s = 0;
@@ -143,17 +81,17 @@ static void serial_spmv(const gcsr *G, const double *x, double *y)
 
 START_TEST(spmv_equals_serial)
 {
-  gcsr G;
+  ng_test_gcsr G;
   int64_t starts[65];
   ng_matrix A;
   ng_vector x, y;
-  gcsr_random(&G, 500);
-  random_starts(G.n, starts);
+  ng_test_gcsr_random(&G, 500);
+  ng_mpi_test_starts(G.n, 1, starts);
   double *xg = malloc(G.n * sizeof(double)), *yg = malloc(G.n * sizeof(double));
   double *yl = malloc(G.n * sizeof(double));
   ng_test_random(xg, G.n);
   serial_spmv(&G, xg, yg);
-  NG_ASSERT_OK(create_rows(world, &G, starts, &A));
+  NG_ASSERT_OK(ng_mpi_test_rows(world, &G, starts, &A));
   NG_ASSERT_OK(ng_vector_create(A, &x));
   NG_ASSERT_OK(ng_vector_create(A, &y));
   NG_ASSERT_OK(ng_vector_set_values(x, xg + starts[rank]));
@@ -176,42 +114,10 @@ START_TEST(spmv_equals_serial)
   ng_vector_destroy(x);
   ng_vector_destroy(y);
   ng_matrix_destroy(A);
-  gcsr_free(&G);
+  ng_test_gcsr_free(&G);
   free(xg); free(yg); free(yl);
 }
 END_TEST
-
-/* Solves spec with the options on ctx; returns iterations and the
- * recomputed relative residual. */
-static void solve_on(ng_context ctx, const char *spec, const char *opts_s, int *its, double *res, double *rec)
-{
-  ng_options o;
-  ng_matrix A;
-  ng_vector b, x, r;
-  ng_solver S;
-  double nb, nr;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, opts_s));
-  NG_ASSERT_OK(ng_matrix_generate(ctx, spec, &A, &b));
-  NG_ASSERT_OK(ng_vector_create(A, &x));
-  NG_ASSERT_OK(ng_vector_create(A, &r));
-  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
-  NG_ASSERT_OK(ng_solver_solve(S, b, x));
-  NG_ASSERT_OK(ng_solver_get_iterations(S, its));
-  NG_ASSERT_OK(ng_solver_get_residual(S, res));
-  NG_ASSERT_OK(ng_matrix_apply(A, x, r));
-  NG_ASSERT_OK(ng_vector_axpy(-1.0, b, r));
-  NG_ASSERT_OK(ng_vector_norm2(r, &nr));
-  NG_ASSERT_OK(ng_vector_norm2(b, &nb));
-  *rec = nr / nb;
-  ng_solver_destroy(S);
-  ng_vector_destroy(r);
-  ng_vector_destroy(x);
-  ng_vector_destroy(b);
-  ng_matrix_destroy(A);
-  ng_options_destroy(o);
-}
 
 static void compare_with_serial(const char *spec, const char *opts)
 {
@@ -220,9 +126,9 @@ static void compare_with_serial(const char *spec, const char *opts)
   double res1, resN, rec1, recN;
   MPI_Comm c = MPI_COMM_SELF;
   NG_ASSERT_OK(ng_context_create_comm("cpu", &c, &self));
-  solve_on(self, spec, opts, &its1, &res1, &rec1);
+  its1 = ng_mpi_test_solve(self, spec, NULL, opts, &res1, &rec1);
   ng_context_destroy(self);
-  solve_on(world, spec, opts, &itsN, &resN, &recN);
+  itsN = ng_mpi_test_solve(world, spec, NULL, opts, &resN, &recN);
   if (rank == 0)
     printf("%-14s %-40s 1 rank: %d its rel %.3e | %d ranks: %d its rel %.3e (recomputed %.3e)\n", spec, opts, its1,
            res1, size, itsN, resN, recN);
@@ -360,10 +266,10 @@ static void still_in_step(void)
 
 START_TEST(mismatched_inputs)
 {
-  gcsr G;
+  ng_test_gcsr G;
   int64_t starts[65];
   ng_matrix A = NULL;
-  gcsr_random(&G, 100);
+  ng_test_gcsr_random(&G, 100);
   for (int r = 0; r <= size; r++) starts[r] = G.n * r / size;
   int64_t b = starts[rank], e = starts[rank + 1], p0 = G.rp[b];
   int64_t *rp = malloc((size_t)(e - b + 2) * sizeof(int64_t));
@@ -403,7 +309,7 @@ START_TEST(mismatched_inputs)
   expect_fail_everywhere(ng_matrix_read_mtx(world, "/nonexistent/nagare.mtx", &A), NG_ERR_IO, NULL, "missing file");
   still_in_step();
   free(rp);
-  gcsr_free(&G);
+  ng_test_gcsr_free(&G);
 }
 END_TEST
 
@@ -525,15 +431,15 @@ END_TEST
 /* New values through the distributed value map: y = (2A) x = 2 (A x). */
 START_TEST(update_values_distributed)
 {
-  gcsr G;
+  ng_test_gcsr G;
   int64_t starts[65];
   ng_matrix A;
   ng_vector x, y;
-  gcsr_random(&G, 300);
-  random_starts(G.n, starts);
+  ng_test_gcsr_random(&G, 300);
+  ng_mpi_test_starts(G.n, 1, starts);
   double *xg = malloc(G.n * sizeof(double)), *yg = malloc(G.n * sizeof(double)), *yl = malloc(G.n * sizeof(double));
   ng_test_random(xg, G.n);
-  NG_ASSERT_OK(create_rows(world, &G, starts, &A));
+  NG_ASSERT_OK(ng_mpi_test_rows(world, &G, starts, &A));
   for (int64_t p = 0; p < G.rp[G.n]; p++) G.val[p] *= 2.0;
   NG_ASSERT_OK(ng_matrix_update_values(A, G.val + G.rp[starts[rank]]));
   serial_spmv(&G, xg, yg);
@@ -547,35 +453,15 @@ START_TEST(update_values_distributed)
   ng_vector_destroy(x);
   ng_vector_destroy(y);
   ng_matrix_destroy(A);
-  gcsr_free(&G);
+  ng_test_gcsr_free(&G);
   free(xg); free(yg); free(yl);
 }
 END_TEST
 
 int main(int argc, char **argv)
 {
-  unsigned seed;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 64) {
-    if (rank == 0) printf("test_mpi: at most 64 ranks\n");
-    MPI_Finalize();
-    return 77;
-  }
-  /* one seed for all ranks: the random matrices must be the same everywhere */
-  seed = rank == 0 ? ng_test_seed() : 0;
-  MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
-  if (rank != 0) {
-    char s[32];
-    snprintf(s, sizeof(s), "%u", seed);
-    setenv("NG_TEST_SEED", s, 1);
-  }
-  setenv("CK_FORK", "no", 1); /* collectives cannot run in forked children */
-  if (ng_context_create("cpu", &world) != NG_SUCCESS) {
-    fprintf(stderr, "context: %s\n", ng_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  int rc = ng_mpi_test_init(&argc, &argv, &rank, &size);
+  if (rc || (rc = ng_mpi_test_context("cpu", &world))) return rc;
   Suite *s = suite_create("mpi");
   TCase *tc = tcase_create("mpi");
   tcase_set_timeout(tc, 120);
@@ -591,11 +477,5 @@ int main(int argc, char **argv)
   tcase_add_test(tc, generated_equals_serial);
   tcase_add_test(tc, update_values_distributed);
   suite_add_tcase(s, tc);
-  int rc = ng_test_run(s);
-  /* the job fails when any rank failed */
-  int worst = rc;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  ng_context_destroy(world);
-  MPI_Finalize();
-  return worst;
+  return ng_mpi_test_finish(s, world);
 }

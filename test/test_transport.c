@@ -12,8 +12,7 @@
  * neighbour once; a CPU context accepts only host (and auto); forced
  * cuda_mpi on an MPI that is not CUDA-aware fails on every rank with the
  * same message, never a hang. */
-#include "testutil.h"
-#include "../core/internal.h"
+#include "mpi_testutil.h"
 #include "../comm/transport_part.h"
 #include <math.h>
 #include <mpi.h>
@@ -23,61 +22,11 @@ static ng_context ctx;
 static const char *transports[4];
 static int n_transports;
 
-/* Global random matrix, identical on every rank (the seed is shared). */
-typedef struct {
-  int64_t n, *rp, *col;
-  double *val;
-} gcsr;
-
-static void gcsr_random(gcsr *A, int64_t n)
+/* This rank's rows of G, its halos moved by the named transport. */
+static ng_status create_rows_via(const ng_test_gcsr *G, const int64_t *starts, const char *transport, ng_matrix *A)
 {
-  double r[14];
-  A->n = n;
-  A->rp = calloc((size_t)n + 1, sizeof(int64_t));
-  A->col = malloc((size_t)n * 7 * sizeof(int64_t));
-  A->val = malloc((size_t)n * 7 * sizeof(double));
-  for (int64_t i = 0; i < n; i++) {
-    int64_t k = A->rp[i];
-    ng_test_random(r, 14);
-    A->col[k] = i;
-    A->val[k++] = 10.0 + r[0];
-    for (int q = 0; q < 6; q++) {
-      int64_t j = (int64_t)((r[1 + q] + 1.0) * 0.5 * (double)n) % n;
-      int dup = 0;
-      for (int64_t p = A->rp[i]; p < k; p++) dup |= A->col[p] == j;
-      if (dup || r[7 + q] < -0.2) continue;
-      A->col[k] = j;
-      A->val[k++] = r[8 + q];
-    }
-    A->rp[i + 1] = k;
-  }
-}
-static void gcsr_free(gcsr *A) { free(A->rp); free(A->col); free(A->val); }
-
-/* Random ranges tiling 0..n; rank 1 owns no rows when size > 2. */
-static void random_starts(int64_t n, int64_t *starts)
-{
-  double r[64];
-  ng_test_random(r, size);
-  starts[0] = 0;
-  starts[size] = n;
-  for (int k = 1; k < size; k++) starts[k] = (int64_t)((r[k] + 1.0) * 0.5 * (double)n);
-  for (int k = 1; k < size; k++)
-    for (int j = k; j > 1 && starts[j] < starts[j - 1]; j--) {
-      int64_t t = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = t;
-    }
-  if (size > 2) starts[2] = starts[1];
-}
-
-static ng_status create_rows(const gcsr *G, const int64_t *starts, const char *transport, ng_matrix *A)
-{
-  int64_t b = starts[rank], e = starts[rank + 1], p0 = G->rp[b];
-  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t));
-  for (int64_t i = b; i <= e; i++) rp[i - b] = G->rp[i] - p0;
   ng_status st = ng_context_set_transport(ctx, transport);
-  if (!st) st = ng_matrix_create_distributed(ctx, G->n, b, e, rp, G->col + p0, G->val + p0, A);
-  free(rp);
-  return st;
+  return st ? st : ng_mpi_test_rows(ctx, G, starts, A);
 }
 
 static double xval(int64_t g, int e) { return (1.0 + 0.001 * (double)g) * (double)(e + 1) + 1.0 / 3.0; }
@@ -113,13 +62,13 @@ static void run_exchanges(ng_matrix A, int n_ex, double **halo)
 START_TEST(halo_identical_to_host)
 {
   for (int trial = 0; trial < 4; trial++) {
-    gcsr G;
+    ng_test_gcsr G;
     int64_t starts[65];
     ng_matrix H;
     double *ref[3];
-    gcsr_random(&G, 300 + 41 * trial);
-    random_starts(G.n, starts);
-    NG_ASSERT_OK(create_rows(&G, starts, "host", &H));
+    ng_test_gcsr_random(&G, 300 + 41 * trial);
+    ng_mpi_test_starts(G.n, 1, starts);
+    NG_ASSERT_OK(create_rows_via(&G, starts, "host", &H));
     run_exchanges(H, 3, ref);
     for (int e = 0; e < 3; e++)
       for (int32_t k = 0; k < H->n_halo; k++)
@@ -128,7 +77,7 @@ START_TEST(halo_identical_to_host)
     for (int t = 0; t < n_transports; t++) {
       ng_matrix A;
       double *got[3];
-      NG_ASSERT_OK(create_rows(&G, starts, transports[t], &A));
+      NG_ASSERT_OK(create_rows_via(&G, starts, transports[t], &A));
       ck_assert_int_eq(A->n_halo, H->n_halo);
       run_exchanges(A, 3, got);
       for (int e = 0; e < 3; e++) {
@@ -140,7 +89,7 @@ START_TEST(halo_identical_to_host)
     }
     for (int e = 0; e < 3; e++) free(ref[e]);
     ng_matrix_destroy(H);
-    gcsr_free(&G);
+    ng_test_gcsr_free(&G);
   }
   NG_ASSERT_OK(ng_context_set_transport(ctx, "auto"));
 }
@@ -210,12 +159,12 @@ static void swapped_exchange(ng_matrix A, const char *transport, int n_ex, doubl
 
 START_TEST(swapped_plan_any_buffer)
 {
-  gcsr G;
+  ng_test_gcsr G;
   int64_t starts[65];
   ng_matrix A;
-  gcsr_random(&G, 400);
-  random_starts(G.n, starts);
-  NG_ASSERT_OK(create_rows(&G, starts, "host", &A));
+  ng_test_gcsr_random(&G, 400);
+  ng_mpi_test_starts(G.n, 1, starts);
+  NG_ASSERT_OK(create_rows_via(&G, starts, "host", &A));
   double *ref[3];
   int32_t n = A->halo ? A->halo->n_send : 0;
   swapped_exchange(A, "host", 3, ref);
@@ -229,7 +178,7 @@ START_TEST(swapped_plan_any_buffer)
   }
   for (int e = 0; e < 3; e++) free(ref[e]);
   ng_matrix_destroy(A);
-  gcsr_free(&G);
+  ng_test_gcsr_free(&G);
 }
 END_TEST
 
@@ -285,13 +234,13 @@ END_TEST
 /* The report names every neighbour exactly once, under a known transport. */
 START_TEST(report_names_each_neighbour)
 {
-  gcsr G;
+  ng_test_gcsr G;
   int64_t starts[65];
   ng_matrix A;
   char buf[512];
-  gcsr_random(&G, 250);
-  random_starts(G.n, starts);
-  NG_ASSERT_OK(create_rows(&G, starts, "auto", &A));
+  ng_test_gcsr_random(&G, 250);
+  ng_mpi_test_starts(G.n, 1, starts);
+  NG_ASSERT_OK(create_rows_via(&G, starts, "auto", &A));
   NG_ASSERT_OK(ng_matrix_get_transport(A, buf, sizeof(buf)));
   int nb = 0;
   NG_ASSERT_OK(ng_matrix_get_comm_info(A, NULL, NULL, &nb, NULL));
@@ -316,7 +265,7 @@ START_TEST(report_names_each_neighbour)
   }
   ck_assert_msg(count == nb, "report '%s' names %d of %d neighbours", buf, count, nb);
   ng_matrix_destroy(A);
-  gcsr_free(&G);
+  ng_test_gcsr_free(&G);
 }
 END_TEST
 
@@ -347,16 +296,13 @@ START_TEST(cuda_mpi_fails_cleanly)
   ck_assert_str_eq(ng_context_get_transport(ctx), "auto");
   /* forced behind the setter's back (as a plan of another module could
    * be): the plan creation fails on every rank, no rank hangs */
-  gcsr G;
+  ng_test_gcsr G;
   int64_t starts[65];
   ng_matrix A = NULL;
-  gcsr_random(&G, 200);
-  random_starts(G.n, starts);
+  ng_test_gcsr_random(&G, 200);
+  ng_mpi_test_starts(G.n, 1, starts);
   ctx->comm_transport = NG_TRANSPORT_CUDA_MPI;
-  int64_t b = starts[rank], e = starts[rank + 1], p0 = G.rp[b];
-  int64_t *rp = malloc((size_t)(e - b + 1) * sizeof(int64_t));
-  for (int64_t i = b; i <= e; i++) rp[i - b] = G.rp[i] - p0;
-  st = ng_matrix_create_distributed(ctx, G.n, b, e, rp, G.col + p0, G.val + p0, &A);
+  st = ng_mpi_test_rows(ctx, &G, starts, &A);
   ctx->comm_transport = NG_TRANSPORT_AUTO;
   if (size > 1) {
     assert_same_failure_everywhere(st, NG_ERR_UNSUPPORTED);
@@ -366,8 +312,7 @@ START_TEST(cuda_mpi_fails_cleanly)
     NG_ASSERT_OK(st); /* one rank: no plan, nothing to refuse */
     ng_matrix_destroy(A);
   }
-  free(rp);
-  gcsr_free(&G);
+  ng_test_gcsr_free(&G);
 }
 END_TEST
 
@@ -389,30 +334,11 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  unsigned seed;
   const char *where = argc > 1 ? argv[1] : "cpu";
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 64) {
-    MPI_Finalize();
-    return 77;
-  }
-  seed = rank == 0 ? ng_test_seed() : 0;
-  MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
-  if (rank != 0) {
-    char s[32];
-    snprintf(s, sizeof(s), "%u", seed);
-    setenv("NG_TEST_SEED", s, 1);
-  }
-  setenv("CK_FORK", "no", 1);
+  int rc = ng_mpi_test_init(&argc, &argv, &rank, &size);
+  if (rc) return rc;
   unsetenv("NG_COMM_TRANSPORT");
-  ng_status st = ng_context_create(where, &ctx);
-  if (!all_true(st == NG_SUCCESS)) {
-    if (rank == 0) printf(st == NG_ERR_NO_DEVICE ? "skipped: no CUDA device\n" : "context: %s\n", ng_last_error());
-    MPI_Finalize();
-    return st == NG_ERR_NO_DEVICE ? 77 : 1;
-  }
+  if ((rc = ng_mpi_test_context(where, &ctx))) return rc;
   /* the transports to compare with host: what this context can use */
   transports[n_transports++] = "auto";
   if (ctx->on_gpu) {
@@ -440,9 +366,5 @@ int main(int argc, char **argv)
   tcase_add_test(tc, report_names_each_neighbour);
   tcase_add_test(tc, cuda_mpi_fails_cleanly);
   suite_add_tcase(s, tc);
-  int rc = ng_test_run(s), worst = rc;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  ng_context_destroy(ctx);
-  MPI_Finalize();
-  return worst;
+  return ng_mpi_test_finish(s, ctx);
 }
