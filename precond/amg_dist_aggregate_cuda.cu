@@ -36,22 +36,10 @@ extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int3
 extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
                                           double **val);
 
-static int nblocks(int64_t n)
-{
-  int64_t b = (n + TPB - 1) / TPB;
-  return (int)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
-}
-
 /* ---- kernels (one thread per row unless the name ends in _g) ------------- */
 __device__ static uint64_t gkey(int state, uint32_t g)
 {
   return ((uint64_t)state << 62) | (hash30((uint64_t)g) << 32) | g;
-}
-
-static __global__ void k_widen64(int32_t n, const int32_t *in, int64_t *out)
-{
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i <= n; i += (int64_t)gridDim.x * blockDim.x)
-    out[i] = in[i];
 }
 
 static __global__ void k_xrp(int32_t n, const int64_t *Lrp, const int64_t *Orp, int64_t *Xrp)
@@ -256,7 +244,7 @@ static ng_status upload(dagg *d)
     ng_error_clear();
     d->borrowed = 1;
     if (rp64) NG_CUDA_CHECK(cudaMemcpyAsync(d->Lrp, rp64, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice, d->s));
-    else k_widen64<<<nblocks((int64_t)n + 1), TPB, 0, d->s>>>(n, rp32, d->Lrp);
+    else k_widen<<<blocks((int64_t)n + 1), TPB, 0, d->s>>>(n, rp32, d->Lrp);
     NG_CUDA_LAUNCH_CHECK();
   } else {
     ng_error_clear();
@@ -311,10 +299,10 @@ static ng_status extended(dagg *d, int *ok)
   ng_matrix A = d->A;
   int32_t n = d->n, nlow = 0, f[2] = {0, 0};
   while (nlow < d->nh && A->halo_gcol[nlow] < A->row_begin) nlow++;
-  k_xrp<<<nblocks((int64_t)n + 1), TPB, 0, d->s>>>(n, d->Lrp, d->Orp, d->Xrp);
-  k_xfill<<<nblocks(n), TPB, 0, d->s>>>(n, nlow, d->Lrp, d->Lcol, d->Lval, d->Orp, d->Ocol, d->Oval, d->Xrp, d->Xcol,
+  k_xrp<<<blocks((int64_t)n + 1), TPB, 0, d->s>>>(n, d->Lrp, d->Orp, d->Xrp);
+  k_xfill<<<blocks(n), TPB, 0, d->s>>>(n, nlow, d->Lrp, d->Lcol, d->Lval, d->Orp, d->Ocol, d->Oval, d->Xrp, d->Xcol,
                                         d->Xval, d->flag);
-  k_sqrt_diag_g<<<nblocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Xrp, d->Xcol, d->Xval, d->sd, d->flag + 1);
+  k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Xrp, d->Xcol, d->Xval, d->sd, d->flag + 1);
   NG_CUDA_LAUNCH_CHECK();
   NG_CUDA_CHECK(cudaMemcpyAsync(f, d->flag, 2 * sizeof(int), cudaMemcpyDeviceToHost, d->s));
   NG_CUDA_CHECK(cudaStreamSynchronize(d->s));
@@ -334,7 +322,7 @@ static ng_status strength(dagg *d, double theta, int sgn)
 {
   int32_t n = d->n;
   int64_t nnzS = 0;
-  k_strength_g<<<nblocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Xrp, d->Xcol, d->Xval, d->sd, theta, sgn, d->cnt,
+  k_strength_g<<<blocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Xrp, d->Xcol, d->Xval, d->sd, theta, sgn, d->cnt,
                                                            NULL, NULL);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(NG_CUDA_MALLOC(d->Srp, (size_t)n + 1));
@@ -343,7 +331,7 @@ static ng_status strength(dagg *d, double theta, int sgn)
   NG_CUDA_CHECK(cudaMemcpyAsync(&nnzS, d->Srp + n, sizeof(int64_t), cudaMemcpyDeviceToHost, d->s));
   NG_CUDA_CHECK(cudaStreamSynchronize(d->s));
   NG_CHECK(NG_CUDA_MALLOC(d->Scol, nnzS ? nnzS : 1));
-  k_strength_g<<<nblocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Xrp, d->Xcol, d->Xval, d->sd, theta, sgn, NULL,
+  k_strength_g<<<blocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Xrp, d->Xcol, d->Xval, d->sd, theta, sgn, NULL,
                                                            d->Srp, d->Scol);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;
@@ -355,17 +343,17 @@ static ng_status mis2(dagg *d)
 {
   int32_t n = d->n;
   uint32_t base = (uint32_t)d->A->row_begin;
-  k_keys<<<nblocks(n), TPB, 0, d->s>>>(n, base, d->Srp, d->T);
+  k_keys<<<blocks(n), TPB, 0, d->s>>>(n, base, d->Srp, d->T);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(exchange(d, d->T));
   for (int64_t round = 0;; round++) {
     int und = 0;
     NG_CUDA_CHECK(cudaMemsetAsync(d->flag, 0, sizeof(int), d->s));
-    k_max_neighbours_g<<<nblocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->T, d->M1);
+    k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->T, d->M1);
     NG_CUDA_LAUNCH_CHECK();
     NG_CHECK(exchange(d, d->M1));
-    k_max_neighbours_g<<<nblocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->M1, d->M2);
-    k_decide_global<<<nblocks(n), TPB, 0, d->s>>>(n, base, d->T, d->M2, d->flag);
+    k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->M1, d->M2);
+    k_decide_global<<<blocks(n), TPB, 0, d->s>>>(n, base, d->T, d->M2, d->flag);
     NG_CUDA_LAUNCH_CHECK();
     NG_CHECK(exchange(d, d->T));
     NG_CHECK(read_int(d, &und));
@@ -385,24 +373,24 @@ static ng_status number(dagg *d, int64_t *agg, int64_t *cstarts, int64_t *n_coar
   ng_context ctx = d->A->ctx;
   int32_t n = d->n, ne = d->n + d->nh;
   int64_t nroots = 0, nleft = 0;
-  k_root<<<nblocks(ne), TPB, 0, d->s>>>(ne, n, d->A->row_begin, d->T, d->hgcol, d->root);
-  k_step1<<<nblocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->root, d->step, d->cnt);
+  k_root<<<blocks(ne), TPB, 0, d->s>>>(ne, n, d->A->row_begin, d->T, d->hgcol, d->root);
+  k_step1<<<blocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->root, d->step, d->cnt);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(exchange(d, d->step));
   NG_CHECK(scan(d, d->cnt, d->pos, &nroots));
-  k_leftover<<<nblocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->step, d->left);
+  k_leftover<<<blocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->step, d->left);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(scan(d, d->left, d->lpos, &nleft));
   if (nroots + nleft > INT32_MAX) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG aggregation: too many aggregates");
   NG_CHECK(ng_comm_starts(ctx, (int32_t)(nroots + nleft), cstarts));
   *n_coarse = cstarts[ctx->size];
-  k_cid<<<nblocks(n), TPB, 0, d->s>>>(n, d->root, d->pos, d->left, d->lpos, nroots, cstarts[ctx->rank], d->cid);
+  k_cid<<<blocks(n), TPB, 0, d->s>>>(n, d->root, d->pos, d->left, d->lpos, nroots, cstarts[ctx->rank], d->cid);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(exchange(d, d->cid));
-  k_stepc<<<nblocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->T, d->step, d->cid, d->root); /* root[] reused */
+  k_stepc<<<blocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->T, d->step, d->cid, d->root); /* root[] reused */
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(exchange(d, d->root));
-  k_agg2<<<nblocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->root, d->cid, d->agg);
+  k_agg2<<<blocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->root, d->cid, d->agg);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(exchange(d, d->agg));
   ng_host_prefault(agg, (size_t)ne * sizeof(int64_t));
@@ -463,7 +451,7 @@ extern "C" ng_status ng_amg_dx_values(void *dx, ng_matrix A)
     st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: uploading the off-rank block's values failed");
   if (!st) {
     int *junk = x->flag; /* an update keeps the patterns: the sortedness flag is not read */
-    k_xfill<<<nblocks(x->n), TPB, 0, s>>>(x->n, x->nlow, x->Lrp, x->Lcol, x->Lval ? x->Lval : lv, x->nh ? x->Orp : NULL, x->Ocol, ov,
+    k_xfill<<<blocks(x->n), TPB, 0, s>>>(x->n, x->nlow, x->Lrp, x->Lcol, x->Lval ? x->Lval : lv, x->nh ? x->Orp : NULL, x->Ocol, ov,
                                           x->Xrp, x->Xcol, x->Xval, junk);
     if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess)
       st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: refilling the rows failed");

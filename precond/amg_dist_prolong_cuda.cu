@@ -15,18 +15,6 @@
 #include "amg_kernels_cuda.cuh"
 #include "amg_dist_dx.cuh"
 
-static int nblocks(int64_t n)
-{
-  int64_t b = (n + TPB - 1) / TPB;
-  return (int)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
-}
-
-static __global__ void k_narrow32(int32_t n, const int64_t *in, int32_t *out)
-{
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i <= n; i += (int64_t)gridDim.x * blockDim.x)
-    out[i] = (int32_t)in[i];
-}
-
 /* P's pattern on the device (x->Prp, x->Pcol); *fits = 0 past 2^31 - 1 entries. */
 static ng_status pattern(ng_amg_dx *x, int *fits)
 {
@@ -42,7 +30,7 @@ static ng_status pattern(ng_amg_dx *x, int *fits)
     st = NG_ERROR(NG_ERR_CUDA, "AMG GPU P: sizing the scan failed");
   if (!st) st = ng_cuda_malloc(&tmp, tb ? tb : 1, "AMG GPU P scan buffer");
   if (!st) {
-    k_ppattern<<<nblocks(n), TPB, 0, s>>>(n, x->Xrp, x->Xcol, x->cagg, scratch, cnt, NULL, NULL);
+    k_ppattern<<<blocks(n), TPB, 0, s>>>(n, x->Xrp, x->Xcol, x->cagg, scratch, cnt, NULL, NULL);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaMemsetAsync(cnt + n, 0, sizeof(int64_t), s);
     if (e == cudaSuccess) e = cub::DeviceScan::ExclusiveSum(tmp, tb, cnt, pos, n + 1, s);
@@ -57,8 +45,8 @@ static ng_status pattern(ng_amg_dx *x, int *fits)
     if (!st) st = NG_CUDA_MALLOC(x->Pcol, total ? total : 1);
     if (!st) st = NG_CUDA_MALLOC(x->Pval, total ? total : 1);
     if (!st) {
-      k_narrow32<<<nblocks((int64_t)n + 1), TPB, 0, s>>>(n, pos, x->Prp);
-      k_ppattern<<<nblocks(n), TPB, 0, s>>>(n, x->Xrp, x->Xcol, x->cagg, scratch, NULL, x->Prp, x->Pcol);
+      k_narrow<<<blocks((int64_t)n + 1), TPB, 0, s>>>(n, pos, x->Prp);
+      k_ppattern<<<blocks(n), TPB, 0, s>>>(n, x->Xrp, x->Xcol, x->cagg, scratch, NULL, x->Prp, x->Pcol);
       if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess)
         st = NG_ERROR(NG_ERR_CUDA, "AMG GPU P: filling the pattern failed");
     }
@@ -75,7 +63,7 @@ static ng_status values(ng_amg_dx *x, double omega, double filter, int sgn, int 
 {
   cudaStream_t s = x->ctx->cuda->stream;
   NG_CUDA_CHECK(cudaMemsetAsync(x->flag, 0, sizeof(int), s));
-  k_pvalues<<<nblocks(x->n), TPB, 0, s>>>(x->n, x->Xrp, x->Xcol, x->Xval, x->cagg, x->ptent, omega,
+  k_pvalues<<<blocks(x->n), TPB, 0, s>>>(x->n, x->Xrp, x->Xcol, x->Xval, x->cagg, x->ptent, omega,
                                           filter > 0 ? x->sd : NULL, filter, sgn, x->Prp, x->Pcol, x->Pval, x->flag);
   NG_CUDA_LAUNCH_CHECK();
   NG_CUDA_CHECK(cudaMemcpyAsync(bad, x->flag, sizeof(int), cudaMemcpyDeviceToHost, s));

@@ -276,4 +276,24 @@ static __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *co
     }
   }
 }
+
+/* Blocks of TPB threads for n items (at least 1; a grid-stride loop covers
+ * the rest past 8 x 65535 blocks). */
+static inline int blocks(int64_t n)
+{
+  int64_t b = (n + TPB - 1) / TPB;
+  return (int)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+/* out[i] = in[i] for i <= n: 64-bit row offsets narrowed (the caller checked they fit) */
+static __global__ void k_narrow(int32_t n, const int64_t *in, int32_t *out)
+{
+  for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += gridDim.x * blockDim.x) out[i] = (int32_t)in[i];
+}
+/* out[i] = in[i] for i <= n: a 32-bit row-offset array widened */
+static __global__ void k_widen(int32_t n, const int32_t *in, int64_t *out)
+{
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i <= n; i += (int64_t)gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
 #endif

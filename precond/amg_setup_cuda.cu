@@ -365,16 +365,6 @@ __global__ void k_dinv(int32_t n, const int64_t *rp, const int32_t *col, const d
   }
 }
 
-__global__ void k_narrow(int32_t n, const int64_t *in, int32_t *out)
-{
-  for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += gridDim.x * blockDim.x) out[i] = (int32_t)in[i];
-}
-/* out[i] = in[i] for i <= n: a 32-bit row-offset array widened */
-__global__ void k_widen(int32_t n, const int32_t *in, int64_t *out)
-{
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i <= n; i += (int64_t)gridDim.x * blockDim.x)
-    out[i] = in[i];
-}
 
 /* ---- host side ------------------------------------------------------------ */
 
@@ -399,11 +389,6 @@ static void trace(amg_gpu *g, const char *what, double *t)
   *t = now;
 }
 
-static int blocks(int64_t n)
-{
-  int64_t b = (n + TPB - 1) / TPB;
-  return (int)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
-}
 
 /* Exclusive scan of cnt (n entries, int64) into new 64-bit offsets *out
  * (n + 1); *total receives the sum. */
