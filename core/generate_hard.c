@@ -179,8 +179,11 @@ ng_status ng_gen_hard(const char *spec, size_t len, int64_t N, const char *rest,
   if (strncmp(spec, "het", 3) == 0) {
     double seed = 1;
     NG_CHECK(parse_real(spec, &s, &seed, "the seed"));
-    NG_ASSERT_ARG(*s == '\0' && seed >= 0 && seed == floor(seed),
-                  "generator spec '%s': expected het%c:N[:seed] with a whole seed >= 0", spec, three ? '7' : '5');
+    /* at most 2^53: every whole number up to there is exact in a double, and
+     * the conversion to the 64-bit seed is defined (4e107 was not) */
+    NG_ASSERT_ARG(*s == '\0' && seed >= 0 && seed <= 9007199254740992.0 && seed == floor(seed),
+                  "generator spec '%s': expected het%c:N[:seed] with a whole seed from 0 to 2^53", spec,
+                  three ? '7' : '5');
     return gen_het((int32_t)N, (int32_t)N, three ? (int32_t)N : 1, (uint64_t)seed, A, b);
   }
   double eps = 1e-2, angle = 45.0;

@@ -352,7 +352,7 @@ START_TEST(bad_specs_rejected)
                               "mps:2x2x2",  "mps:0",         "mps:100000",    "fem27:0x3x3",    "lap7:3x0x3",
                               "het7:1291",  "het7:4:x",      "het7:4:1.5",    "het7:4:1:2",     "het5:4x4",
                               "rotaniso:4:0", "rotaniso:4:2", "rotaniso:4:0.1:x", "rotaniso:4:0.1:30:1",
-                              "rotaniso3:2000", "het5:50000"};
+                              "rotaniso3:2000", "het5:50000",  "het7:7:4.1e107", "het5:4:9007199254740994"};
   for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
     ng_csr A;
     double *b = (double *)&A; /* must come back NULL */
