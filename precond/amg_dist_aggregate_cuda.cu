@@ -493,7 +493,12 @@ extern "C" ng_status ng_amg_dist_aggregate_gpu(ng_matrix A, double theta, int sg
     st = NG_ERROR(NG_ERR_CUDA, "AMG aggregation: downloading sqrt |a_ii| failed");
     goto out;
   }
-  NG_CHECK_GOTO(st, keep(&d, dx), out);
+  st = ng_comm_agree(ctx, keep(&d, dx)); /* a failed allocation on one rank fails all */
+  if (st) {
+    ng_amg_dx_free(*dx);
+    *dx = NULL;
+    goto out;
+  }
   *done = 1;
 out:
   dagg_free(&d);
