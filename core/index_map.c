@@ -7,7 +7,7 @@
  * probe sequence instead of a binary search. */
 #include "internal.h"
 
-static int cmp_i64(const void *a, const void *b)
+int ng_cmp_int64(const void *a, const void *b)
 {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
@@ -79,7 +79,7 @@ ng_status ng_index_map_build(ng_index_map *M, const int64_t *v, int64_t count)
   int32_t k = 0;
   for (int64_t s = 0; s <= M->mask; s++)
     if (M->key[s] >= 0) M->sorted[k++] = M->key[s];
-  qsort(M->sorted, (size_t)M->n, sizeof(int64_t), cmp_i64);
+  qsort(M->sorted, (size_t)M->n, sizeof(int64_t), ng_cmp_int64);
   for (int32_t q = 0; q < M->n; q++) M->pos[probe(M, M->sorted[q])] = q;
   return NG_SUCCESS;
 fail:

@@ -108,6 +108,8 @@ typedef struct {
   int64_t *sorted;
   int32_t n;
 } ng_index_map;
+/* qsort comparator of int64_t values, ascending (core/index_map.c) */
+int ng_cmp_int64(const void *a, const void *b);
 ng_status ng_index_map_build(ng_index_map *M, const int64_t *v, int64_t count);
 int32_t ng_index_map_find(const ng_index_map *M, int64_t g); /* -1 when absent */
 void ng_index_map_free(ng_index_map *M);

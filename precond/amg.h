@@ -251,6 +251,11 @@ ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
 ng_status ng_amg_smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A);
 /* amg_setup.c: the strength threshold of level l (-amg_theta, -amg_theta_coarse after the finest) */
 double ng_amg_level_theta(const ng_amg *M, int l);
+/* amg_setup.c: NG_AMG_TRACE=1 (read once); ng_amg_trace waits for the
+ * context's device, prints on rank 0 the milliseconds of level l's step
+ * `what` since *t (stderr) and restarts *t; nothing when tracing is off. */
+int ng_amg_trace_on(void);
+void ng_amg_trace(ng_context ctx, const char *what, int l, double *t);
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);

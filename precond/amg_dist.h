@@ -112,8 +112,8 @@ void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
 /* 1 when the level's local products ran on the GPU. */
 int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
 
-/* NG_AMG_TRACE=1: rank 0 prints the milliseconds of each setup step since
- * *t (after waiting for the device) and restarts *t (amg_dist_setup.c). */
+/* ng_amg_trace with the level being built (amg_dist_setup.c), for the
+ * steps in amg_dist_*.c that do not know it. */
 void ng_amg_dist_trace(ng_context ctx, const char *what, double *t);
 /* amg_dist_setup.c: the hierarchy (ng_amg_build / ng_amg_refresh call these
  * when the context has several ranks), its release and report. */

@@ -37,11 +37,6 @@ extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, in
                                           double **val);
 
 /* ---- kernels (one thread per row unless the name ends in _g) ------------- */
-__device__ static uint64_t gkey(int state, uint32_t g)
-{
-  return ((uint64_t)state << 62) | (hash30((uint64_t)g) << 32) | g;
-}
-
 static __global__ void k_xrp(int32_t n, const int64_t *Lrp, const int64_t *Orp, int64_t *Xrp)
 {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i <= n; i += (int64_t)gridDim.x * blockDim.x)
@@ -78,24 +73,6 @@ static __global__ void k_xfill(int32_t n, int32_t nlow, const int64_t *Lrp, cons
     }
     if (!sorted) atomicExch(unsorted, 1);
   }
-}
-
-static __global__ void k_keys(int32_t n, uint32_t base, const int64_t *Srp, uint64_t *T)
-{
-  ROW_LOOP(n) T[i] = gkey(Srp[i + 1] > Srp[i] ? UNDECIDED : OUT, base + (uint32_t)i);
-}
-
-static __global__ void k_decide_global(int32_t n, uint32_t base, uint64_t *T, const uint64_t *M2, int *undecided)
-{
-  int c = 0;
-  ROW_LOOP(n) {
-    if (key_state(T[i]) != UNDECIDED) continue;
-    uint32_t me = base + (uint32_t)i;
-    if ((uint32_t)M2[i] == me) T[i] = gkey(IN, me);
-    else if (key_state(M2[i]) == IN) T[i] = gkey(OUT, me);
-    else c++;
-  }
-  if (c) atomicAdd(undecided, c);
 }
 
 /* root[e] = global index of e when e is IN (own rows and halo), else -1 */
@@ -343,7 +320,7 @@ static ng_status mis2(dagg *d)
 {
   int32_t n = d->n;
   uint32_t base = (uint32_t)d->A->row_begin;
-  k_keys<<<blocks(n), TPB, 0, d->s>>>(n, base, d->Srp, d->T);
+  k_init_keys<<<blocks(n), TPB, 0, d->s>>>(n, base, d->Srp, d->T);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(exchange(d, d->T));
   for (int64_t round = 0;; round++) {
@@ -353,7 +330,7 @@ static ng_status mis2(dagg *d)
     NG_CUDA_LAUNCH_CHECK();
     NG_CHECK(exchange(d, d->M1));
     k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->M1, d->M2);
-    k_decide_global<<<blocks(n), TPB, 0, d->s>>>(n, base, d->T, d->M2, d->flag);
+    k_decide<<<blocks(n), TPB, 0, d->s>>>(n, base, d->T, d->M2, d->flag);
     NG_CUDA_LAUNCH_CHECK();
     NG_CHECK(exchange(d, d->T));
     NG_CHECK(read_int(d, &und));
@@ -381,7 +358,7 @@ static ng_status number(dagg *d, int64_t *agg, int64_t *cstarts, int64_t *n_coar
   k_leftover<<<blocks(n), TPB, 0, d->s>>>(n, d->Srp, d->Scol, d->step, d->left);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(scan(d, d->left, d->lpos, &nleft));
-  if (nroots + nleft > INT32_MAX) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG aggregation: too many aggregates");
+  /* nroots + nleft <= n: a 32-bit count */
   NG_CHECK(ng_comm_starts(ctx, (int32_t)(nroots + nleft), cstarts));
   *n_coarse = cstarts[ctx->size];
   k_cid<<<blocks(n), TPB, 0, d->s>>>(n, d->root, d->pos, d->left, d->lpos, nroots, cstarts[ctx->rank], d->cid);

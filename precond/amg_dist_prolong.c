@@ -119,12 +119,6 @@ static ng_status make_aext(ng_matrix A, ng_csr *X)
   return NG_SUCCESS;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* The compact coarse columns (D->pcol, D->pm: every aggregate of an own
  * row or halo column, so every column of P, in ascending order) and
  * D->cagg. The aggregates this rank owns form the range [o0, o1): they are
@@ -151,7 +145,7 @@ static ng_status compact_columns(ng_matrix A, ng_amg_dlevel *D)
     if ((uint64_t)(a - o0) < (uint64_t)no) opos[a - o0] = 1;
     else f[nf++] = a;
   }
-  qsort(f, (size_t)nf, sizeof(int64_t), cmp_i64);
+  qsort(f, (size_t)nf, sizeof(int64_t), ng_cmp_int64);
   for (int64_t q = 0; q < nf; q++)
     if (q == 0 || f[q] != f[q - 1]) f[nu++] = f[q];
   int64_t below = 0, marked = 0;

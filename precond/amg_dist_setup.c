@@ -46,19 +46,7 @@ static const ng_spmv_ops dist_R_ops = {.name = "dist-R", .apply = dist_R_apply, 
 
 /* ---- setup ------------------------------------------------------------------ */
 static int trace_level;
-void ng_amg_dist_trace(ng_context ctx, const char *what, double *t)
-{
-  static int on = -1;
-  if (on < 0) {
-    const char *e = getenv("NG_AMG_TRACE");
-    on = e && !strcmp(e, "1");
-  }
-  if (!on) return;
-  ctx->vops->sync(ctx);
-  double now = ng_wtime();
-  if (ctx->rank == 0) fprintf(stderr, "[amg trace] rank 0 level %d %s %.2f ms\n", trace_level, what, 1e3 * (now - *t));
-  *t = now;
-}
+void ng_amg_dist_trace(ng_context ctx, const char *what, double *t) { ng_amg_trace(ctx, what, trace_level, t); }
 
 /* The estimate checks every rank's diagonal and agrees before its
  * collective iterations, naming the global row of a zero. */

@@ -21,9 +21,11 @@ __device__ static uint64_t hash30(uint64_t x)
   x ^= x >> 31;
   return x & 0x3fffffffull;
 }
-__device__ static uint64_t key(int state, int32_t i) { return ((uint64_t)state << 62) | (hash30((uint64_t)i) << 32) | (uint32_t)i; }
+/* a row's key: state, hash and index; the index is global under MPI (the
+ * rank's first row + the local one), so that keys compare across ranks */
+__device__ static uint64_t key(int state, uint32_t g) { return ((uint64_t)state << 62) | (hash30((uint64_t)g) << 32) | g; }
 __device__ static int key_state(uint64_t k) { return (int)(k >> 62); }
-__device__ static int32_t key_index(uint64_t k) { return (int32_t)(uint32_t)k; }
+__device__ static uint32_t key_index(uint64_t k) { return (uint32_t)k; }
 
 #define ROW_LOOP(n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
@@ -34,18 +36,20 @@ __device__ static bool strong(double a, double theta, double si, double sj, int 
   return (sgn ? -a : fabs(a)) >= __dmul_rn(__dmul_rn(theta, si), sj);
 }
 
-static __global__ void k_init_keys(int32_t n, const int64_t *Srp, uint64_t *T)
+/* rows base + i (base: 0 on one rank, the rank's first row under MPI) */
+static __global__ void k_init_keys(int32_t n, uint32_t base, const int64_t *Srp, uint64_t *T)
 {
-  ROW_LOOP(n) T[i] = key(Srp[i + 1] > Srp[i] ? UNDECIDED : OUT, i);
+  ROW_LOOP(n) T[i] = key(Srp[i + 1] > Srp[i] ? UNDECIDED : OUT, base + (uint32_t)i);
 }
 
-static __global__ void k_decide(int32_t n, uint64_t *T, const uint64_t *M2, int *undecided)
+static __global__ void k_decide(int32_t n, uint32_t base, uint64_t *T, const uint64_t *M2, int *undecided)
 {
   int c = 0;
   ROW_LOOP(n) {
     if (key_state(T[i]) != UNDECIDED) continue;
-    if (key_index(M2[i]) == i) T[i] = key(IN, i);
-    else if (key_state(M2[i]) == IN) T[i] = key(OUT, i);
+    uint32_t me = base + (uint32_t)i;
+    if (key_index(M2[i]) == me) T[i] = key(IN, me);
+    else if (key_state(M2[i]) == IN) T[i] = key(OUT, me);
     else c++;
   }
   if (c) atomicAdd(undecided, c);

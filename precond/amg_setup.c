@@ -139,19 +139,23 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   return NG_SUCCESS;
 }
 
-/* NG_AMG_TRACE=1: the setup's per-level rho and finish times on stderr,
- * after a device sync (amg_setup_cuda.cu traces the GPU steps the same way) */
-static void build_trace(ng_context ctx, const char *what, int l, double *t)
+int ng_amg_trace_on(void)
 {
   static int on = -1;
   if (on < 0) {
     const char *e = getenv("NG_AMG_TRACE");
     on = e && !strcmp(e, "1");
   }
-  if (!on) return;
+  return on;
+}
+
+void ng_amg_trace(ng_context ctx, const char *what, int l, double *t)
+{
+  if (!ng_amg_trace_on()) return;
   ctx->vops->sync(ctx);
   double now = ng_wtime();
-  fprintf(stderr, "[amg trace] level %d %s %.2f ms\n", l, what, 1e3 * (now - *t));
+  if (ctx->rank == 0)
+    fprintf(stderr, "[amg trace] %slevel %d %s %.2f ms\n", ctx->size > 1 ? "rank 0 " : "", l, what, 1e3 * (now - *t));
   *t = now;
 }
 
@@ -164,9 +168,9 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   double tt = ng_wtime();
   NG_CHECK(ng_amg_smoother_diagonal(ctx, M, l, A));
-  build_trace(ctx, "finish: diagonal", l, &tt);
+  ng_amg_trace(ctx, "finish: diagonal", l, &tt);
   if (l == 0) NG_CHECK(ng_amg_fine_table(ctx, M, Amat, refresh));
-  build_trace(ctx, "finish: fine table", l, &tt);
+  ng_amg_trace(ctx, "finish: fine table", l, &tt);
   if (l > 0) {
     if (!refresh) {
       int done = 0;
@@ -210,7 +214,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
       NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->b));
     }
   }
-  build_trace(ctx, "finish: tables, vectors", l, &tt);
+  ng_amg_trace(ctx, "finish: tables, vectors", l, &tt);
   /* the smoother's own state: made once, its values refreshed by an update */
   if (!(last && M->coarse_direct)) {
     if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? Amat : NULL, &L->sdata));
@@ -234,7 +238,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     t = ng_wtime();
     NG_CHECK(level_rho(M, A, l));
     M->t_rho += ng_wtime() - t;
-    build_trace(ctx, "rho", l, &t);
+    ng_amg_trace(ctx, "rho", l, &t);
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
     /* the finest level on the GPU, then the next ones while big enough */
     int gpu = M->gpu_setup && (l == 0 || (from_device(M, l) && L->n >= M->gpu_min_rows));
@@ -290,7 +294,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
   for (int l = 0; l < M->nlevels; l++) {
     double tl = ng_wtime();
     NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
-    build_trace(ctx, "finish", l, &tl);
+    ng_amg_trace(ctx, "finish", l, &tl);
   }
   if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));

@@ -371,18 +371,9 @@ __global__ void k_dinv(int32_t n, const int64_t *rp, const int32_t *col, const d
 /* NG_AMG_TRACE=1: each step of the GPU setup waits for the device and prints
  * its milliseconds on stderr (a profiling aid for machines without Nsight;
  * the waits make the whole setup slower, so bench/amg's phases are run without) */
-static int trace_on(void)
-{
-  static int on = -1;
-  if (on < 0) {
-    const char *e = getenv("NG_AMG_TRACE");
-    on = e && !strcmp(e, "1");
-  }
-  return on;
-}
 static void trace(amg_gpu *g, const char *what, double *t)
 {
-  if (!trace_on()) return;
+  if (!ng_amg_trace_on()) return;
   cudaStreamSynchronize(g->ctx->cuda->stream);
   double now = ng_wtime();
   fprintf(stderr, "[amg trace] n %d %s %.2f ms\n", (int)g->n, what, 1e3 * (now - *t));
@@ -536,14 +527,14 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(T, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M1, n), out);
   NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M2, n), out);
-  k_init_keys<<<blocks(n), TPB, 0, cu->stream>>>(n, Srp, T);
+  k_init_keys<<<blocks(n), TPB, 0, cu->stream>>>(n, 0, Srp, T);
   K_CHECK();
   trace(g, "aggregate: strength fill, key alloc", &tt);
   for (int round = 0;; round++) { /* the dense rounds of the host: same decisions */
     NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
     k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, T, M1);
     k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, M1, M2);
-    k_decide<<<blocks(n), TPB, 0, cu->stream>>>(n, T, M2, dund);
+    k_decide<<<blocks(n), TPB, 0, cu->stream>>>(n, 0, T, M2, dund);
     K_CHECK();
     if (cudaMemcpyAsync(&undecided, dund, sizeof(int), cudaMemcpyDeviceToHost, cu->stream) != cudaSuccess ||
         cudaStreamSynchronize(cu->stream) != cudaSuccess) {
@@ -558,7 +549,7 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
     }
   }
   /* roots numbered in index order, then the two joining steps, then leftovers */
-  if (trace_on()) {
+  if (ng_amg_trace_on()) {
     char what[64];
     snprintf(what, sizeof(what), "aggregate: MIS(2), %d rounds", rounds + 1);
     trace(g, what, &tt);
