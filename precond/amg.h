@@ -117,9 +117,10 @@ typedef struct {
   double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
   void *sdata;                   /* the smoother's state of this level (smoother.h) */
   int gpu;                       /* aggregates, P, R, next A built on the GPU (amg_setup_cuda.cu) */
-  int host_stale;                /* A's host values are the setup's: the update refreshed only the
-                                    device copy (a GPU level fed by a GPU level, nothing on the host
-                                    reads them) */
+  int host_stale;                /* levels made by a GPU level: 1, A's host values are the setup's
+                                    (an update refreshed only the device copy); 2, A has its sizes
+                                    but no arrays (the setup did not download it: a GPU level reads
+                                    the device copy). ng_amg_level_host makes the host copy current. */
 } ng_amg_level;
 
 typedef struct {
@@ -141,7 +142,7 @@ typedef struct {
   int cycle_gamma;               /* -amg_cycle: coarse corrections per level, 1 (V) or 2 (W) */
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;
-  ng_csr coarse_inv;             /* dense inverse as a full CSR (host) */
+  ng_csr coarse_inv;             /* dense inverse as a full CSR (host; empty when made on the GPU) */
   const ng_spmv_ops *Cops; void *Cdata;
   double *eigvec0;               /* finest level: power iteration buffer in context memory (when not on the device path) */
   char format[32];
@@ -175,8 +176,8 @@ typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, d
 /* amg_setup_cuda.cu: level l on the GPU (level 0: the matrix's device CSR,
  * else level l - 1's device Galerkin product). aggregate: strength and MIS(2)
  * on the device (L[l].agg, .nagg: identical to the host's); transfer: P, R
- * (device SpMV tables of level l) and A_c (also as host L[l + 1].A), values
- * only when refresh. download: level l's P, R and (Ac != NULL) device
+ * (device SpMV tables of level l) and A_c (its host copy L[l + 1].A only
+ * on demand: ng_amg_level_host), values only when refresh. download: level l's P, R and (Ac != NULL) device
  * product A_c (tests). */
 ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
 ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
@@ -200,6 +201,13 @@ ng_status ng_amg_gpu_coarse_table(ng_amg *M, int l, const ng_spmv_ops **ops, voi
 ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, void *data, int *done);
 /* dinv = omega / a_ii of a GPU-built level, on the device */
 ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
+/* amg_coarse_cuda.cu: the coarsest operator A's dense inverse computed on
+ * the device into M->Cops / M->Cdata (a device CSR of the full pattern, made
+ * when absent); *done = 0 when not done there (CPU context, several ranks,
+ * -amg_format not csr, A not symmetric positive definite): the host's. */
+ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const ng_csr *A, int *done);
+/* Level l's host A from GPU level l - 1's device product (ng_amg_level_host). */
+ng_status ng_amg_gpu_level_host(ng_amg *M, int l);
 void ng_amg_gpu_free(ng_amg *M);
 /* The distributed setup's local products T = C (A B) of host CSRs on the
  * device (T allocated at the first call, values only when *state exists:
@@ -242,6 +250,10 @@ ng_status ng_amg_single_build(ng_context ctx, ng_amg *M, ng_matrix A);
 ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
 void ng_amg_single_free(ng_context ctx, ng_amg *M);
 
+/* amg_setup.c: level l's host operator L[l].A made current (downloaded when
+ * the GPU setup left it on the device, host_stale above); every host reader
+ * of a level l > 0 operator calls it first. */
+ng_status ng_amg_level_host(ng_amg *M, int l);
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
  * format refuses it); the coarsest operator's dense inverse as a full CSR. */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);

@@ -8,7 +8,7 @@ libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c preco
   precond/amg_single.h precond/amg_single.c
 if NG_CUDA
 libnagare_la_SOURCES += precond/amg_setup_cuda.cu precond/amg_fine_cuda.cu precond/amg_graph_cuda.cu precond/amg_single_cuda.cu precond/smoother_mcgs_cuda.cu precond/coloring_cuda.cu \
-  precond/amg_dist_aggregate_cuda.cu precond/amg_dist_prolong_cuda.cu
+  precond/amg_coarse_cuda.cu precond/amg_dist_aggregate_cuda.cu precond/amg_dist_prolong_cuda.cu
 endif
 EXTRA_DIST += precond/amg_kernels_cuda.cuh precond/amg_dist_dx.cuh
 if NG_CHECK

@@ -26,6 +26,17 @@ static int from_device(ng_amg *M, int l) { return l > 0 && M->L[l - 1].gpu; }
 /* Host operator of level l (level 0 is the user's matrix). */
 static const ng_csr *level_matrix(ng_amg *M, ng_matrix A, int l) { return l ? &M->L[l].A : &A->local; }
 
+ng_status ng_amg_level_host(ng_amg *M, int l)
+{
+#ifdef NG_HAVE_CUDA
+  if (l > 0 && M->L[l].host_stale) NG_CHECK(ng_amg_gpu_level_host(M, l));
+#else
+  (void)M;
+  (void)l;
+#endif
+  return NG_SUCCESS;
+}
+
 /* An SpMV table for one host CSR in the requested format, CSR when the format refuses it. */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data)
 {
@@ -63,6 +74,7 @@ static ng_status level_rho(ng_amg *M, ng_matrix A, int l)
     if (!M->eigvec0) NG_CHECK(A->ctx->vops->alloc(A->ctx, &M->eigvec0, L->n));
     return ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->rho);
   }
+  NG_CHECK(ng_amg_level_host(M, l));
   return ng_amg_spectral_radius(&L->A, RHO_ITERS, &L->rho);
 }
 
@@ -167,6 +179,9 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
   int last = l == M->nlevels - 1;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   double tt = ng_wtime();
+  /* a level built on the host (the coarsest among them) reads its host
+   * operator below; a GPU level only when its table is not a device CSR */
+  if (!L->gpu) NG_CHECK(ng_amg_level_host(M, l));
   NG_CHECK(ng_amg_smoother_diagonal(ctx, M, l, A));
   ng_amg_trace(ctx, "finish: diagonal", l, &tt);
   if (l == 0) NG_CHECK(ng_amg_fine_table(ctx, M, Amat, refresh));
@@ -177,12 +192,14 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
 #ifdef NG_HAVE_CUDA
       if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->Aops, &L->Adata, &done));
 #endif
+      if (!done) NG_CHECK(ng_amg_level_host(M, l));
       if (!done) NG_CHECK(ng_amg_make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
     } else {
       int done = 0;
 #ifdef NG_HAVE_CUDA
       if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_values(M, l, L->Aops, L->Adata, &done));
 #endif
+      if (!done) NG_CHECK(ng_amg_level_host(M, l));
       if (!done) NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
     }
   }
@@ -197,9 +214,15 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
       NG_CHECK(L->Rops->update_values(L->Rdata, &L->R));
     }
   } else if (M->coarse_direct) {
-    NG_CHECK(ng_amg_coarse_inverse(M, A));
-    if (!refresh) NG_CHECK(ng_amg_make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
-    else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
+    int done = 0;
+#ifdef NG_HAVE_CUDA
+    NG_CHECK(ng_amg_gpu_coarse_inverse(ctx, M, A, &done)); /* into the table's device values */
+#endif
+    if (!done) {
+      NG_CHECK(ng_amg_coarse_inverse(M, A));
+      if (!M->Cops) NG_CHECK(ng_amg_make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
+      else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
+    }
   }
   if (!refresh) {
     /* zeroed once: every cycle writes them before it reads them, but a
@@ -219,6 +242,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
   if (!(last && M->coarse_direct)) {
     if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? Amat : NULL, &L->sdata));
     else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
+    ng_amg_trace(ctx, "finish: smoother", l, &tt);
   }
   return NG_SUCCESS;
 }
@@ -256,6 +280,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
 #endif
     if (!gpu) {
+      NG_CHECK(ng_amg_level_host(M, l));
       NG_CHECK(NG_MALLOC(L->agg, L->n));
       NG_CHECK(ng_amg_strength(Ah, level_theta(M, l), M->strength_signed, &S));
       ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
@@ -284,6 +309,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
       ng_amg_gpu_drop(M, l);
     }
 #endif
+    NG_CHECK(ng_amg_level_host(M, l)); /* a GPU-aggregated level whose transfer fell back */
     NG_CHECK(NG_MALLOC(L->ptent, L->n));
     NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
     NG_CHECK(build_transfer(M, Ah, l, 0));
@@ -337,7 +363,10 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
       if (L->gpu) NG_CHECK(ng_amg_gpu_transfer(M, A, l, 1));
       else
 #endif
+      {
+        NG_CHECK(ng_amg_level_host(M, l));
         NG_CHECK(build_transfer(M, Ah, l, 1));
+      }
       L->t_update[1] = lap(ctx, M, &t);
     }
   }

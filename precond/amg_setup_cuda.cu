@@ -779,6 +779,32 @@ out:
   return st;
 }
 
+/* g's coarse operator into the host CSR C->A: the whole matrix (whole: its
+ * pattern too, C->A allocated here) or its values only; C->host_stale = 0. */
+static ng_status host_copy(amg_gpu *g, ng_amg_level *C, int whole)
+{
+  cudaStream_t s = g->ctx->cuda->stream;
+  NG_CUDA_CHECK(cudaStreamSynchronize(s));
+  if (whole) {
+    int32_t *h = NULL;
+    NG_CHECK(ng_csr_alloc(&C->A, g->nagg, g->nagg, g->nnzC));
+    /* fresh pages fault one by one inside a pageable copy (85 ms for A_c
+     * at lap27:256): touch them first, on all threads */
+    ng_host_prefault(C->A.col, (size_t)g->nnzC * sizeof(int32_t));
+    ng_host_prefault(C->A.val, (size_t)g->nnzC * sizeof(double));
+    NG_CHECK(NG_MALLOC(h, (size_t)g->nagg + 1));
+    cudaError_t e = cudaMemcpy(h, g->Crp, ((size_t)g->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost);
+    for (int32_t i = 0; e == cudaSuccess && i <= g->nagg; i++) C->A.rowptr[i] = h[i];
+    ng_free(h);
+    if (e != cudaSuccess)
+      return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: downloading A_c's row offsets failed: %s", cudaGetErrorString(e));
+    if (g->nnzC) NG_CUDA_CHECK(cudaMemcpy(C->A.col, g->Ccol, (size_t)g->nnzC * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  }
+  if (g->nnzC) NG_CUDA_CHECK(cudaMemcpy(C->A.val, g->Cval, (size_t)g->nnzC * sizeof(double), cudaMemcpyDeviceToHost));
+  C->host_stale = 0;
+  return NG_SUCCESS;
+}
+
 static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter)
 {
   struct ng_cuda *cu = g->ctx->cuda;
@@ -854,31 +880,32 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   trace(g, "galerkin: R (A P), sparsify", &tt);
   NG_CHECK(read_flag(g, &bad)); /* the update's products did not wait */
   if (bad) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: a product row outgrew its hash table");
-  /* A_c to the host, where the coarser levels are built; the update skips it
-   * when the next level is a GPU level with a device CSR table (its rho,
-   * diagonal, transfer and table all come from the device copy) */
+  /* A_c's host copy: not made at the setup (C->host_stale = 2: the coarse
+   * levels that need it, those built on the host, download it through
+   * ng_amg_level_host; a GPU level fed by this product never reads it: at
+   * lap7:128 the download was 7 of the setup's 38 ms); an update refreshes
+   * the values of a copy that exists unless the next level is a GPU level
+   * with a device CSR table (its rho, diagonal, transfer and table all come
+   * from the device copy) */
   if (!refresh) {
-    int32_t *h = NULL;
-    NG_CHECK(ng_csr_alloc(&C->A, g->nagg, g->nagg, g->nnzC));
-    /* fresh pages fault one by one inside a pageable copy (85 ms for A_c
-     * at lap27:256): touch them first, on all threads */
-    ng_host_prefault(C->A.col, (size_t)g->nnzC * sizeof(int32_t));
-    ng_host_prefault(C->A.val, (size_t)g->nnzC * sizeof(double));
-    NG_CHECK(NG_MALLOC(h, (size_t)g->nagg + 1));
-    cudaError_t e = cudaMemcpy(h, g->Crp, ((size_t)g->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost);
-    for (int32_t i = 0; e == cudaSuccess && i <= g->nagg; i++) C->A.rowptr[i] = h[i];
-    ng_free(h);
-    if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: downloading A_c's row offsets failed: %s", cudaGetErrorString(e));
-    NG_CUDA_CHECK(cudaMemcpy(C->A.col, g->Ccol, (size_t)g->nnzC * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    ng_csr_free(&C->A);
+    C->A.nrows = C->A.ncols = g->nagg;
+    C->A.nnz = g->nnzC;
+    C->host_stale = 2;
   } else if (C->A.nnz != g->nnzC)
     return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU update: A_c has %lld entries, %lld at setup", (long long)g->nnzC,
                     (long long)C->A.nnz);
-  int32_t *drp, *dcol;
-  double *dval;
-  int device_only = refresh && C->gpu && C->Aops && ng_csr_cuda_arrays(C->Aops, C->Adata, &drp, &dcol, &dval) == NG_SUCCESS;
-  if (!device_only) NG_CUDA_CHECK(cudaMemcpy(C->A.val, g->Cval, (size_t)g->nnzC * sizeof(double), cudaMemcpyDeviceToHost));
-  trace(g, "galerkin: A_c to the host", &tt);
-  C->host_stale = device_only;
+  else {
+    int32_t *drp, *dcol;
+    double *dval;
+    int device_only = C->gpu && C->Aops && ng_csr_cuda_arrays(C->Aops, C->Adata, &drp, &dcol, &dval) == NG_SUCCESS;
+    if (C->host_stale == 2 && !device_only) NG_CHECK(host_copy(g, C, 1));
+    else if (C->host_stale != 2) {
+      if (!device_only) NG_CHECK(host_copy(g, C, 0));
+      C->host_stale = device_only;
+    }
+  }
+  trace(g, "galerkin: A_c's host copy", &tt);
   M->t_galerkin += ng_wtime() - t;
   return NG_SUCCESS;
 }
@@ -1070,6 +1097,18 @@ extern "C" ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_op
                                   f->ctx->cuda->stream));
   *done = 1;
   return NG_SUCCESS;
+}
+
+/* Level l's host operator from GPU level l - 1's device product when the
+ * setup left it there (host_stale 2) or an update refreshed only the device
+ * values (1). */
+extern "C" ng_status ng_amg_gpu_level_host(ng_amg *M, int l)
+{
+  amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
+  ng_amg_level *L = &M->L[l];
+  if (!L->host_stale) return NG_SUCCESS;
+  if (!f || !f->Crp) return NG_ERROR(NG_ERR_INTERNAL, "AMG: level %d's operator is neither on the host nor on the device", l);
+  return host_copy(f, L, L->host_stale == 2);
 }
 
 extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv)

@@ -215,6 +215,7 @@ static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A,
     g->dev = NULL;
     layout_free(&g->lay);
   }
+  if (l > 0 && A == &M->L[l].A) NG_CHECK(ng_amg_level_host(M, l)); /* the GPU setup may have left it on the device */
   NG_CHECK(ng_coloring_graph(A, theta, &G));
   ng_status st = cops->color(ctx, &G, order, g->color, &ncolors);
   ng_graph_free(&G);
@@ -240,6 +241,8 @@ static ng_status mmcgs_setup(ng_context ctx, ng_amg *M, int l, const ng_csr *A, 
 static ng_status mcgs_update(ng_context ctx, ng_amg *M, int l, const ng_csr *A, void *data)
 {
   mcgs *g = data;
+  /* a host-built layout reads the level's host values: current after this */
+  if (!g->on_device && l > 0 && A == &M->L[l].A) NG_CHECK(ng_amg_level_host(M, l));
   NG_CHECK(g->k->values(g->dev, &g->lay, &M->L[l], A));
   return NG_SUCCESS;
 }

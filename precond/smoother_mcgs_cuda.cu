@@ -22,7 +22,7 @@
  * entry, so GPU and host iterates agree. Levels without a 32-bit device
  * CSR (another -amg_format, 64-bit offsets past 2^31 entries) or with an
  * unsymmetric pattern, and -amg_smoother_setup host, take the host layout: values from the host CSR through the layout's source
- * indices and one upload (a level whose host copy is stale is downloaded
+ * indices and one upload (smoother_mcgs.c makes a level's host copy current
  * first). */
 #include "cuda_internal.h"
 #include "smoother.h"
@@ -300,14 +300,6 @@ static ng_status cuda_values(void *dev, const ng_mcgs_layout *y, ng_amg_level *L
   if (d->ops) { /* device-built: the table holds the new values already */
     NG_CHECK(device_fill(d, y, 0));
     return NG_SUCCESS;
-  }
-  if (L->host_stale && A == &L->A) { /* the update refreshed only the device copy of this level */
-    int32_t *rp, *col;
-    double *val;
-    NG_CHECK(ng_csr_cuda_arrays(L->Aops, L->Adata, &rp, &col, &val));
-    if (A->nnz) NG_CUDA_CHECK(cudaMemcpyAsync(L->A.val, val, (size_t)A->nnz * sizeof(double), cudaMemcpyDeviceToHost, s));
-    NG_CUDA_CHECK(cudaStreamSynchronize(s));
-    L->host_stale = 0;
   }
   ng_mcgs_gather_values(y, A, d->hval, d->hdinv);
   if (total) NG_CUDA_CHECK(cudaMemcpyAsync(d->val, d->hval, (size_t)total * sizeof(double), cudaMemcpyHostToDevice, s));

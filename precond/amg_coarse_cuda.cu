@@ -1,0 +1,154 @@
+/* precond/amg_coarse_cuda.cu: the coarsest level's dense inverse on the GPU
+ * (one-rank GPU context, -amg_coarse_solver direct, -amg_format csr).
+ *
+ * The host's Cholesky inverse (dense_chol.c) is serial in its factor and
+ * took 3.5-4.6 ms of lap7:128's 38 ms setup (338 rows), and as much again at
+ * every update. Here: Gauss-Jordan without pivoting, one launch per pivot
+ * over the whole n x n matrix (a thread per entry, the step written to a
+ * second buffer, so no entry is read after it changed), straight into the
+ * values of the V-cycle's table: nothing of size n^2 crosses the bus after
+ * the operator's own upload. Without pivoting only for a symmetric operator
+ * (checked on the host copy the coarsest level has): its pivots are Schur
+ * complements and must all be positive for an SPD matrix, so a pivot that
+ * is not (an indefinite or singular operator) sends the level to the host,
+ * whose pivoting inverse runs and reports (*done = 0). The lower triangle
+ * is mirrored at the end, so the inverse is exactly symmetric, as the
+ * host's, and the V-cycle stays symmetric for CG. */
+#include "cuda_internal.h"
+#include "amg.h"
+#include <math.h>
+
+extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
+                                       int32_t *col, double *val, void **data);
+extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
+                                        double **val);
+
+#define TPB 256
+
+/* pivot k: b = a after the step (row k scaled by 1 / a_kk, column k
+ * -a_ik / a_kk, the rest a_ij - a_ik (a_kj / a_kk): the host's gauss_jordan
+ * without the row swaps); a row per blockIdx.y */
+__global__ void k_gj_step(int32_t n, int32_t k, const double *__restrict__ a, double *__restrict__ b, int *bad)
+{
+  int32_t i = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  double p = a[(int64_t)k * n + k];
+  if (!(p > 0.0) || !isfinite(p)) {
+    if (i == 0 && j == 0) *bad = 1;
+    return;
+  }
+  double r = 1.0 / p, v;
+  if (i == k) v = j == k ? r : a[(int64_t)k * n + j] * r;
+  else if (j == k) v = -a[(int64_t)i * n + k] * r;
+  else v = a[(int64_t)i * n + j] - a[(int64_t)i * n + k] * (a[(int64_t)k * n + j] * r);
+  b[(int64_t)i * n + j] = v;
+}
+
+/* a_ji = a_ij for i > j: exactly symmetric */
+__global__ void k_mirror(int32_t n, double *a)
+{
+  int32_t i = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < i) a[(int64_t)j * n + i] = a[(int64_t)i * n + j];
+}
+
+/* the full n x n CSR pattern: row i's offsets i n, its columns 0..n-1 */
+__global__ void k_dense_pattern(int32_t n, int32_t *rp, int32_t *col)
+{
+  int32_t i = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < n) col[(int64_t)i * n + j] = j;
+  if (j == 0) rp[i + 1] = (i + 1) * n;
+  if (i == 0 && j == 0) rp[0] = 0;
+}
+
+/* M->Cops / M->Cdata: a device CSR of the full n x n pattern, values unset */
+static ng_status make_table(ng_context ctx, ng_amg *M, int32_t n)
+{
+  int32_t *rp = NULL, *col = NULL;
+  double *val = NULL;
+  ng_status st = NG_SUCCESS;
+  dim3 grid((n + TPB - 1) / TPB, n);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(rp, (size_t)n + 1), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(col, (size_t)n * n), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(val, (size_t)n * n), fail);
+  k_dense_pattern<<<grid, TPB, 0, ctx->cuda->stream>>>(n, rp, col);
+  if (cudaGetLastError() != cudaSuccess) {
+    st = NG_ERROR(NG_ERR_CUDA, "AMG: the coarsest inverse's pattern kernel failed");
+    goto fail;
+  }
+  NG_CHECK_GOTO(st, ng_csr_cuda_adopt(ctx, n, n, (int64_t)n * n, rp, col, val, &M->Cdata), fail);
+  M->Cops = ng_spmv_find("csr", 1);
+  return NG_SUCCESS;
+fail:
+  cudaFree(rp);
+  cudaFree(col);
+  cudaFree(val);
+  return st;
+}
+
+/* 1 when the dense row-major a equals its transpose (dense_chol.c's test) */
+static int symmetric(int32_t n, const double *a)
+{
+  for (int32_t i = 0; i < n; i++)
+    for (int32_t j = 0; j < i; j++)
+      if (fabs(a[(size_t)i * n + j] - a[(size_t)j * n + i]) > 1e-12 * (fabs(a[(size_t)i * n + j]) + fabs(a[(size_t)j * n + i])))
+        return 0;
+  return 1;
+}
+
+extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const ng_csr *A, int *done)
+{
+  int32_t n = A->nrows, *rp, *col;
+  double *h = NULL, *val = NULL, *work = NULL;
+  int *dbad = NULL, bad = 0, made = 0;
+  ng_status st = NG_SUCCESS;
+  cudaStream_t s;
+  *done = 0;
+  if (!ctx->on_gpu || ctx->size > 1 || n == 0 || n > 4096 || ng_spmv_find(M->format, 1) != ng_spmv_find("csr", 1))
+    return NG_SUCCESS;
+  s = ctx->cuda->stream;
+  NG_CHECK(NG_CALLOC(h, (size_t)n * n));
+  for (int32_t i = 0; i < n; i++)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) h[(size_t)i * n + A->col[k]] += A->val[k];
+  if (!symmetric(n, h)) goto out; /* the host's pivoting inverse */
+  if (!M->Cops) {
+    NG_CHECK_GOTO(st, make_table(ctx, M, n), out);
+    made = 1;
+  }
+  if (ng_csr_cuda_arrays(M->Cops, M->Cdata, &rp, &col, &val) != NG_SUCCESS) goto out; /* another table: the host's */
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(work, (size_t)n * n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(dbad, 1), out);
+  {
+    dim3 grid((n + TPB - 1) / TPB, n);
+    double *src = val, *dst = work;
+    cudaError_t e = cudaMemsetAsync(dbad, 0, sizeof(int), s);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(val, h, (size_t)n * n * sizeof(double), cudaMemcpyHostToDevice, s);
+    for (int32_t k = 0; e == cudaSuccess && k < n; k++) {
+      k_gj_step<<<grid, TPB, 0, s>>>(n, k, src, dst, dbad);
+      e = cudaGetLastError();
+      double *t = src;
+      src = dst, dst = t;
+    }
+    if (e == cudaSuccess && src != val) e = cudaMemcpyAsync(val, src, (size_t)n * n * sizeof(double), cudaMemcpyDeviceToDevice, s);
+    if (e == cudaSuccess) {
+      k_mirror<<<grid, TPB, 0, s>>>(n, val);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) {
+      st = NG_ERROR(NG_ERR_CUDA, "AMG: the coarsest inverse on the GPU failed: %s", cudaGetErrorString(e));
+      goto out;
+    }
+  }
+  *done = !bad; /* a pivot that is not positive: not SPD, the host inverts it (and reports a singular one) */
+out:
+  if (made && (!*done)) { /* the host path makes its own table */
+    M->Cops->destroy(M->Cdata);
+    M->Cops = NULL;
+    M->Cdata = NULL;
+  }
+  cudaFree(work);
+  cudaFree(dbad);
+  ng_free(h);
+  return st;
+}
