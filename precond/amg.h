@@ -95,6 +95,16 @@ void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
 /* Dense SPD inverse by Cholesky, LU with partial pivoting when Cholesky
  * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
 ng_status ng_dense_inverse(int32_t n, double *a);
+/* Its steps, for a caller that spreads the row loops over ranks: the
+ * factor L (1 when a is symmetric and positive definite), rows [j0, j1) of
+ * U = L^-T, rows [i0, i1) of U U^T (their parts j <= i, row i at a + (i -
+ * i0) n), the mirror of the lower part; Gauss-Jordan in place otherwise. */
+#define NG_DENSE_SPREAD_MIN 128 /* fewer rows or as many: the row loops on one thread, one rank */
+int ng_dense_cholesky(int32_t n, const double *a, double *L);
+void ng_dense_chol_u(int32_t n, const double *L, double *U, int32_t j0, int32_t j1);
+void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t i1);
+void ng_dense_mirror(int32_t n, double *a);
+ng_status ng_dense_gauss_jordan(int32_t n, double *a);
 
 /* One level of the hierarchy. Level 0's operator is the user's matrix. */
 typedef struct {
@@ -243,9 +253,11 @@ ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double 
 void ng_amg_single_free(ng_context ctx, ng_amg *M);
 
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
- * format refuses it); the coarsest operator's dense inverse as a full CSR. */
+ * format refuses it); the coarsest operator's dense inverse as a full CSR
+ * (_dense: the operator itself, dense, in M->coarse_inv). */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
 ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
+ng_status ng_amg_coarse_dense(ng_amg *M, const ng_csr *A);
 /* amg_setup.c: the smoother's dinv = omega / a_ii of level l in context
  * memory (allocated on the first call); also the distributed levels'. */
 ng_status ng_amg_smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A);
