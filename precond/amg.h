@@ -60,19 +60,21 @@ ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *rho);
  * cold too). */
 ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm, double *rho);
 /* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
- * ng_amg_smooth_values, which update() calls again on new values. */
-ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P);
+ * ng_amg_smooth_values, which update() calls again on new values. A2 (or
+ * NULL): more columns of A's rows, numbered after A's (a distributed
+ * level's off-rank block: its two blocks side by side, not copied). */
+ng_status ng_amg_smooth_pattern(const ng_csr *A, const ng_csr *A2, const int32_t *agg, int32_t nagg, ng_csr *P);
 /* filter > 0 (-amg_filter): smooth with A_F, A without the couplings that
  * are not strong at threshold `filter` (sgn as ng_amg_strength), each added
  * to its row's diagonal (the pattern stays A's: filtered entries are 0). */
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
                                double filter, int sgn, ng_csr *P);
 /* The rows of ng_amg_smooth_values with sd (sqrt |a_jj| of every column
- * of A, read when filter > 0) given: A may have more columns than rows (the
- * distributed P: own rows over own and halo columns, amg_dist_prolong.c).
- * Returns the first row with a zero diagonal, or -1. */
-int32_t ng_amg_smooth_rows(const ng_csr *A, const int32_t *agg, const double *ptent, double omega, double filter,
-                           int sgn, const double *sd, ng_csr *P);
+ * of [A | A2], read when filter > 0) given: A2 as in ng_amg_smooth_pattern
+ * (the distributed P: own rows over own and halo columns,
+ * amg_dist_prolong.c). Returns the first row with a zero diagonal, or -1. */
+int32_t ng_amg_smooth_rows(const ng_csr *A, const ng_csr *A2, const int32_t *agg, const double *ptent, double omega,
+                           double filter, int sgn, const double *sd, ng_csr *P);
 /* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
  * entries, may be NULL) receives where each entry of A went. */
 ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
@@ -84,6 +86,10 @@ void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
  * when A and B have new values in the same patterns. */
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
+/* The same with A's rows continued by A2's (columns numbered after A's;
+ * NULL: A alone), as ng_amg_smooth_pattern's A2. */
+ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C, int sorted);
+ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C);
 
 /* Non-Galerkin sparsification (amg_sparsify.c): A = G without the
  * off-diagonal entries |g_ij| < tau sqrt(|g_ii g_jj|), each added to its

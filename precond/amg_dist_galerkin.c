@@ -20,7 +20,7 @@ struct ng_amg_dgalerkin {
   double *halo_val;
   int64_t *cmap;                 /* compact coarse column -> global coarse row */
   int32_t m;
-  ng_csr B, AP, PcT, T;          /* B: P's own rows then halo rows, compact columns (D->Aext B = A P) */
+  ng_csr B, AP, PcT, T;          /* B: P's own rows then halo rows, compact columns ([A_local A_offrank] B = A P) */
   int64_t *pct_src;              /* PcT row -> its R row's first value: D->Rl.val + s, or D->Ro.val + (-1 - s) */
   int32_t *send_rows;            /* T rows sent, grouped by owner rank */
   int32_t n_send_rows;
@@ -404,12 +404,13 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
   ng_status st = NG_SUCCESS;
 #ifdef NG_HAVE_CUDA
   if (G->gpu && G->dx) st = ng_amg_gpu_triple_dx(ctx, D->gx, &G->B, &G->PcT, &G->T, &G->gpu);
-  else if (G->gpu) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
-  else
+  else if (G->gpu) {
+    st = ng_amg_dist_aext(A, D, 1); /* Aext's values from the updated blocks */
+    if (!st) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+  } else
 #endif
   {
-    st = ng_amg_dist_aext(A, D, D->gx != NULL); /* the GPU's P refilled X, not Aext */
-    if (!st) st = ng_spgemm_numeric(&D->Aext, &G->B, &G->AP);
+    st = ng_spgemm2_numeric(&A->local, ng_amg_dist_offrank(A), &G->B, &G->AP);
     if (!st) st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
   }
   NG_CHECK(ng_comm_agree(ctx, st));
@@ -465,8 +466,7 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
     }
   }
 #endif
-  if (!st && host) st = ng_amg_dist_aext(A, D, D->gx != NULL);
-  if (!st && host) st = ng_spgemm(&D->Aext, &G->B, &G->AP, 0);
+  if (!st && host) st = ng_spgemm2(&A->local, ng_amg_dist_offrank(A), &G->B, &G->AP, 0);
   if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
   ng_amg_dist_trace(ctx, host ? "Galerkin: products (host)" : "Galerkin: products (GPU)", &t);
   NG_CHECK(assemble(A, D, G, st, Ac)); /* agrees st with its first buffers */

@@ -5,10 +5,10 @@
  * (one all-to-all), which answers with the size (a second). Row i of the
  * smoothed P = (I - omega D^-1 A) P_tent reads the aggregates and tentative
  * values of its halo columns. The trick that lets the one-rank code build
- * it: A's two blocks side by side (Aext, own rows over own then halo
- * columns) and the coarse columns this rank meets numbered compactly in
- * global order, so that ng_amg_smooth_pattern and
- * ng_amg_smooth_rows run on them unchanged and give the one-rank rows. */
+ * it: A's two blocks side by side (own rows over own then halo columns:
+ * the one-rank functions' second block, nothing copied) and the coarse
+ * columns this rank meets numbered compactly in global order, so that
+ * ng_amg_smooth_pattern and ng_amg_smooth_rows give the one-rank rows. */
 #include "amg_dist.h"
 #include <math.h>
 
@@ -83,7 +83,10 @@ out:
 }
 
 /* [A_local | A_offrank] values, row by row (Aext's order): two block
- * copies a row (memcpy: cheaper than an element loop over ~20 entries). */
+ * copies a row (memcpy: cheaper than an element loop over ~20 entries).
+ * Aext, a copy of both blocks, is made only for the GPU's Galerkin
+ * products when the level's rows are not on the device already; the host
+ * reads the two blocks in place. */
 static void aext_values(ng_matrix A, ng_csr *X)
 {
   int32_t n = A->n_local;
@@ -315,11 +318,11 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
     ng_amg_dist_trace(ctx, gpu ? "P: pattern and values (GPU)" : "P: the GPU left it to the host", &t);
   }
 #endif
-  if (!st && !gpu) {
-    st = ng_amg_dist_aext(A, D, refresh);
-    if (!st && !refresh && !D->gather && !D->Pc.rowptr) st = ng_amg_smooth_pattern(&D->Aext, D->cagg, D->pm, &D->Pc);
+  if (!st && !gpu) { /* over A's two blocks side by side */
+    const ng_csr *O = ng_amg_dist_offrank(A);
+    if (!refresh && !D->gather && !D->Pc.rowptr) st = ng_amg_smooth_pattern(&A->local, O, D->cagg, D->pm, &D->Pc);
     if (!st && D->gather) bad = gather_values(A, &D->Pc);
-    else if (!st) bad = ng_amg_smooth_rows(&D->Aext, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
+    else if (!st) bad = ng_amg_smooth_rows(&A->local, O, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
     ng_amg_dist_trace(ctx, "P: pattern and values (host)", &t);
   }
   ng_free(sd);

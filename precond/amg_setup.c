@@ -122,7 +122,7 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l], *C = &M->L[l + 1];
   double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
-  if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, L->agg, L->nagg, &L->P));
+  if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, NULL, L->agg, L->nagg, &L->P));
   NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, M->filter ? level_theta(M, l) : 0.0, M->strength_signed,
                                  &L->P));
   if (!refresh) {
