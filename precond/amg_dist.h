@@ -36,11 +36,10 @@ typedef struct {
    * own row's and halo column's aggregate among them (-1: none) */
   int64_t *pcol;
   int32_t pm, *cagg;
-  /* P (rows of this level x coarse columns): Pc over the compact columns,
-   * p_gcol its global columns (the matrix's input, kept for updates) */
+  /* P (rows of this level x coarse columns): Pc over the compact columns
+   * (the matrix's input, kept for updates) */
   ng_matrix P;
   ng_csr Pc;
-  int64_t *p_gcol;
   /* R = P^T: transposes of P's local and off-rank blocks, reverse exchange */
   ng_csr Rl, Ro;
   int64_t *rl_perm, *ro_perm;

@@ -326,12 +326,6 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
     ng_amg_dist_trace(ctx, "P: pattern and values (host)", &t);
   }
   ng_free(sd);
-  if (!st && !refresh) {
-    st = NG_MALLOC(D->p_gcol, D->Pc.nnz);
-    if (!st)
-#pragma omp parallel for schedule(static) if (D->Pc.nnz > 20000)
-      for (int64_t p = 0; p < D->Pc.nnz; p++) D->p_gcol[p] = D->pcol[D->Pc.col[p]];
-  }
   if (bad >= 0)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + bad));
   NG_CHECK(ng_comm_agree(ctx, st));

@@ -444,7 +444,6 @@ void ng_amg_dist_free(ng_context ctx, ng_amg *M)
     ng_free(d->pcol);
     ng_free(d->cagg);
     ng_csr_free(&d->Pc);
-    ng_free(d->p_gcol);
     ng_free(d->gathered);
   }
   ng_free(D);
