@@ -229,6 +229,29 @@ ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *st
 {
   return move_values(ctx, starts, x, (double *)mine, 1); /* mine only read when gathering */
 }
+
+ng_status ng_comm_bcast_double(ng_context ctx, int root, double *x, int64_t n)
+{
+  if (n > INT_MAX) return NG_ERROR(NG_ERR_UNSUPPORTED, "broadcast of %lld values exceeds MPI's int counts", (long long)n);
+  NG_MPI_CHECK(MPI_Bcast(x, (int)n, MPI_DOUBLE, root, ctx->comm->comm));
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_allgather_blocks(ng_context ctx, double *x, const int64_t *starts)
+{
+  int cnt[ctx->size], dsp[ctx->size]; /* the same verdict on every rank: starts is */
+  NG_CHECK(mpi_counts(ctx, starts, starts + 1, cnt, dsp));
+  NG_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x, cnt, dsp, MPI_DOUBLE, ctx->comm->comm));
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_gather_blocks(ng_context ctx, int root, const double *mine, const int64_t *starts, double *x)
+{
+  int cnt[ctx->size], dsp[ctx->size]; /* the same verdict on every rank: starts is */
+  NG_CHECK(mpi_counts(ctx, starts, starts + 1, cnt, dsp));
+  NG_MPI_CHECK(MPI_Gatherv(mine, cnt[ctx->rank], MPI_DOUBLE, x, cnt, dsp, MPI_DOUBLE, root, ctx->comm->comm));
+  return NG_SUCCESS;
+}
 #else
 ng_status ng_comm_agree(ng_context ctx, ng_status st) { return st; }
 ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n) { return st; }
@@ -265,5 +288,13 @@ ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts)
 ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x)
 {
   return NG_ERROR(NG_ERR_INTERNAL, "ng_gather_values needs MPI");
+}
+/* one rank: its block is everything */
+ng_status ng_comm_bcast_double(ng_context ctx, int root, double *x, int64_t n) { return NG_SUCCESS; }
+ng_status ng_comm_allgather_blocks(ng_context ctx, double *x, const int64_t *starts) { return NG_SUCCESS; }
+ng_status ng_comm_gather_blocks(ng_context ctx, int root, const double *mine, const int64_t *starts, double *x)
+{
+  if (starts[1] > starts[0]) memcpy(x + starts[0], mine, (size_t)(starts[1] - starts[0]) * sizeof(double));
+  return NG_SUCCESS;
 }
 #endif

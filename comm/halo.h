@@ -123,6 +123,13 @@ ng_status ng_comm_bcast_int64(ng_context ctx, int64_t *v, int n);
 ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts);
 /* Collective: every rank's block (by starts) gathered into x on rank 0. */
 ng_status ng_gather_values(ng_context ctx, const double *mine, const int64_t *starts, double *x);
+/* Collective: rank root's n values x to every rank. */
+ng_status ng_comm_bcast_double(ng_context ctx, int root, double *x, int64_t n);
+/* Collective: rank r's block of x (entries starts[r] .. starts[r+1], the
+ * same starts on every rank) to every rank, in place. */
+ng_status ng_comm_allgather_blocks(ng_context ctx, double *x, const int64_t *starts);
+/* Collective: every rank's block mine (by starts) into x on rank root. */
+ng_status ng_comm_gather_blocks(ng_context ctx, int root, const double *mine, const int64_t *starts, double *x);
 /* Rank owning global index g under the ranges starts (size + 1 entries;
  * empty ranges skipped) (comm/partition.c). */
 int ng_partition_owner(const int64_t *starts, int size, int64_t g);

@@ -60,19 +60,21 @@ ng_status ng_amg_spectral_radius(const ng_csr *A, int iters, double *rho);
  * cold too). */
 ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm, double *rho);
 /* Pattern of P = (I - omega D^-1 A) P_tent (columns sorted); values by
- * ng_amg_smooth_values, which update() calls again on new values. */
-ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P);
+ * ng_amg_smooth_values, which update() calls again on new values. A2 (or
+ * NULL): more columns of A's rows, numbered after A's (a distributed
+ * level's off-rank block: its two blocks side by side, not copied). */
+ng_status ng_amg_smooth_pattern(const ng_csr *A, const ng_csr *A2, const int32_t *agg, int32_t nagg, ng_csr *P);
 /* filter > 0 (-amg_filter): smooth with A_F, A without the couplings that
  * are not strong at threshold `filter` (sgn as ng_amg_strength), each added
  * to its row's diagonal (the pattern stays A's: filtered entries are 0). */
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
                                double filter, int sgn, ng_csr *P);
 /* The rows of ng_amg_smooth_values with sd (sqrt |a_jj| of every column
- * of A, read when filter > 0) given: A may have more columns than rows (the
- * distributed P: own rows over own and halo columns, amg_dist_prolong.c).
- * Returns the first row with a zero diagonal, or -1. */
-int32_t ng_amg_smooth_rows(const ng_csr *A, const int32_t *agg, const double *ptent, double omega, double filter,
-                           int sgn, const double *sd, ng_csr *P);
+ * of [A | A2], read when filter > 0) given: A2 as in ng_amg_smooth_pattern
+ * (the distributed P: own rows over own and halo columns,
+ * amg_dist_prolong.c). Returns the first row with a zero diagonal, or -1. */
+int32_t ng_amg_smooth_rows(const ng_csr *A, const ng_csr *A2, const int32_t *agg, const double *ptent, double omega,
+                           double filter, int sgn, const double *sd, ng_csr *P);
 /* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
  * entries, may be NULL) receives where each entry of A went. */
 ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
@@ -84,6 +86,10 @@ void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
  * when A and B have new values in the same patterns. */
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
+/* The same with A's rows continued by A2's (columns numbered after A's;
+ * NULL: A alone), as ng_amg_smooth_pattern's A2. */
+ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C, int sorted);
+ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C);
 
 /* Non-Galerkin sparsification (amg_sparsify.c): A = G without the
  * off-diagonal entries |g_ij| < tau sqrt(|g_ii g_jj|), each added to its
@@ -95,6 +101,16 @@ void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
 /* Dense SPD inverse by Cholesky, LU with partial pivoting when Cholesky
  * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
 ng_status ng_dense_inverse(int32_t n, double *a);
+/* Its steps, for a caller that spreads the row loops over ranks: the
+ * factor L (1 when a is symmetric and positive definite), rows [j0, j1) of
+ * U = L^-T, rows [i0, i1) of U U^T (their parts j <= i, row i at a + (i -
+ * i0) n), the mirror of the lower part; Gauss-Jordan in place otherwise. */
+#define NG_DENSE_SPREAD_MIN 128 /* fewer rows or as many: the row loops on one thread, one rank */
+int ng_dense_cholesky(int32_t n, const double *a, double *L);
+void ng_dense_chol_u(int32_t n, const double *L, double *U, int32_t j0, int32_t j1);
+void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t i1);
+void ng_dense_mirror(int32_t n, double *a);
+ng_status ng_dense_gauss_jordan(int32_t n, double *a);
 
 /* One level of the hierarchy. Level 0's operator is the user's matrix. */
 typedef struct {
@@ -255,9 +271,11 @@ void ng_amg_single_free(ng_context ctx, ng_amg *M);
  * of a level l > 0 operator calls it first. */
 ng_status ng_amg_level_host(ng_amg *M, int l);
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
- * format refuses it); the coarsest operator's dense inverse as a full CSR. */
+ * format refuses it); the coarsest operator's dense inverse as a full CSR
+ * (_dense: the operator itself, dense, in M->coarse_inv). */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
 ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
+ng_status ng_amg_coarse_dense(ng_amg *M, const ng_csr *A);
 /* amg_setup.c: the smoother's dinv = omega / a_ii of level l in context
  * memory (allocated on the first call); also the distributed levels'. */
 ng_status ng_amg_smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A);

@@ -36,11 +36,10 @@ typedef struct {
    * own row's and halo column's aggregate among them (-1: none) */
   int64_t *pcol;
   int32_t pm, *cagg;
-  /* P (rows of this level x coarse columns): Pc over the compact columns,
-   * p_gcol its global columns (the matrix's input, kept for updates) */
+  /* P (rows of this level x coarse columns): Pc over the compact columns
+   * (the matrix's input, kept for updates) */
   ng_matrix P;
   ng_csr Pc;
-  int64_t *p_gcol;
   /* R = P^T: transposes of P's local and off-rank blocks, reverse exchange */
   ng_csr Rl, Ro;
   int64_t *rl_perm, *ro_perm;
@@ -84,9 +83,12 @@ ng_status ng_amg_dx_sd(void *dx, const double *sd);
 ng_status ng_amg_dx_smooth(void *dx, const int32_t *cagg, int32_t pm, const double *ptent, double omega,
                            double filter, int sgn, int refresh, ng_csr *Pc, int *done);
 /* amg_dist_prolong.c: D->Aext made when missing, else its values refilled
- * when values (the host's P and products, where the level has no device
- * rows or the GPU left the work to the host). */
+ * when values (the GPU's Galerkin products where the level has no device
+ * rows). */
 ng_status ng_amg_dist_aext(ng_matrix A, ng_amg_dlevel *D, int values);
+/* A's off-rank block, the second block of the host's P and product (its
+ * columns after the own ones: Aext's order without the copy), or NULL. */
+static inline const ng_csr *ng_amg_dist_offrank(ng_matrix A) { return A->offrank.rowptr ? &A->offrank : NULL; }
 /* *sd = sqrt |a_jj| of the own rows then the halo columns (n_local +
  * n_halo, exchanged; collective, agreed): the strength test's and the
  * filter's scale (amg_dist_aggregate.c). */

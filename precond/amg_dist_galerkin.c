@@ -20,7 +20,7 @@ struct ng_amg_dgalerkin {
   double *halo_val;
   int64_t *cmap;                 /* compact coarse column -> global coarse row */
   int32_t m;
-  ng_csr B, AP, PcT, T;          /* B: P's own rows then halo rows, compact columns (D->Aext B = A P) */
+  ng_csr B, AP, PcT, T;          /* B: P's own rows then halo rows, compact columns ([A_local A_offrank] B = A P) */
   int64_t *pct_src;              /* PcT row -> its R row's first value: D->Rl.val + s, or D->Ro.val + (-1 - s) */
   int32_t *send_rows;            /* T rows sent, grouped by owner rank */
   int32_t n_send_rows;
@@ -66,11 +66,26 @@ void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
   ng_free(G);
 }
 
+/* P's global columns where the halo exchange reads them: the rows sent
+ * (A's halo plan), the other entries left unwritten (their pages never
+ * touched: P's global columns were a copy of all of P, ~3 ms of rank 0's
+ * setup at aniso27:64 on 2 ranks). */
+static ng_status sent_gcol(ng_matrix A, const ng_amg_dlevel *D, int64_t **gcol)
+{
+  const struct ng_halo_plan *h = A->halo;
+  NG_CHECK(NG_MALLOC(*gcol, D->Pc.nnz > 0 ? D->Pc.nnz : 1));
+  for (int32_t k = 0; h && k < h->n_send; k++) {
+    int32_t i = h->send_idx_host[k];
+    for (int64_t p = D->Pc.rowptr[i]; p < D->Pc.rowptr[i + 1]; p++) (*gcol)[p] = D->pcol[D->Pc.col[p]];
+  }
+  return NG_SUCCESS;
+}
+
 /* Halo rows of P, the compact columns and B (setup). */
 static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G)
 {
   int32_t n = A->n_local, nh = A->n_halo;
-  int64_t own = D->Pc.nnz;
+  int64_t own = D->Pc.nnz, *gcol = NULL;
   /* G->halo_rp was allocated and agreed with G; the lengths move point to
    * point (nothing to agree), the halo rows' columns and values in one
    * round whose agreement covers their buffers */
@@ -78,8 +93,11 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
   int64_t hn = G->halo_rp[nh];
   ng_status hst = NG_MALLOC(G->halo_gcol, hn);
   if (!hst) hst = NG_MALLOC(G->halo_val, hn); /* G (ng_amg_dgalerkin_free) owns what was allocated */
-  NG_CHECK(ng_halo_rows_exchange2(A->ctx, hst, A->halo, D->Pc.rowptr, D->p_gcol, sizeof(int64_t), D->Pc.val,
-                                  sizeof(double), G->halo_rp, G->halo_gcol, G->halo_val));
+  if (!hst) hst = sent_gcol(A, D, &gcol);
+  hst = ng_halo_rows_exchange2(A->ctx, hst, A->halo, D->Pc.rowptr, gcol, sizeof(int64_t), D->Pc.val, sizeof(double),
+                               G->halo_rp, G->halo_gcol, G->halo_val);
+  ng_free(gcol);
+  NG_CHECK(hst);
   /* the coarse columns met: P's (D->pcol) and the fetched rows' */
   int64_t *v = NULL;
   int32_t *pos = NULL;
@@ -404,12 +422,13 @@ static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_
   ng_status st = NG_SUCCESS;
 #ifdef NG_HAVE_CUDA
   if (G->gpu && G->dx) st = ng_amg_gpu_triple_dx(ctx, D->gx, &G->B, &G->PcT, &G->T, &G->gpu);
-  else if (G->gpu) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
-  else
+  else if (G->gpu) {
+    st = ng_amg_dist_aext(A, D, 1); /* Aext's values from the updated blocks */
+    if (!st) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
+  } else
 #endif
   {
-    st = ng_amg_dist_aext(A, D, D->gx != NULL); /* the GPU's P refilled X, not Aext */
-    if (!st) st = ng_spgemm_numeric(&D->Aext, &G->B, &G->AP);
+    st = ng_spgemm2_numeric(&A->local, ng_amg_dist_offrank(A), &G->B, &G->AP);
     if (!st) st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
   }
   NG_CHECK(ng_comm_agree(ctx, st));
@@ -465,8 +484,7 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
     }
   }
 #endif
-  if (!st && host) st = ng_amg_dist_aext(A, D, D->gx != NULL);
-  if (!st && host) st = ng_spgemm(&D->Aext, &G->B, &G->AP, 0);
+  if (!st && host) st = ng_spgemm2(&A->local, ng_amg_dist_offrank(A), &G->B, &G->AP, 0);
   if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
   ng_amg_dist_trace(ctx, host ? "Galerkin: products (host)" : "Galerkin: products (GPU)", &t);
   NG_CHECK(assemble(A, D, G, st, Ac)); /* agrees st with its first buffers */

@@ -25,8 +25,10 @@ void ng_amg_dsparsify_free(ng_amg_dsparsify *S)
 
 void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val)
 {
-  memset(S->val, 0, (size_t)(S->nnz_out > 0 ? S->nnz_out : 1) * sizeof(double));
-  for (int64_t p = 0; p < S->nnz_in; p++) S->val[S->map[p]] += val[p];
+  const int64_t *map = S->map;
+  double *out = S->val;
+  memset(out, 0, (size_t)(S->nnz_out > 0 ? S->nnz_out : 1) * sizeof(double));
+  for (int64_t p = 0, n = S->nnz_in; p < n; p++) out[map[p]] += val[p];
 }
 
 /* d[i] = |a_ii| of this rank's rows i (global c0 + i) of rp, gc, val. */
@@ -34,7 +36,7 @@ static ng_status own_diagonal(int64_t c0, int32_t n, const int64_t *rp, const in
 {
   for (int32_t i = 0; i < n; i++) {
     double s = 0.0;
-    for (int64_t p = rp[i]; p < rp[i + 1]; p++)
+    for (int64_t p = rp[i], p1 = rp[i + 1]; p < p1; p++)
       if (gc[p] == c0 + i) s += val[p];
     if (s == 0.0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: coarse row %lld has a zero or missing diagonal entry", (long long)(c0 + i));
     d[i] = fabs(s);
@@ -121,14 +123,17 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const i
    * the kept columns and where every entry goes (a dropped one to the row's
    * diagonal); a row without a diagonal is reported, the first one by index */
   int32_t first = INT32_MAX;
+  int64_t *map = S->map; /* in a local: the int64 stores into map could alias S's fields and rp */
 #pragma omp parallel for schedule(static) reduction(min : first) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     int64_t c = 0, ii = c0 + i;
     int has = 0;
-    for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
-      S->map[p] = kept(gc[p], ii, val[p], tau, d[i], c0, n, d, &H, dh);
-      c += S->map[p] >= 0;
-      has |= gc[p] == ii;
+    double di = d[i];
+    for (int64_t p = rp[i], p1 = rp[i + 1]; p < p1; p++) {
+      int64_t g = gc[p], m = kept(g, ii, val[p], tau, di, c0, n, d, &H, dh);
+      map[p] = m;
+      c += m >= 0;
+      has |= g == ii;
     }
     rp2[i + 1] = c;
     if (!has && i < first) first = i;
@@ -137,15 +142,15 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const i
   for (int32_t i = 0; i < n; i++) rp2[i + 1] += rp2[i];
 #pragma omp parallel for schedule(static) if (n > 20000 && bad < 0)
   for (int32_t i = 0; i < n; i++) {
-    int64_t diag = -1, base = rp2[i], c = 0, ii = c0 + i;
-    for (int64_t p = rp[i]; p < rp[i + 1]; p++)
-      if (S->map[p] >= 0) {
+    int64_t diag = -1, base = rp2[i], c = 0, ii = c0 + i, p0 = rp[i], p1 = rp[i + 1];
+    for (int64_t p = p0; p < p1; p++)
+      if (map[p] >= 0) {
         if (gc[p] == ii) diag = base + c;
         gc2[base + c] = gc[p];
-        S->map[p] = base + c++;
+        map[p] = base + c++;
       }
-    for (int64_t p = rp[i]; p < rp[i + 1]; p++)
-      if (S->map[p] < 0) S->map[p] = diag;
+    for (int64_t p = p0; p < p1; p++)
+      if (map[p] < 0) map[p] = diag;
   }
   if (bad >= 0) st = NG_ERROR(NG_ERR_NUMERIC, "AMG: coarse row %lld has no diagonal entry to lump into", (long long)(c0 + bad));
   S->nnz_out = rp2[n];

@@ -51,20 +51,61 @@ static chunk *rowbuf_reserve(rowbuf *b, int64_t extra)
   return k;
 }
 
+/* The entries of B's rows that row i of X (columns from off) reaches. */
+static inline int64_t row_bound(const ng_csr *X, int32_t off, int32_t i, const ng_csr *B)
+{
+  int64_t bound = 0;
+  for (int64_t k = X->rowptr[i]; k < X->rowptr[i + 1]; k++)
+    bound += B->rowptr[off + X->col[k] + 1] - B->rowptr[off + X->col[k]];
+  return bound;
+}
+
+/* Row i of X (columns from off) times B into acc, new columns appended to
+ * ck on first touch. */
+static inline void row_product(const ng_csr *X, int32_t off, int32_t i, const ng_csr *B, double *acc, char *seen,
+                               chunk *ck)
+{
+  /* B's arrays, the row's end and ck's length in locals: the stores to
+   * seen (char) could alias them, and the compiler reloaded them per entry */
+  const int32_t *bcol = B->col;
+  const double *bval = B->val;
+  int32_t *out = ck->col;
+  int64_t len = ck->len;
+  for (int64_t k = X->rowptr[i], k1 = X->rowptr[i + 1]; k < k1; k++) {
+    int32_t j = off + X->col[k];
+    double a = X->val[k];
+    for (int64_t q = B->rowptr[j], q1 = B->rowptr[j + 1]; q < q1; q++) {
+      int32_t c = bcol[q];
+      if (!seen[c]) {
+        seen[c] = 1;
+        out[len++] = c;
+      }
+      acc[c] += a * bval[q];
+    }
+  }
+  ck->len = len;
+}
+
 /* One pass: each thread takes a contiguous block of rows, accumulates every
  * row in a dense array of B's width (columns recorded on first touch),
  * appends it to its own buffer; the buffers are then concatenated in thread
  * order, so the result does not depend on the thread count. */
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
 {
-  int32_t n = A->nrows, m = B->ncols;
+  NG_CHECK(ng_spgemm2(A, NULL, B, C, sorted));
+  return NG_SUCCESS;
+}
+
+ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C, int sorted)
+{
+  int32_t n = A->nrows, m = B->ncols, inner = A->ncols + (A2 ? A2->ncols : 0);
   int64_t *rp = NULL, *start = NULL;
   rowbuf *buf = NULL;
   int nt = 1, fail = 0;
   ng_status st = NG_SUCCESS;
   memset(C, 0, sizeof(*C));
-  if (A->ncols != B->nrows)
-    return NG_ERROR(NG_ERR_INTERNAL, "spgemm: inner sizes differ (%d and %d)", (int)A->ncols, (int)B->nrows);
+  if (inner != B->nrows || (A2 && A2->nrows != n))
+    return NG_ERROR(NG_ERR_INTERNAL, "spgemm: inner sizes differ (%d and %d)", (int)inner, (int)B->nrows);
 #ifdef _OPENMP
   nt = omp_get_max_threads();
 #endif
@@ -86,9 +127,7 @@ ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
       fail = 1;
     }
     for (int32_t i = lo; i < hi && acc && seen; i++) {
-      int64_t bound = 0;
-      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
-        bound += B->rowptr[A->col[k] + 1] - B->rowptr[A->col[k]];
+      int64_t bound = row_bound(A, 0, i, B) + (A2 ? row_bound(A2, A->ncols, i, B) : 0);
       if (bound > m) bound = m;
       chunk *ck = rowbuf_reserve(b, bound);
       if (!ck) {
@@ -97,18 +136,8 @@ ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
         break;
       }
       int64_t c0 = ck->len;
-      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
-        int32_t j = A->col[k];
-        double a = A->val[k];
-        for (int64_t q = B->rowptr[j]; q < B->rowptr[j + 1]; q++) {
-          int32_t c = B->col[q];
-          if (!seen[c]) {
-            seen[c] = 1;
-            ck->col[ck->len++] = c;
-          }
-          acc[c] += a * B->val[q];
-        }
-      }
+      row_product(A, 0, i, B, acc, seen, ck);
+      if (A2) row_product(A2, A->ncols, i, B, acc, seen, ck);
       if (sorted && ck->len > c0) qsort(ck->col + c0, (size_t)(ck->len - c0), sizeof(int32_t), cmp_int32);
       for (int64_t p = c0; p < ck->len; p++) {
         int32_t c = ck->col[p];
@@ -156,7 +185,25 @@ out:
   return st;
 }
 
+/* Row i of X (columns from off) times B into acc. */
+static inline void row_numeric(const ng_csr *X, int32_t off, int32_t i, const ng_csr *B, double *acc)
+{
+  const int32_t *bcol = B->col;
+  const double *bval = B->val;
+  for (int64_t k = X->rowptr[i], k1 = X->rowptr[i + 1]; k < k1; k++) {
+    int32_t j = off + X->col[k];
+    double a = X->val[k];
+    for (int64_t q = B->rowptr[j], q1 = B->rowptr[j + 1]; q < q1; q++) acc[bcol[q]] += a * bval[q];
+  }
+}
+
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C)
+{
+  NG_CHECK(ng_spgemm2_numeric(A, NULL, B, C));
+  return NG_SUCCESS;
+}
+
+ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C)
 {
   int32_t n = A->nrows, m = B->ncols;
   int fail = 0;
@@ -169,11 +216,8 @@ ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C)
     } else {
 #pragma omp for schedule(dynamic, 256)
       for (int32_t i = 0; i < n; i++) {
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
-          int32_t j = A->col[k];
-          double a = A->val[k];
-          for (int64_t q = B->rowptr[j]; q < B->rowptr[j + 1]; q++) acc[B->col[q]] += a * B->val[q];
-        }
+        row_numeric(A, 0, i, B, acc);
+        if (A2) row_numeric(A2, A->ncols, i, B, acc);
         for (int64_t p = C->rowptr[i]; p < C->rowptr[i + 1]; p++) {
           C->val[p] = acc[C->col[p]];
           acc[C->col[p]] = 0.0;

@@ -173,11 +173,26 @@ static void sort_ints(int32_t *a, int64_t n)
   }
 }
 
+/* The aggregates of row i of X (its columns numbered from off) not yet
+ * marked for row i: marked, written at out + c (when out), counted on c. */
+static inline int64_t mark_row(const ng_csr *X, int32_t off, int32_t i, const int32_t *agg, int32_t *mark,
+                               int32_t *out, int64_t c)
+{
+  for (int64_t k = X->rowptr[i]; k < X->rowptr[i + 1]; k++) {
+    int32_t a = agg[off + X->col[k]];
+    if (a < 0 || mark[a] == i) continue;
+    mark[a] = i;
+    if (out) out[c] = a;
+    c++;
+  }
+  return c;
+}
+
 /* Row i of P has a column for every aggregate met in row i of A. The
  * threads' markers are one allocation made before the parallel region, so
  * that its failure reports itself (an allocation failing inside the region
  * left only a generic message: the fault walk could not find its number). */
-ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nagg, ng_csr *P)
+ng_status ng_amg_smooth_pattern(const ng_csr *A, const ng_csr *A2, const int32_t *agg, int32_t nagg, ng_csr *P)
 {
   int32_t n = A->nrows, *marks = NULL;
   int64_t *rp = NULL;
@@ -200,15 +215,10 @@ ng_status ng_amg_smooth_pattern(const ng_csr *A, const int32_t *agg, int32_t nag
       for (int32_t c = 0; c < nagg; c++) mark[c] = -1;
 #pragma omp for schedule(static)
       for (int32_t i = 0; i < n; i++) {
-        int64_t c = 0, base = pass ? P->rowptr[i] : 0;
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
-          int32_t a = agg[A->col[k]];
-          if (a < 0 || mark[a] == i) continue;
-          mark[a] = i;
-          if (pass) P->col[base + c] = a;
-          c++;
-        }
-        if (pass) sort_ints(P->col + base, c);
+        int32_t *out = pass ? P->col + P->rowptr[i] : NULL;
+        int64_t c = mark_row(A, 0, i, agg, mark, out, 0);
+        if (A2) c = mark_row(A2, A->ncols, i, agg, mark, out, c);
+        if (pass) sort_ints(out, c);
         else rp[i + 1] = c;
       }
     }
@@ -225,7 +235,6 @@ out:
   return st;
 }
 
-/* Position of column c in the sorted row [lo, hi) (present by construction). */
 static int64_t find_col(const int32_t *col, int64_t lo, int64_t hi, int32_t c)
 {
   while (hi - lo > 1) {
@@ -236,16 +245,48 @@ static int64_t find_col(const int32_t *col, int64_t lo, int64_t hi, int32_t c)
   return lo;
 }
 
-int32_t ng_amg_smooth_rows(const ng_csr *A, const int32_t *agg, const double *ptent, double omega, double filter,
-                           int sgn, const double *sd, ng_csr *P)
+/* df plus the couplings of row i of X (columns from off) that the filter
+ * drops. */
+static inline double weak_sum(const ng_csr *X, int32_t off, int32_t i, double df, double ti, int sgn,
+                              const double *sd)
 {
-  int32_t n = A->nrows, bad = -1;
+  const int32_t *col = X->col;
+  const double *val = X->val;
+  for (int64_t k = X->rowptr[i], k1 = X->rowptr[i + 1]; k < k1; k++) {
+    int32_t j = off + col[k];
+    if (j != i && !NG_AMG_STRONG(val[k], ti, 1.0, sd[j], sgn)) df += val[k];
+  }
+  return df;
+}
+
+/* Row i of X's (columns from off) s a_ij ptent_j into P's row [lo, hi)
+ * (the diagonal's value df when filtered, dropped couplings skipped). */
+static inline void add_row(const ng_csr *X, int32_t off, int32_t i, const int32_t *agg, const double *ptent,
+                           double s, double df, double ti, int sgn, const double *sd, ng_csr *P, int64_t lo,
+                           int64_t hi)
+{
+  const int32_t *col = X->col;
+  const double *val = X->val;
+  for (int64_t k = X->rowptr[i], k1 = X->rowptr[i + 1]; k < k1; k++) {
+    int32_t j = off + col[k];
+    double v = val[k];
+    if (agg[j] < 0) continue;
+    if (sd && j == i) v = df;
+    else if (sd && !NG_AMG_STRONG(v, ti, 1.0, sd[j], sgn)) continue;
+    P->val[find_col(P->col, lo, hi, agg[j])] += s * v * ptent[j];
+  }
+}
+
+int32_t ng_amg_smooth_rows(const ng_csr *A, const ng_csr *A2, const int32_t *agg, const double *ptent, double omega,
+                           double filter, int sgn, const double *sd, ng_csr *P)
+{
+  int32_t n = A->nrows, off = A->ncols, bad = -1;
   if (!(filter > 0)) sd = NULL;
 #pragma omp parallel for schedule(static) if (n > 20000)
   for (int32_t i = 0; i < n; i++) {
     int64_t lo = P->rowptr[i], hi = P->rowptr[i + 1];
     double d = 0;
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) /* A2's columns are past A's: no diagonal there */
       if (A->col[k] == i) d += A->val[k];
     for (int64_t p = lo; p < hi; p++) P->val[p] = 0.0;
     if (d == 0.0) {
@@ -253,21 +294,16 @@ int32_t ng_amg_smooth_rows(const ng_csr *A, const int32_t *agg, const double *pt
       if (bad < 0 || i < bad) bad = i;
       continue;
     }
-    /* filtered: the diagonal takes the weak couplings (row sums kept) */
-    double s = -omega / d, df = d;
-    if (sd)
-      for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
-        int32_t j = A->col[k];
-        if (j != i && !NG_AMG_STRONG(A->val[k], filter, sd[i], sd[j], sgn)) df += A->val[k];
-      }
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
-      int32_t j = A->col[k];
-      double v = A->val[k];
-      if (agg[j] < 0) continue;
-      if (sd && j == i) v = df;
-      else if (sd && !NG_AMG_STRONG(v, filter, sd[i], sd[j], sgn)) continue;
-      P->val[find_col(P->col, lo, hi, agg[j])] += s * v * ptent[j];
+    /* filtered: the diagonal takes the weak couplings (row sums kept); ti
+     * = filter sqrt |a_ii|, the strength test's first product (the same
+     * rounding: filter * si * sj is (filter * si) * sj) */
+    double s = -omega / d, df = d, ti = sd ? filter * sd[i] : 0.0;
+    if (sd) {
+      df = weak_sum(A, 0, i, df, ti, sgn, sd);
+      if (A2) df = weak_sum(A2, off, i, df, ti, sgn, sd);
     }
+    add_row(A, 0, i, agg, ptent, s, df, ti, sgn, sd, P, lo, hi);
+    if (A2) add_row(A2, off, i, agg, ptent, s, df, ti, sgn, sd, P, lo, hi);
     if (agg[i] >= 0) P->val[find_col(P->col, lo, hi, agg[i])] += ptent[i];
   }
   return bad;
@@ -286,7 +322,7 @@ ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double
       return ng_error_trace(st, __FILE__, __LINE__);
     }
   }
-  int32_t bad = ng_amg_smooth_rows(A, agg, ptent, omega, filter, sgn, sd, P);
+  int32_t bad = ng_amg_smooth_rows(A, NULL, agg, ptent, omega, filter, sgn, sd, P);
   ng_free(sd);
   if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: row %d has a zero or missing diagonal entry", (int)bad);
   return NG_SUCCESS;

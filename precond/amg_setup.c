@@ -106,7 +106,7 @@ out:
 }
 
 /* The coarsest operator's dense inverse as a full CSR (pattern made once). */
-ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A)
+ng_status ng_amg_coarse_dense(ng_amg *M, const ng_csr *A)
 {
   int32_t n = A->nrows;
   ng_csr *C = &M->coarse_inv;
@@ -118,7 +118,13 @@ ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A)
   memset(C->val, 0, (size_t)n * n * sizeof(double));
   for (int32_t i = 0; i < n; i++)
     for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) C->val[(size_t)i * n + A->col[k]] += A->val[k];
-  NG_CHECK(ng_dense_inverse(n, C->val));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A)
+{
+  NG_CHECK(ng_amg_coarse_dense(M, A));
+  NG_CHECK(ng_dense_inverse(A->nrows, M->coarse_inv.val));
   return NG_SUCCESS;
 }
 
@@ -128,7 +134,7 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l], *C = &M->L[l + 1];
   double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
-  if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, L->agg, L->nagg, &L->P));
+  if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, NULL, L->agg, L->nagg, &L->P));
   NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, M->filter ? level_theta(M, l) : 0.0, M->strength_signed,
                                  &L->P));
   if (!refresh) {

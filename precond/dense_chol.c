@@ -78,41 +78,69 @@ static ng_status gauss_jordan(int32_t n, double *a)
   return NG_SUCCESS;
 }
 
+/* 1 when a is symmetric (to a relative 1e-12) and its Cholesky factor
+ * exists, L (n x n) then holding it. */
+int ng_dense_cholesky(int32_t n, const double *a, double *L)
+{
+  for (int32_t i = 0; i < n; i++)
+    for (int32_t j = 0; j < i; j++)
+      if (fabs(a[(size_t)i * n + j] - a[(size_t)j * n + i]) >
+          1e-12 * (fabs(a[(size_t)i * n + j]) + fabs(a[(size_t)j * n + i])))
+        return 0;
+  return cholesky(n, a, L);
+}
+
+/* Rows [j0, j1) of U = L^-T: row j of U is column j of L^-1, the solution
+ * of L u = e_j (forward substitution over contiguous rows, independent for
+ * each j). */
+void ng_dense_chol_u(int32_t n, const double *L, double *U, int32_t j0, int32_t j1)
+{
+#pragma omp parallel for schedule(dynamic, 4) if (n > NG_DENSE_SPREAD_MIN)
+  for (int32_t j = j0; j < j1; j++) {
+    double *u = U + (size_t)j * n;
+    for (int32_t i = 0; i < j; i++) u[i] = 0.0;
+    for (int32_t i = j; i < n; i++) {
+      const double *Li = L + (size_t)i * n;
+      u[i] = ((i == j ? 1.0 : 0.0) - dot(Li + j, u + j, i - j)) / Li[i];
+    }
+  }
+}
+
+/* Rows [i0, i1) of L^-T L^-1 = U U^T, their parts j <= i (a_ij = row i .
+ * row j of U over k >= max(i, j)), row i at a + (i - i0) n. */
+void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t i1)
+{
+#pragma omp parallel for schedule(dynamic, 4) if (n > NG_DENSE_SPREAD_MIN)
+  for (int32_t i = i0; i < i1; i++)
+    for (int32_t j = 0; j <= i; j++) {
+      const double *ui = U + (size_t)i * n, *uj = U + (size_t)j * n;
+      a[(size_t)(i - i0) * n + j] = dot(ui + i, uj + i, n - i);
+    }
+}
+
+/* a_ji = a_ij (j < i): exactly symmetric. */
+void ng_dense_mirror(int32_t n, double *a)
+{
+  for (int32_t i = 0; i < n; i++)
+    for (int32_t j = 0; j < i; j++) a[(size_t)j * n + i] = a[(size_t)i * n + j];
+}
+
+ng_status ng_dense_gauss_jordan(int32_t n, double *a)
+{
+  NG_CHECK(gauss_jordan(n, a));
+  return NG_SUCCESS;
+}
+
 ng_status ng_dense_inverse(int32_t n, double *a)
 {
   double *L;
-  int symmetric = 1;
-  for (int32_t i = 0; i < n && symmetric; i++)
-    for (int32_t j = 0; j < i; j++)
-      if (fabs(a[(size_t)i * n + j] - a[(size_t)j * n + i]) >
-          1e-12 * (fabs(a[(size_t)i * n + j]) + fabs(a[(size_t)j * n + i]))) {
-        symmetric = 0;
-        break;
-      }
   NG_CHECK(NG_MALLOC(L, 2 * (size_t)n * n));
-  if (symmetric && cholesky(n, a, L)) {
-    /* U = L^-T row by row: row j of U is column j of L^-1, the solution of
-     * L u = e_j (forward substitution over contiguous rows, independent for
-     * each j); then a = L^-T L^-1 = U U^T, a_ij = row i . row j of U over
-     * k >= max(i, j). One parallel region each. */
+  if (ng_dense_cholesky(n, a, L)) {
+    /* U, then a = U U^T: one parallel region each */
     double *U = L + (size_t)n * n;
-#pragma omp parallel for schedule(dynamic, 4) if (n > 128)
-    for (int32_t j = 0; j < n; j++) {
-      double *u = U + (size_t)j * n;
-      for (int32_t i = 0; i < j; i++) u[i] = 0.0;
-      for (int32_t i = j; i < n; i++) {
-        const double *Li = L + (size_t)i * n;
-        u[i] = ((i == j ? 1.0 : 0.0) - dot(Li + j, u + j, i - j)) / Li[i];
-      }
-    }
-#pragma omp parallel for schedule(dynamic, 4) if (n > 128)
-    for (int32_t i = 0; i < n; i++)
-      for (int32_t j = 0; j <= i; j++) {
-        const double *ui = U + (size_t)i * n, *uj = U + (size_t)j * n;
-        a[(size_t)i * n + j] = dot(ui + i, uj + i, n - i);
-      }
-    for (int32_t i = 0; i < n; i++) /* mirror: exactly symmetric */
-      for (int32_t j = 0; j < i; j++) a[(size_t)j * n + i] = a[(size_t)i * n + j];
+    ng_dense_chol_u(n, L, U, 0, n);
+    ng_dense_chol_a(n, U, a, 0, n);
+    ng_dense_mirror(n, a);
     ng_free(L);
     return NG_SUCCESS;
   }

@@ -18,7 +18,11 @@
  *    iterations of one rank (the same method), the processor-block hybrid
  *    Gauss-Seidel ones within 1.5x + 3; on a random uneven partition (one
  *    rank empty) each gives a symmetric V-cycle (x'My = y'Mx over all ranks)
- *    that an update with unchanged values repeats bit for bit. */
+ *    that an update with unchanged values repeats bit for bit;
+ *  - the coarsest dense inverse, its rows spread over the ranks, is the
+ *    one-rank inverse of the same operator bit for bit (Cholesky and
+ *    Gauss-Jordan, held by rank 0 or by the last rank), also after an
+ *    update. */
 #include "mpi_testutil.h"
 #include "../precond/amg_dist.h"
 #include <math.h>
@@ -353,6 +357,74 @@ START_TEST(every_smoother_across_ranks)
 }
 END_TEST
 
+/* The coarsest dense inverse, its rows spread over the ranks: on the rank
+ * holding the level, bit for bit the one-rank ng_dense_inverse of the same
+ * operator, at setup and after an update; the SPD path (lap27, the level
+ * over 128 rows), Gauss-Jordan (rows scaled: not symmetric), and a level
+ * held by the last rank alone (494_bus, every row there). */
+static void check_coarse_inverse(const ng_amg *M, const char *what)
+{
+  const ng_amg_dlevel *D = M->dist;
+  int l = M->nlevels - 1;
+  ng_matrix Ac = D[l].A;
+  ck_assert_msg(M->coarse_direct, "%s: no dense coarsest", what);
+  if (Ac->n_local == 0) return;
+  int32_t n = Ac->n_local;
+  ck_assert_int_eq(n, Ac->n_global);
+  double *d = calloc((size_t)n * n + 1, sizeof(double));
+  for (int32_t i = 0; i < n; i++)
+    for (int64_t q = Ac->local.rowptr[i]; q < Ac->local.rowptr[i + 1]; q++)
+      d[(size_t)i * n + Ac->local.col[q]] += Ac->local.val[q];
+  NG_ASSERT_OK(ng_dense_inverse(n, d));
+  for (int64_t k = 0; k < (int64_t)n * n; k++)
+    ck_assert_msg(d[k] == M->coarse_inv.val[k], "%s: inverse entry (%d,%d) %.17g, one rank's %.17g", what,
+                  (int)(k / n), (int)(k % n), M->coarse_inv.val[k], d[k]);
+  free(d);
+}
+
+START_TEST(coarse_inverse_spread)
+{
+  struct { const char *spec, *file, *opts; int scale, last; } c[] = {
+    {"lap27:20", NULL, "-amg_coarse_size 400", 0, 0},
+    {"lap27:20", NULL, "-amg_coarse_size 400 -solver pbicgstab", 1, 0},
+    {NULL, "494_bus.mtx", "-amg_coarse_size 500", 0, 1},
+  };
+  for (int k = 0; k < 3; k++) {
+    ng_csr W;
+    double *b = NULL;
+    int64_t starts[65];
+    if (c[k].spec) NG_ASSERT_OK(ng_generate_csr(c[k].spec, &W, &b));
+    else NG_ASSERT_OK(ng_mmio_read_csr(ng_test_data(c[k].file), &W));
+    for (int32_t i = 0; c[k].scale && i < W.nrows; i++)
+      for (int64_t q = W.rowptr[i]; q < W.rowptr[i + 1]; q++) W.val[q] *= 1.0 + 0.25 * sin((double)i);
+    ng_mpi_test_starts(W.nrows, 1, starts);
+    if (c[k].last)
+      for (int r = 0; r < size; r++) starts[r] = 0;
+    ng_matrix A;
+    ng_precond P;
+    NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
+    ng_options o = amg_options(c[k].opts);
+    NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
+    ng_amg *M = ng_amg_of(P);
+    ck_assert_ptr_nonnull(M);
+    if (M->dist) check_coarse_inverse(M, "setup"); /* one rank: the one-rank setup itself */
+    for (int32_t i = 0; i < W.nrows; i++)
+      for (int64_t q = W.rowptr[i]; q < W.rowptr[i + 1]; q++) W.val[q] *= 1.0 + 0.1 * cos((double)i + W.col[q]);
+    NG_ASSERT_OK(ng_matrix_update_values(A, W.val + W.rowptr[starts[rank]]));
+    NG_ASSERT_OK(ng_precond_update(P, A));
+    if (M->dist) check_coarse_inverse(M, "update");
+    if (rank == 0 && M->dist)
+      printf("coarse inverse of %s %s on %d ranks: %d rows, as one rank's\n", c[k].spec ? c[k].spec : c[k].file,
+             c[k].opts, size, (int)((ng_amg_dlevel *)M->dist)[M->nlevels - 1].n_global);
+    ng_precond_destroy(P);
+    ng_matrix_destroy(A);
+    ng_options_destroy(o);
+    ng_csr_free(&W);
+    free(b);
+  }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   int rc = ng_mpi_test_init(&argc, &argv, &rank, &size);
@@ -364,6 +436,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, iterations_match_one_rank);
   tcase_add_test(tc, update_across_ranks);
   tcase_add_test(tc, every_smoother_across_ranks);
+  tcase_add_test(tc, coarse_inverse_spread);
   suite_add_tcase(s, tc);
   return ng_mpi_test_finish(s, world);
 }
