@@ -106,6 +106,7 @@ ng_status ng_dense_inverse(int32_t n, double *a);
  * U = L^-T, rows [i0, i1) of U U^T (their parts j <= i, row i at a + (i -
  * i0) n), the mirror of the lower part; Gauss-Jordan in place otherwise. */
 #define NG_DENSE_SPREAD_MIN 128 /* fewer rows or as many: the row loops on one thread, one rank */
+int ng_dense_symmetric(int32_t n, const double *a); /* 1: a = a^T to a relative 1e-12 */
 int ng_dense_cholesky(int32_t n, const double *a, double *L);
 void ng_dense_chol_u(int32_t n, const double *L, double *U, int32_t j0, int32_t j1);
 void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t i1);
@@ -158,7 +159,8 @@ typedef struct {
   int cycle_gamma;               /* -amg_cycle: coarse corrections per level, 1 (V) or 2 (W) */
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;
-  ng_csr coarse_inv;             /* dense inverse as a full CSR (host; empty when made on the GPU) */
+  ng_csr coarse_inv;             /* dense inverse as a full CSR (host; the operator itself when the
+                                    inverse is made on the GPU: amg_coarse_cuda.cu) */
   const ng_spmv_ops *Cops; void *Cdata;
   double *eigvec0;               /* finest level: power iteration buffer in context memory (when not on the device path) */
   char format[32];

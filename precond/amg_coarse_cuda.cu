@@ -85,20 +85,11 @@ fail:
   return st;
 }
 
-/* 1 when the dense row-major a equals its transpose (dense_chol.c's test) */
-static int symmetric(int32_t n, const double *a)
-{
-  for (int32_t i = 0; i < n; i++)
-    for (int32_t j = 0; j < i; j++)
-      if (fabs(a[(size_t)i * n + j] - a[(size_t)j * n + i]) > 1e-12 * (fabs(a[(size_t)i * n + j]) + fabs(a[(size_t)j * n + i])))
-        return 0;
-  return 1;
-}
-
 extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const ng_csr *A, int *done)
 {
   int32_t n = A->nrows, *rp, *col;
-  double *h = NULL, *val = NULL, *work = NULL;
+  const double *h;
+  double *val = NULL, *work = NULL;
   int *dbad = NULL, bad = 0, made = 0;
   ng_status st = NG_SUCCESS;
   cudaStream_t s;
@@ -106,10 +97,9 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
   if (!ctx->on_gpu || ctx->size > 1 || n == 0 || n > 4096 || ng_spmv_find(M->format, 1) != ng_spmv_find("csr", 1))
     return NG_SUCCESS;
   s = ctx->cuda->stream;
-  NG_CHECK(NG_CALLOC(h, (size_t)n * n));
-  for (int32_t i = 0; i < n; i++)
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) h[(size_t)i * n + A->col[k]] += A->val[k];
-  if (!symmetric(n, h)) goto out; /* the host's pivoting inverse */
+  NG_CHECK(ng_amg_coarse_dense(M, A)); /* A densified into the host's M->coarse_inv */
+  h = M->coarse_inv.val;
+  if (!ng_dense_symmetric(n, h)) goto out; /* the host's pivoting inverse */
   if (!M->Cops) {
     NG_CHECK_GOTO(st, make_table(ctx, M, n), out);
     made = 1;
@@ -149,6 +139,5 @@ out:
   }
   cudaFree(work);
   cudaFree(dbad);
-  ng_free(h);
   return st;
 }

@@ -262,15 +262,14 @@ static ng_status coarse_inverse(ng_context ctx, ng_amg *M, ng_matrix A, ng_statu
   int64_t ub[size + 1], ab[size + 1];
   double *L = NULL, *U = NULL, *mine = NULL;
   int vals[2] = {here ? rank : INT_MAX, 1}; /* the root, and whether A is SPD (root's word) */
+  if (!st && here) st = ng_amg_coarse_dense(M, &A->local);
+  else if (!st && !M->coarse_inv.rowptr) st = ng_csr_alloc(&M->coarse_inv, 0, 0, 0);
   if (n <= NG_DENSE_SPREAD_MIN) { /* small: the root alone (agreed by the caller) */
-    if (!st && here) st = ng_amg_coarse_inverse(M, &A->local);
-    else if (!st && !M->coarse_inv.rowptr) st = ng_csr_alloc(&M->coarse_inv, 0, 0, 0);
+    if (!st && here) st = ng_dense_inverse(n, M->coarse_inv.val);
     return st;
   }
   work_blocks(n, size, 1, ub);
   work_blocks(n, size, 0, ab);
-  if (!st && here) st = ng_amg_coarse_dense(M, &A->local);
-  else if (!st && !M->coarse_inv.rowptr) st = ng_csr_alloc(&M->coarse_inv, 0, 0, 0);
   if (!st && n > 0) st = NG_MALLOC(L, (size_t)n * n);
   if (!st && n > 0) st = NG_MALLOC(U, (size_t)n * n);
   if (!st && n > 0) st = NG_MALLOC(mine, ab[rank + 1] > ab[rank] ? ab[rank + 1] - ab[rank] : 1);

@@ -899,11 +899,8 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     int32_t *drp, *dcol;
     double *dval;
     int device_only = C->gpu && C->Aops && ng_csr_cuda_arrays(C->Aops, C->Adata, &drp, &dcol, &dval) == NG_SUCCESS;
-    if (C->host_stale == 2 && !device_only) NG_CHECK(host_copy(g, C, 1));
-    else if (C->host_stale != 2) {
-      if (!device_only) NG_CHECK(host_copy(g, C, 0));
-      C->host_stale = device_only;
-    }
+    if (!device_only) NG_CHECK(host_copy(g, C, C->host_stale == 2)); /* whole when it was never made */
+    else if (C->host_stale != 2) C->host_stale = 1;
   }
   trace(g, "galerkin: A_c's host copy", &tt);
   M->t_galerkin += ng_wtime() - t;

@@ -78,17 +78,20 @@ static ng_status gauss_jordan(int32_t n, double *a)
   return NG_SUCCESS;
 }
 
-/* 1 when a is symmetric (to a relative 1e-12) and its Cholesky factor
- * exists, L (n x n) then holding it. */
-int ng_dense_cholesky(int32_t n, const double *a, double *L)
+/* 1 when a equals its transpose to a relative 1e-12. */
+int ng_dense_symmetric(int32_t n, const double *a)
 {
   for (int32_t i = 0; i < n; i++)
     for (int32_t j = 0; j < i; j++)
       if (fabs(a[(size_t)i * n + j] - a[(size_t)j * n + i]) >
           1e-12 * (fabs(a[(size_t)i * n + j]) + fabs(a[(size_t)j * n + i])))
         return 0;
-  return cholesky(n, a, L);
+  return 1;
 }
+
+/* 1 when a is symmetric and its Cholesky factor exists, L (n x n) then
+ * holding it. */
+int ng_dense_cholesky(int32_t n, const double *a, double *L) { return ng_dense_symmetric(n, a) && cholesky(n, a, L); }
 
 /* Rows [j0, j1) of U = L^-T: row j of U is column j of L^-1, the solution
  * of L u = e_j (forward substitution over contiguous rows, independent for
