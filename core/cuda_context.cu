@@ -1,6 +1,7 @@
 /* core/cuda_context.cu: the device behind a GPU context: picks the GPU
  * (NG_DEVICE, else local rank modulo the device count), creates the stream
- * and the cuBLAS/cuSPARSE handles once, and a small reduction scratch. */
+ * and the cuBLAS/cuSPARSE handles once, a small reduction scratch, and the
+ * memory pool of the setups' stream-ordered allocations (ng_cuda_tmp_*). */
 #include "cuda_internal.h"
 
 extern "C" int ng_cuda_device_count(void)
@@ -29,6 +30,62 @@ extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
     return NG_ERROR(e == cudaErrorMemoryAllocation ? NG_ERR_DEVICE_MEMORY : NG_ERR_CUDA,
                     "cudaMalloc of %zu bytes for %s failed: %s", bytes, what, cudaGetErrorString(e));
   }
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_cuda_tmp_malloc(struct ng_cuda *cu, void **p, size_t bytes, const char *what)
+{
+  if (!cu->pool) return ng_cuda_malloc(p, bytes, what);
+  *p = NULL;
+  if (bytes == 0) bytes = 8;
+  int64_t k = ng_alloc_fault_device_next(); /* counted with the others (NG_FAIL_ALLOC_DEVICE) */
+  if (k)
+    return NG_ERROR(NG_ERR_DEVICE_MEMORY,
+                    "cudaMallocAsync of %zu bytes for %s failed: out of memory (injected failure of device allocation #%lld, NG_FAIL_ALLOC_DEVICE)",
+                    bytes, what, (long long)k);
+  cudaError_t e = cudaMallocFromPoolAsync(p, bytes, cu->pool, cu->stream);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    *p = NULL;
+    return NG_ERROR(e == cudaErrorMemoryAllocation ? NG_ERR_DEVICE_MEMORY : NG_ERR_CUDA,
+                    "cudaMallocAsync of %zu bytes for %s failed: %s", bytes, what, cudaGetErrorString(e));
+  }
+  return NG_SUCCESS;
+}
+
+extern "C" void ng_cuda_tmp_free(struct ng_cuda *cu, void *p)
+{
+  if (!p) return;
+  if (!cu->pool) cudaFree(p);
+  else if (cudaFreeAsync(p, cu->stream) != cudaSuccess) cudaGetLastError(); /* a free has no caller to tell */
+}
+
+/* The temporaries' pool: freed blocks stay in it for the next allocations,
+ * up to a release threshold (1 GiB, or 1/16 of the device when smaller) past
+ * which a sync returns them. No pool where the device has none (plain
+ * cudaMalloc then). */
+static ng_status make_pool(struct ng_cuda *cu, int device)
+{
+  int ok = 0;
+  if (cudaDeviceGetAttribute(&ok, cudaDevAttrMemoryPoolsSupported, device) != cudaSuccess || !ok) {
+    cudaGetLastError();
+    return NG_SUCCESS;
+  }
+  cudaMemPoolProps pp;
+  memset(&pp, 0, sizeof(pp));
+  pp.allocType = cudaMemAllocationTypePinned;
+  pp.location.type = cudaMemLocationTypeDevice;
+  pp.location.id = device;
+  NG_CUDA_CHECK(cudaMemPoolCreate(&cu->pool, &pp));
+  uint64_t keep = cu->prop.totalGlobalMem / 16;
+  if (keep > ((uint64_t)1 << 30)) keep = (uint64_t)1 << 30;
+  NG_CUDA_CHECK(cudaMemPoolSetAttribute(cu->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  /* the pool's first allocation costs about 6 ms (H100): paid here, with the
+   * handles, rather than inside the first setup */
+  void *p = NULL;
+  NG_CUDA_CHECK(cudaMallocFromPoolAsync(&p, 256, cu->pool, cu->stream));
+  NG_CUDA_CHECK(cudaFreeAsync(p, cu->stream));
+  NG_CUDA_CHECK(cudaStreamSynchronize(cu->stream));
   return NG_SUCCESS;
 }
 
@@ -72,6 +129,7 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   NG_CUBLAS_CHECK(cublasSetStream(cu->cublas, cu->stream));
   NG_CUSPARSE_CHECK(cusparseCreate(&cu->cusparse));
   NG_CUSPARSE_CHECK(cusparseSetStream(cu->cusparse, cu->stream));
+  NG_CHECK(make_pool(cu, device));
   NG_CHECK(NG_CUDA_MALLOC(cu->scratch, NG_CUDA_SCRATCH));
   NG_CUDA_CHECK(cudaMemset(cu->scratch, 0, NG_CUDA_SCRATCH * sizeof(double)));
   int64_t k = ng_alloc_fault_device_next(); /* pinned memory counts as a device allocation */
@@ -115,5 +173,6 @@ extern "C" void ng_cuda_destroy(struct ng_cuda *cu)
   if (cu->cusparse) cusparseDestroy(cu->cusparse);
   if (cu->cublas) cublasDestroy(cu->cublas);
   if (cu->stream) cudaStreamDestroy(cu->stream);
+  if (cu->pool) cudaMemPoolDestroy(cu->pool);
   ng_free(cu);
 }

@@ -42,6 +42,8 @@ static __global__ void k_init_keys(int32_t n, uint32_t base, const int64_t *Srp,
   ROW_LOOP(n) T[i] = key(Srp[i + 1] > Srp[i] ? UNDECIDED : OUT, base + (uint32_t)i);
 }
 
+/* the count is summed over the warp before its one atomic (an atomic per
+ * thread on the one counter serialised the first rounds) */
 static __global__ void k_decide(int32_t n, uint32_t base, uint64_t *T, const uint64_t *M2, int *undecided)
 {
   int c = 0;
@@ -52,7 +54,8 @@ static __global__ void k_decide(int32_t n, uint32_t base, uint64_t *T, const uin
     else if (key_state(M2[i]) == IN) T[i] = key(OUT, me);
     else c++;
   }
-  if (c) atomicAdd(undecided, c);
+  for (int o = 16; o > 0; o /= 2) c += __shfl_down_sync(0xffffffffu, c, o);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(undecided, c);
 }
 
 /* ---- the aggregation's row kernels, a group of GL lanes per row ----------
@@ -137,6 +140,98 @@ static __global__ void k_max_neighbours_g(int32_t n, const int64_t *Srp, const i
       if (o > mx) mx = o;
     }
     if (gl == 0) out[i] = mx;
+  }
+}
+
+/* ---- MIS(2)'s late rounds over the undecided rows only --------------------
+ * Once few rows are undecided, a round computes the maxima only where an
+ * undecided row reads them: M1 on each undecided row and its neighbours,
+ * then M2 and the decision on the undecided rows, which are listed (in any
+ * order: a row's result depends on the round's starting keys only, so the
+ * rounds decide exactly as the dense ones). Loops are uniform per warp
+ * (32 / GL rows a warp step), so a warp's shuffles and ballots see all of
+ * its lanes. */
+
+/* list the undecided rows (warp-aggregated appends) */
+static __global__ void k_list_undecided(int32_t n, const uint64_t *T, int32_t *list, int *count)
+{
+  int lane = threadIdx.x & 31;
+  for (int64_t w0 = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) & ~31ll; w0 < n;
+       w0 += (int64_t)gridDim.x * blockDim.x) {
+    int32_t i = (int32_t)(w0 + lane);
+    bool p = i < n && key_state(T[i]) == UNDECIDED;
+    unsigned b = __ballot_sync(0xffffffffu, p);
+    int at = 0;
+    if (lane == 0 && b) at = atomicAdd(count, __popc(b));
+    at = __shfl_sync(0xffffffffu, at, 0);
+    if (p) list[at + __popc(b & ((1u << lane) - 1))] = i;
+  }
+}
+
+/* the largest key of row j and its neighbours, over the group's lanes */
+__device__ static uint64_t group_max(unsigned m, int gl, int32_t j, const int64_t *Srp, const int32_t *Scol,
+                                     const uint64_t *in)
+{
+  uint64_t mx = in[j];
+  for (int64_t k = Srp[j] + gl, e = Srp[j + 1]; k < e; k += GL) {
+    uint64_t v = in[Scol[k]];
+    if (v > mx) mx = v;
+  }
+  for (int off = GL / 2; off > 0; off /= 2) {
+    uint64_t o = __shfl_xor_sync(m, mx, off, GL);
+    if (o > mx) mx = o;
+  }
+  return mx;
+}
+
+/* M1 on every listed row and its neighbours (a neighbour shared by two
+ * listed rows gets the same value twice) */
+static __global__ void k_max1_listed(int32_t nu, const int32_t *list, const int64_t *Srp, const int32_t *Scol,
+                                     const uint64_t *T, uint64_t *M1)
+{
+  const int per_warp = 32 / GL, lane = threadIdx.x & 31, gl = group_lane();
+  const int64_t warp = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / 32, nwarps = (int64_t)gridDim.x * blockDim.x / 32;
+  unsigned m = group_mask();
+  for (int64_t r0 = warp * per_warp; r0 < nu; r0 += nwarps * per_warp) {
+    int64_t r = r0 + lane / GL;
+    if (r >= nu) continue; /* the whole group: its lanes share r */
+    int32_t u = list[r];
+    uint64_t mx = group_max(m, gl, u, Srp, Scol, T);
+    if (gl == 0) M1[u] = mx;
+    for (int64_t k = Srp[u], e = Srp[u + 1]; k < e; k++) {
+      int32_t j = Scol[k];
+      mx = group_max(m, gl, j, Srp, Scol, T);
+      if (gl == 0) M1[j] = mx;
+    }
+  }
+}
+
+/* M2 and k_decide's decision on every listed row; the rows left undecided
+ * are appended to next (warp-aggregated) and counted */
+static __global__ void k_decide_listed(int32_t nu, const int32_t *list, const int64_t *Srp, const int32_t *Scol,
+                                       const uint64_t *M1, uint64_t *T, int32_t *next, int *count)
+{
+  const int per_warp = 32 / GL, lane = threadIdx.x & 31, gl = group_lane();
+  const int64_t warp = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / 32, nwarps = (int64_t)gridDim.x * blockDim.x / 32;
+  unsigned m = group_mask();
+  for (int64_t r0 = warp * per_warp; r0 < nu; r0 += nwarps * per_warp) {
+    int64_t r = r0 + lane / GL;
+    bool left = false;
+    int32_t u = 0;
+    if (r < nu) {
+      u = list[r];
+      uint64_t m2 = group_max(m, gl, u, Srp, Scol, M1);
+      if (gl == 0) {
+        if (key_index(m2) == (uint32_t)u) T[u] = key(IN, (uint32_t)u);
+        else if (key_state(m2) == IN) T[u] = key(OUT, (uint32_t)u);
+        else left = true;
+      }
+    }
+    unsigned b = __ballot_sync(0xffffffffu, left);
+    int at = 0;
+    if (lane == 0 && b) at = atomicAdd(count, __popc(b));
+    at = __shfl_sync(0xffffffffu, at, 0);
+    if (left) next[at + __popc(b & ((1u << lane) - 1))] = u;
   }
 }
 

@@ -15,7 +15,12 @@
  * offsets), so a finest level past 2^31 - 1 entries (lap27:432, issue 16
  * item 6) is set up here too; P, A P and A_c keep 32-bit offsets (the SpMV
  * tables' layout), and a level whose product passes 2^31 - 1 entries is
- * refused (NG_ERR_UNSUPPORTED) and built on the host. */
+ * refused (NG_ERR_UNSUPPORTED) and built on the host.
+ * Memory: the temporaries and every level array but A's copies and P's and
+ * R's (which the SpMV tables adopt) come stream-ordered from the context's
+ * pool (ng_cuda_tmp_malloc / ng_cuda_tmp_free): no cudaMalloc or cudaFree,
+ * each a device-wide wait, per array. MIS(2)'s late rounds run over the
+ * undecided rows only (k_max1_listed, k_decide_listed). */
 #include "cuda_internal.h"
 #include "amg.h"
 #include <cub/cub.cuh>
@@ -269,8 +274,7 @@ __global__ void k_rho_init(int32_t n, const int32_t *rp, const int32_t *col, con
 /* Power iteration for rho(D^-1 A) on the device (amg_prolong.c's
  * ng_amg_spectral_radius with B = D^-1/2 A D^-1/2, s = |a_ii|^-1/2) without
  * host round trips. The iterate is kept as t = s .* v; y = A t comes from
- * the matrix's own SpMV (finest level) or from k_rho_apply (a coarse
- * device CSR, G lanes per row); k_rho_post makes w = s .* y in place and
+ * k_rho_apply (the level's device CSR, G lanes per row); k_rho_post makes w = s .* y in place and
  * per-block sums of v.v, v.w, w.w over a fixed grid; k_rho_sum adds them in
  * a fixed order (deterministic) and keeps est = |v.w / v.v| and 1/||w||;
  * k_rho_scale sets t = s .* w / ||w||. A zero sum stops the iteration
@@ -391,7 +395,7 @@ static ng_status scan_offsets64(amg_gpu *g, int64_t *cnt, int32_t n, int64_t **o
   size_t tb = 0;
   ng_status st = NG_SUCCESS;
   *out = NULL;
-  NG_CHECK(NG_CUDA_MALLOC(pos, (size_t)n + 1));
+  NG_CHECK(NG_CUDA_TMP(cu, pos, (size_t)n + 1)); /* the caller frees it with ng_cuda_tmp_free */
 #define SCAN_CHECK(call)                                                                          \
   do {                                                                                            \
     cudaError_t e_ = (call);                                                                      \
@@ -402,21 +406,22 @@ static ng_status scan_offsets64(amg_gpu *g, int64_t *cnt, int32_t n, int64_t **o
   } while (0)
   SCAN_CHECK(cudaMemsetAsync(cnt + n, 0, sizeof(int64_t), cu->stream));
   SCAN_CHECK(cub::DeviceScan::ExclusiveSum(NULL, tb, cnt, pos, n + 1, cu->stream));
-  NG_CHECK_GOTO(st, ng_cuda_malloc(&tmp, tb ? tb : 1, "AMG scan buffer"), out);
+  NG_CHECK_GOTO(st, ng_cuda_tmp_malloc(cu, &tmp, tb ? tb : 1, "AMG scan buffer"), out);
   SCAN_CHECK(cub::DeviceScan::ExclusiveSum(tmp, tb, cnt, pos, n + 1, cu->stream));
   SCAN_CHECK(cudaMemcpyAsync(total, pos + n, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream));
   SCAN_CHECK(cudaStreamSynchronize(cu->stream));
 #undef SCAN_CHECK
 out:
-  cudaFree(tmp);
+  ng_cuda_tmp_free(cu, tmp);
   if (st == NG_SUCCESS) *out = pos;
-  else cudaFree(pos);
+  else ng_cuda_tmp_free(cu, pos);
   return st;
 }
 
 /* The same into a new 32-bit rowptr (P, A P, A_c: the SpMV tables' and
  * cuSPARSE's layout); NG_ERR_UNSUPPORTED past 2^31 - 1 entries. */
-static ng_status scan_rowptr(amg_gpu *g, int64_t *cnt, int32_t n, int32_t **rp, int64_t *total, const char *what)
+static ng_status scan_rowptr(amg_gpu *g, int64_t *cnt, int32_t n, int32_t **rp, int64_t *total, const char *what,
+                             int pooled)
 {
   int64_t *pos = NULL;
   ng_status st = NG_SUCCESS;
@@ -425,13 +430,15 @@ static ng_status scan_rowptr(amg_gpu *g, int64_t *cnt, int32_t n, int32_t **rp, 
   if (*total > INT32_MAX)
     st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: %s has %lld entries, more than 32-bit indices hold", what,
                   (long long)*total);
-  if (st == NG_SUCCESS) st = ng_cuda_malloc((void **)rp, ((size_t)n + 1) * sizeof(int32_t), what);
+  if (st == NG_SUCCESS)
+    st = pooled ? ng_cuda_tmp_malloc(g->ctx->cuda, (void **)rp, ((size_t)n + 1) * sizeof(int32_t), what)
+                : ng_cuda_malloc((void **)rp, ((size_t)n + 1) * sizeof(int32_t), what);
   if (st == NG_SUCCESS) {
     k_narrow<<<blocks(n + 1), TPB, 0, g->ctx->cuda->stream>>>(n, pos, *rp);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: narrowing the offsets of %s failed: %s", what, cudaGetErrorString(e));
   }
-  cudaFree(pos); /* waits for k_narrow */
+  ng_cuda_tmp_free(g->ctx->cuda, pos); /* after k_narrow, in the stream's order */
   return st;
 }
 
@@ -506,9 +513,9 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
   double tt = ng_wtime();
   int rounds = 0;
 #define K_CHECK() NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation kernel failed: %s", cudaGetErrorString(cudaGetLastError())), out)
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(s, n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, (size_t)n + 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(dund, 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, s, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, cnt, (size_t)n + 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, dund, 1), out);
   k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, g->flag);
   K_CHECK();
   NG_CHECK_GOTO(st, read_flag(g, &bad), out);
@@ -520,13 +527,13 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
   k_strength_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, cnt, NULL, NULL);
   K_CHECK();
   NG_CHECK_GOTO(st, scan_offsets64(g, cnt, n, &Srp, &nnzS, "the strength graph"), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(Scol, nnzS ? nnzS : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, Scol, nnzS ? nnzS : 1), out);
   trace(g, "aggregate: strength count, scan, alloc", &tt);
   k_strength_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, s, theta, M->strength_signed, NULL, Srp, Scol);
   K_CHECK();
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(T, n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M1, n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(M2, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, T, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, M1, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, M2, n), out);
   k_init_keys<<<blocks(n), TPB, 0, cu->stream>>>(n, 0, Srp, T);
   K_CHECK();
   trace(g, "aggregate: strength fill, key alloc", &tt);
@@ -547,6 +554,36 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
       st = NG_ERROR(NG_ERR_INTERNAL, "MIS(2) aggregation did not finish after %d rounds", round);
       goto out;
     }
+    /* few left: the rounds over the undecided rows only (the same decisions;
+     * cnt, free until the numbering, holds the two lists) */
+    if ((double)undecided * ((double)nnzS / n + 1.0) <= (double)n) {
+      int32_t *list = (int32_t *)cnt, *next = list + n, nu = undecided;
+      NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
+      k_list_undecided<<<blocks(n), TPB, 0, cu->stream>>>(n, T, list, dund);
+      K_CHECK();
+      for (;;) {
+        NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
+        k_max1_listed<<<blocks((int64_t)nu * GL), TPB, 0, cu->stream>>>(nu, list, Srp, Scol, T, M1);
+        k_decide_listed<<<blocks((int64_t)nu * GL), TPB, 0, cu->stream>>>(nu, list, Srp, Scol, M1, T, next, dund);
+        K_CHECK();
+        if (cudaMemcpyAsync(&undecided, dund, sizeof(int), cudaMemcpyDeviceToHost, cu->stream) != cudaSuccess ||
+            cudaStreamSynchronize(cu->stream) != cudaSuccess) {
+          st = NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation: reading the undecided count failed");
+          goto out;
+        }
+        if (!undecided) break;
+        rounds++;
+        if (++round > n) {
+          st = NG_ERROR(NG_ERR_INTERNAL, "MIS(2) aggregation did not finish after %d rounds", round);
+          goto out;
+        }
+        nu = undecided;
+        int32_t *t = list;
+        list = next;
+        next = t;
+      }
+      break;
+    }
   }
   /* roots numbered in index order, then the two joining steps, then leftovers */
   if (ng_amg_trace_on()) {
@@ -554,8 +591,8 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
     snprintf(what, sizeof(what), "aggregate: MIS(2), %d rounds", rounds + 1);
     trace(g, what, &tt);
   }
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->agg, n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(step, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, g->agg, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, step, n), out);
   k_is_root<<<blocks(n), TPB, 0, cu->stream>>>(n, T, cnt);
   K_CHECK();
   {
@@ -565,7 +602,7 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
     int64_t *pos = (int64_t *)M1, last[2] = {0, 0}, extra[2] = {0, 0};
     cudaError_t e = cub::DeviceScan::ExclusiveSum(NULL, tb, cnt, pos, n, cu->stream);
     if (e == cudaSuccess) {
-      st = ng_cuda_malloc(&tmp, tb ? tb : 1, "AMG scan buffer");
+      st = ng_cuda_tmp_malloc(cu, &tmp, tb ? tb : 1, "AMG scan buffer");
       if (st != NG_SUCCESS) goto out;
       e = cub::DeviceScan::ExclusiveSum(tmp, tb, cnt, pos, n, cu->stream);
     }
@@ -588,7 +625,7 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
     if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(extra, pos + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
     if (e == cudaSuccess && n > 0) e = cudaMemcpyAsync(extra + 1, cnt + n - 1, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream);
-    cudaFree(tmp);
+    ng_cuda_tmp_free(cu, tmp);
     if (e != cudaSuccess) {
       st = NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation failed: %s", cudaGetErrorString(e));
       goto out;
@@ -598,15 +635,15 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
 #undef K_CHECK
   trace(g, "aggregate: numbering", &tt);
 out:
-  cudaFree(s);
-  cudaFree(cnt);
-  cudaFree(dund);
-  cudaFree(Srp);
-  cudaFree(Scol);
-  cudaFree(T);
-  cudaFree(M1);
-  cudaFree(M2);
-  cudaFree(step);
+  ng_cuda_tmp_free(cu, s);
+  ng_cuda_tmp_free(cu, cnt);
+  ng_cuda_tmp_free(cu, dund);
+  ng_cuda_tmp_free(cu, Srp);
+  ng_cuda_tmp_free(cu, Scol);
+  ng_cuda_tmp_free(cu, T);
+  ng_cuda_tmp_free(cu, M1);
+  ng_cuda_tmp_free(cu, M2);
+  ng_cuda_tmp_free(cu, step);
   trace(g, "aggregate: frees", &tt);
   return st;
 }
@@ -648,7 +685,7 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Aco
   if (!had_pattern) {
     int64_t *cnt = NULL;
     ng_status st = NG_SUCCESS;
-    NG_CHECK(NG_CUDA_MALLOC(cnt, (size_t)n + 1));
+    NG_CHECK(NG_CUDA_TMP(cu, cnt, (size_t)n + 1));
     *hc = HC_SMALL;
     for (;;) {
       spgemm_launch(g, false, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, NULL, NULL, NULL, sorted);
@@ -662,11 +699,11 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Aco
     }
     if (st == NG_SUCCESS && over)
       st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: a row of %s has more than %d columns", what, HC);
-    if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, Crp, nnz, what);
-    cudaFree(cnt);
+    if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, Crp, nnz, what, 1);
+    ng_cuda_tmp_free(cu, cnt);
     NG_CHECK(st);
-    NG_CHECK(NG_CUDA_MALLOC(*Ccol, *nnz ? *nnz : 1));
-    NG_CHECK(NG_CUDA_MALLOC(*Cval, *nnz ? *nnz : 1));
+    NG_CHECK(NG_CUDA_TMP(cu, *Ccol, *nnz ? *nnz : 1));
+    NG_CHECK(NG_CUDA_TMP(cu, *Cval, *nnz ? *nnz : 1));
   }
   spgemm_launch(g, true, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, NULL, *Crp, *Ccol, *Cval, sorted);
   NG_CUDA_LAUNCH_CHECK();
@@ -688,26 +725,26 @@ static ng_status sparsify_setup(amg_gpu *g, double tau)
   double *d = NULL;
   int64_t *cnt = NULL;
   int bad = 0;
-  ng_status st = NG_CUDA_MALLOC(d, n ? n : 1);
-  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(cnt, (size_t)n + 1);
+  ng_status st = NG_CUDA_TMP(g->ctx->cuda, d, n ? n : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_TMP(g->ctx->cuda, cnt, (size_t)n + 1);
   if (st == NG_SUCCESS) {
     k_sp_diag<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d);
     k_sp_count<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d, tau, cnt);
     if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU sparsify: the count kernels failed");
   }
-  if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, &g->Crp, &g->nnzC, "the sparsified coarse operator");
-  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->Ccol, g->nnzC ? g->nnzC : 1);
-  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->Cval, g->nnzC ? g->nnzC : 1);
-  if (st == NG_SUCCESS) st = NG_CUDA_MALLOC(g->smap, g->nnzG ? g->nnzG : 1);
+  if (st == NG_SUCCESS) st = scan_rowptr(g, cnt, n, &g->Crp, &g->nnzC, "the sparsified coarse operator", 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_TMP(g->ctx->cuda, g->Ccol, g->nnzC ? g->nnzC : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_TMP(g->ctx->cuda, g->Cval, g->nnzC ? g->nnzC : 1);
+  if (st == NG_SUCCESS) st = NG_CUDA_TMP(g->ctx->cuda, g->smap, g->nnzG ? g->nnzG : 1);
   if (st == NG_SUCCESS) {
     k_sp_fill<<<blocks(n), TPB, 0, s>>>(n, g->Grp, g->Gcol, g->Gval, d, tau, g->Crp, g->Ccol, g->smap, g->flag);
     if (cudaGetLastError() != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU sparsify: the fill kernel failed");
   }
-  if (st == NG_SUCCESS) st = read_flag(g, &bad); /* also waits before d and cnt go */
+  if (st == NG_SUCCESS) st = read_flag(g, &bad);
   if (st == NG_SUCCESS && bad)
     st = NG_ERROR(NG_ERR_NUMERIC, "AMG: a coarse row has no diagonal entry to lump dropped entries into");
-  cudaFree(d);
-  cudaFree(cnt);
+  ng_cuda_tmp_free(g->ctx->cuda, d);
+  ng_cuda_tmp_free(g->ctx->cuda, cnt);
   return st;
 }
 
@@ -735,12 +772,12 @@ static ng_status transpose_p(amg_gpu *g)
   ng_status st = NG_SUCCESS;
   cudaError_t e = cudaSuccess;
   while (bits < 31 && ((int64_t)1 << bits) < nagg) bits++;
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, (size_t)nagg + 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->rperm, nnz ? nnz : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(keys, nnz ? nnz : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(idx, nnz ? nnz : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(sorted, nnz ? nnz : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(row, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, cnt, (size_t)nagg + 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, g->rperm, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, keys, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, idx, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, sorted, nnz ? nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, row, nnz ? nnz : 1), out);
   e = cudaMemsetAsync(cnt, 0, ((size_t)nagg + 1) * sizeof(int64_t), cu->stream);
   if (e == cudaSuccess && nnz) {
     k_col_count<<<blocks(nnz), TPB, 0, cu->stream>>>(nnz, g->Pcol, cnt);
@@ -749,7 +786,7 @@ static ng_status transpose_p(amg_gpu *g)
     e = cudaGetLastError();
     if (e == cudaSuccess) e = cub::DeviceRadixSort::SortPairs(NULL, tb, g->Pcol, keys, idx, sorted, (int)nnz, 0, bits, cu->stream);
     if (e == cudaSuccess) {
-      st = ng_cuda_malloc(&tmp, tb ? tb : 1, "AMG transpose sort buffer");
+      st = ng_cuda_tmp_malloc(cu, &tmp, tb ? tb : 1, "AMG transpose sort buffer");
       if (st != NG_SUCCESS) goto out;
       e = cub::DeviceRadixSort::SortPairs(tmp, tb, g->Pcol, keys, idx, sorted, (int)nnz, 0, bits, cu->stream);
     }
@@ -758,7 +795,7 @@ static ng_status transpose_p(amg_gpu *g)
     st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: sorting P's entries for R = P^T failed: %s", cudaGetErrorString(e));
     goto out;
   }
-  NG_CHECK_GOTO(st, scan_rowptr(g, cnt, nagg, &g->Rrp, &total, "the restriction"), out);
+  NG_CHECK_GOTO(st, scan_rowptr(g, cnt, nagg, &g->Rrp, &total, "the restriction", 0), out);
   if (total != nnz) {
     st = NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: R = P^T has %lld entries, P %lld", (long long)total, (long long)nnz);
     goto out;
@@ -770,12 +807,12 @@ static ng_status transpose_p(amg_gpu *g)
     if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: R = P^T failed: %s", cudaGetErrorString(e));
   }
 out:
-  cudaFree(tmp); /* cudaFree waits for the stream's work on these */
-  cudaFree(cnt);
-  cudaFree(keys);
-  cudaFree(idx);
-  cudaFree(sorted);
-  cudaFree(row);
+  ng_cuda_tmp_free(cu, tmp); /* after the stream's work on them */
+  ng_cuda_tmp_free(cu, cnt);
+  ng_cuda_tmp_free(cu, keys);
+  ng_cuda_tmp_free(cu, idx);
+  ng_cuda_tmp_free(cu, sorted);
+  ng_cuda_tmp_free(cu, row);
   return st;
 }
 
@@ -816,33 +853,31 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     int32_t *size = NULL, *scratch = NULL;
     int64_t *cnt = NULL;
     ng_status st = NG_SUCCESS;
-    NG_CHECK(NG_CUDA_MALLOC(g->ptent, n));
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(size, g->nagg ? g->nagg : 1), tfail);
+    NG_CHECK(NG_CUDA_TMP(cu, g->ptent, n));
+    NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, size, g->nagg ? g->nagg : 1), tfail);
     NG_CHECK_GOTO(st, cudaMemsetAsync(size, 0, (size_t)g->nagg * sizeof(int32_t), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), tfail);
     k_agg_size<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size);
     k_ptent<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size, g->ptent);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(scratch, g->nnzA ? g->nnzA : 1), tfail);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, (size_t)n + 1), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, scratch, g->nnzA ? g->nnzA : 1), tfail);
+    NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, cnt, (size_t)n + 1), tfail);
     k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, cnt, NULL, NULL);
     NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
-    NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &g->Prp, &g->nnzP, "the prolongator"), tfail);
+    NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &g->Prp, &g->nnzP, "the prolongator", 0), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pcol, g->nnzP ? g->nnzP : 1), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pval, g->nnzP ? g->nnzP : 1), tfail);
     k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, NULL, g->Prp, g->Pcol);
     NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rcol, g->nnzP ? g->nnzP : 1), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rval, g->nnzP ? g->nnzP : 1), tfail);
-  tfail:
-    if (cudaStreamSynchronize(cu->stream) != cudaSuccess && st == NG_SUCCESS)
-      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator pattern failed");
-    cudaFree(size);
-    cudaFree(scratch);
-    cudaFree(cnt);
+  tfail: /* freed in the stream's order, after the kernels above */
+    ng_cuda_tmp_free(cu, size);
+    ng_cuda_tmp_free(cu, scratch);
+    ng_cuda_tmp_free(cu, cnt);
     NG_CHECK(st);
   }
   trace(g, "transfer: P pattern", &tt);
   if (filter > 0) { /* -amg_filter: sqrt |a_ii| for the filter's strength test */
-    if (!g->sd) NG_CHECK(NG_CUDA_MALLOC(g->sd, n ? n : 1));
+    if (!g->sd) NG_CHECK(NG_CUDA_TMP(cu, g->sd, n ? n : 1));
     k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
     NG_CUDA_LAUNCH_CHECK();
   }
@@ -907,27 +942,19 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   return NG_SUCCESS;
 }
 
+/* A level's arrays: from the context's pool (ng_cuda_tmp_free, in the
+ * stream's order) but A's own copies and P's and R's, which the SpMV tables
+ * adopt and free with cudaFree. */
 static void gpu_free(amg_gpu *g)
 {
   if (!g) return;
+  struct ng_cuda *cu = g->ctx->cuda;
   cudaFree(g->own_rp);
   cudaFree(g->own_col);
   cudaFree(g->own_val);
-  cudaFree(g->agg);
-  cudaFree(g->ptent);
-  cudaFree(g->rperm);
-  cudaFree(g->APrp);
-  cudaFree(g->APcol);
-  cudaFree(g->APval);
-  cudaFree(g->Crp);
-  cudaFree(g->Ccol);
-  cudaFree(g->Cval);
-  cudaFree(g->Grp);
-  cudaFree(g->Gcol);
-  cudaFree(g->Gval);
-  cudaFree(g->smap);
-  cudaFree(g->flag);
-  cudaFree(g->sd);
+  void *pooled[] = {g->agg, g->ptent, g->rperm, g->APrp, g->APcol, g->APval, g->Crp, g->Ccol,
+                    g->Cval, g->Grp, g->Gcol, g->Gval, g->smap, g->flag, g->sd};
+  for (size_t k = 0; k < sizeof(pooled) / sizeof(pooled[0]); k++) ng_cuda_tmp_free(cu, pooled[k]);
   /* P and R arrays belong to the SpMV tables once adopted */
   if (!g->adoptedP) {
     cudaFree(g->Prp);
@@ -989,8 +1016,8 @@ extern "C" ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l)
   NG_CHECK(NG_CALLOC(g, 1));
   lv[l] = g;
   g->ctx = A->ctx;
-  NG_CHECK(NG_CUDA_MALLOC(g->flag, 1));
-  NG_CUDA_CHECK(cudaMemset(g->flag, 0, sizeof(int)));
+  NG_CHECK(NG_CUDA_TMP(g->ctx->cuda, g->flag, 1));
+  NG_CUDA_CHECK(cudaMemsetAsync(g->flag, 0, sizeof(int), g->ctx->cuda->stream));
   if (l == 0) {
     g->n = A->n_local;
     g->nnzA = A->local.nnz;
@@ -1122,11 +1149,12 @@ extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *din
 
 /* rho(D^-1 A) by `iters` power iterations from the fixed start vector (the
  * same values at every call: an update with unchanged values reproduces
- * the setup's estimate exactly), of the one-rank matrix A (its own SpMV)
- * when A != NULL, else of the device CSR rp/col/val. *bad: the first row
+ * the setup's estimate exactly) of the device CSR rp/col/val (the finest
+ * level's too: k_rho_apply, not cuSPARSE, whose first call in a process
+ * cost 3.5 ms and every call a partition kernel). *bad: the first row
  * with a zero diagonal, n when none. The work vectors live in M->rho_work
  * (made at the setup, reused by every update, freed with the hierarchy). */
-static ng_status device_rho(ng_amg *M, ng_context ctx, ng_matrix A, int32_t n, int64_t nnz, const int32_t *rp,
+static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, const int32_t *rp,
                             const int32_t *col, const double *val, int iters, double *rho, int32_t *bad)
 {
   cudaStream_t st = ctx->cuda->stream;
@@ -1155,9 +1183,8 @@ static ng_status device_rho(ng_amg *M, ng_context ctx, ng_matrix A, int32_t n, i
     e = cudaGetLastError();
   }
   for (int it = 0; it < iters && e == cudaSuccess; it++) {
-    if (A) NG_CHECK(ng_matrix_apply_raw(A, t, w));
     /* about four entries per lane */
-    else if (mean <= 16) k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
+    if (mean <= 16) k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
     else if (mean <= 32) k_rho_apply<8><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
     else if (mean <= 64) k_rho_apply<16><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
     else k_rho_apply<32><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
@@ -1182,20 +1209,19 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
   int32_t n = 0, bad = INT32_MAX;
   int64_t nnz;
   double est = 0;
-  ng_matrix own = NULL;
   *done = 0;
   if (l == 0) { /* the user's matrix when it is one rank's device CSR (its diagonal read from there) */
     int32_t *r, *c;
     double *x;
     if (!A->ctx->on_gpu || A->n_local != A->n_global || ng_csr_cuda_arrays(A->spmv, A->spmv_data, &r, &c, &x) != NG_SUCCESS)
       return NG_SUCCESS;
-    rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz, own = A;
+    rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz;
   } else { /* level l - 1's device product */
     amg_gpu *f = M->gpu ? levels(M)[l - 1] : NULL;
     if (!f || !f->Crp) return NG_SUCCESS;
     rp = f->Crp, col = f->Ccol, val = f->Cval, n = f->nagg, nnz = f->nnzC;
   }
-  NG_CHECK(device_rho(M, A->ctx, own, n, nnz, rp, col, val, iters, &est, &bad));
+  NG_CHECK(device_rho(M, A->ctx, n, nnz, rp, col, val, iters, &est, &bad));
   if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d has a zero or missing diagonal entry", l ? "a coarse level's row" : "row", (int)bad);
   if (!(est > 0) || !isfinite(est))
     return NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on a level of %d rows", est, (int)n);
@@ -1278,9 +1304,9 @@ extern "C" void ng_amg_gpu_triple_free(void *state)
     cudaFree(s->col[k]);
     cudaFree(s->val[k]);
   }
-  cudaFree(s->ABrp); cudaFree(s->ABcol); cudaFree(s->ABval);
-  cudaFree(s->Trp); cudaFree(s->Tcol); cudaFree(s->Tval);
-  cudaFree(s->g.flag);
+  /* the products' arrays and the flag come from the pool (spgemm) */
+  void *pooled[] = {s->ABrp, s->ABcol, s->ABval, s->Trp, s->Tcol, s->Tval, s->g.flag};
+  for (size_t k = 0; k < sizeof(pooled) / sizeof(pooled[0]); k++) ng_cuda_tmp_free(s->g.ctx->cuda, pooled[k]);
   ng_free(s);
 }
 
@@ -1335,7 +1361,7 @@ static ng_status triple(ng_context ctx, const ng_csr *A, const ng_amg_dx *x, con
     NG_CHECK(NG_CALLOC(s, 1));
     *state = s;
     s->g.ctx = ctx;
-    NG_CHECK(NG_CUDA_MALLOC(s->g.flag, 1));
+    NG_CHECK(NG_CUDA_TMP(ctx->cuda, s->g.flag, 1));
     NG_CUDA_CHECK(cudaMemsetAsync(s->g.flag, 0, sizeof(int), stream));
   }
   const ng_csr *X[3] = {A, B, C};

@@ -46,6 +46,18 @@ template <typename T> ng_status down(cudaStream_t s, T *host, const T *dev, int6
   NG_CUDA_CHECK(cudaStreamSynchronize(s));
   return NG_SUCCESS;
 }
+/* a converter's temporary from the context's pool (ng_cuda_tmp_malloc),
+ * freed in the stream's order at scope exit */
+template <typename T> struct tptr {
+  struct ng_cuda *cu;
+  T *p = NULL;
+  explicit tptr(ng_context ctx) : cu(ctx->cuda) {}
+  ~tptr() { ng_cuda_tmp_free(cu, p); }
+  ng_status alloc(int64_t count, const char *what)
+  {
+    return ng_cuda_tmp_malloc(cu, (void **)&p, (size_t)(count > 0 ? count : 1) * sizeof(T), what);
+  }
+};
 /* frees a device pointer at scope exit unless released */
 template <typename T> struct dptr {
   T *p = NULL;
@@ -119,18 +131,21 @@ __global__ void k_sell_fill(int64_t nt, int64_t n, int C, const int64_t *sptr, c
 }
 
 /* ---- DIA: dia.c's ng_dia_build / ng_dia_fill ------------------------------------- */
+/* the stored count is summed over the warp first: an atomic per row on the
+ * one counter serialised the kernel (1.6 ms at 2.1M rows on the H100) */
 __global__ void k_dia_mark(int64_t n, int half, const int64_t *rp, const int32_t *acol, unsigned char *mark,
                            unsigned long long *stored)
 {
   int64_t i = TID;
-  if (i >= n) return;
   unsigned long long c = 0;
-  for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
-    int64_t off = (int64_t)acol[p] - i;
-    if (!mark[off + n - 1]) mark[off + n - 1] = 1; /* read first: every row hits the same few bytes */
-    c += !half || off <= 0;
-  }
-  if (c) atomicAdd(stored, c);
+  if (i < n)
+    for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
+      int64_t off = (int64_t)acol[p] - i;
+      if (!mark[off + n - 1]) mark[off + n - 1] = 1; /* read first: every row hits the same few bytes */
+      c += !half || off <= 0;
+    }
+  for (int o = 16; o > 0; o /= 2) c += __shfl_down_sync(0xffffffffu, c, o);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(stored, c);
 }
 /* first k >= 1 where +k and -k differ */
 __global__ void k_dia_symmetric_pattern(int64_t n, const unsigned char *mark, unsigned long long *first)
@@ -369,10 +384,10 @@ ng_status ng_dia_convert_cuda(ng_context ctx, const ng_dcsr *A, int half, const 
   if (n > (1 << 30))
     return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d rows, more than 2^30 (row + offset must fit 32 bits)", name, (int)n);
   int64_t nk = n ? 2 * n - 1 : 0;
-  dptr<unsigned char> mark;
-  dptr<unsigned long long> cnt;
-  NG_CHECK(dalloc(&mark.p, nk, "DIA diagonal marks"));
-  NG_CHECK(dalloc(&cnt.p, 2, "DIA counters"));
+  tptr<unsigned char> mark(ctx);
+  tptr<unsigned long long> cnt(ctx);
+  NG_CHECK(mark.alloc(nk, "DIA diagonal marks"));
+  NG_CHECK(cnt.alloc(2, "DIA counters"));
   NG_CUDA_CHECK(cudaMemsetAsync(mark.p, 0, (size_t)(nk > 0 ? nk : 1), s));
   unsigned long long init[2] = {0, ~0ull}, h[2];
   NG_CUDA_CHECK(cudaMemcpyAsync(cnt.p, init, sizeof(init), cudaMemcpyHostToDevice, s));
@@ -408,9 +423,9 @@ ng_status ng_dia_convert_cuda(ng_context ctx, const ng_dcsr *A, int half, const 
   D->nd = (int32_t)nd;
   D->half = half;
   D->o = *o;
-  dptr<int32_t> doff;
+  tptr<int32_t> doff(ctx);
   dptr<double> v;
-  NG_CHECK(dalloc(&doff.p, nd, "DIA offsets"));
+  NG_CHECK(doff.alloc(nd, "DIA offsets"));
   if (nd) {
     thrust::counting_iterator<int64_t> k0(0);
     THRUST_TRY(thrust::copy_if(pol, thrust::make_transform_iterator(k0, to_offset{n}),
@@ -435,11 +450,11 @@ ng_status ng_dia_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_dia *D, do
   cudaStream_t s = ctx->cuda->stream;
   int64_t n = D->n, nd = D->nd;
   if (A->n != n) return NG_ERROR(NG_ERR_ARGUMENT, "dia update: %lld rows given, the matrix has %d", (long long)A->n, (int)n);
-  dptr<int32_t> off;
-  dptr<unsigned long long> bad;
+  tptr<int32_t> off(ctx);
+  tptr<unsigned long long> bad(ctx);
   unsigned long long none = ~0ull, hb;
-  NG_CHECK(dalloc(&off.p, nd, "DIA offsets"));
-  NG_CHECK(dalloc(&bad.p, 1, "DIA flag"));
+  NG_CHECK(off.alloc(nd, "DIA offsets"));
+  NG_CHECK(bad.alloc(1, "DIA flag"));
   if (nd) NG_CUDA_CHECK(cudaMemcpyAsync(off.p, D->off, (size_t)nd * sizeof(int32_t), cudaMemcpyHostToDevice, s));
   NG_CUDA_CHECK(cudaMemcpyAsync(bad.p, &none, sizeof(none), cudaMemcpyHostToDevice, s));
   if (nd > 0 && n > 0) NG_CUDA_CHECK(cudaMemsetAsync(val, 0, (size_t)(nd * n) * sizeof(double), s));
@@ -451,8 +466,8 @@ ng_status ng_dia_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_dia *D, do
                     D->half ? "dia_half" : "dia", (long long)hb);
   if (!D->half || nd == 0 || n == 0) return NG_SUCCESS;
   /* half storage: the mirrored upper entries must equal the stored lower ones */
-  dptr<double> U;
-  NG_CHECK(dalloc(&U.p, nd * n, "DIA symmetry check"));
+  tptr<double> U(ctx);
+  NG_CHECK(U.alloc(nd * n, "DIA symmetry check"));
   NG_CUDA_CHECK(cudaMemsetAsync(U.p, 0, (size_t)(nd * n) * sizeof(double), s));
   k_dia_mirror<<<blocks(n), TPB, 0, s>>>(n, (int32_t)nd, off.p, A->rp, A->col, A->val, U.p, bad.p);
   NG_CUDA_LAUNCH_CHECK();
