@@ -102,12 +102,14 @@ void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
  * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
 ng_status ng_dense_inverse(int32_t n, double *a);
 /* Its steps, for a caller that spreads the row loops over ranks: the
- * factor L (1 when a is symmetric and positive definite), rows [j0, j1) of
+ * factor L (1 when a is symmetric and positive definite), or its row i's
+ * entries [j0, j1) (0: a diagonal not positive), rows [j0, j1) of
  * U = L^-T, rows [i0, i1) of U U^T (their parts j <= i, row i at a + (i -
  * i0) n), the mirror of the lower part; Gauss-Jordan in place otherwise. */
 #define NG_DENSE_SPREAD_MIN 128 /* fewer rows or as many: the row loops on one thread, one rank */
 int ng_dense_symmetric(int32_t n, const double *a); /* 1: a = a^T to a relative 1e-12 */
 int ng_dense_cholesky(int32_t n, const double *a, double *L);
+int ng_dense_chol_row(int32_t n, const double *ai, double *L, int32_t i, int32_t j0, int32_t j1);
 void ng_dense_chol_u(int32_t n, const double *L, double *U, int32_t j0, int32_t j1);
 void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t i1);
 void ng_dense_mirror(int32_t n, double *a);
