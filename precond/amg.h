@@ -87,9 +87,11 @@ void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
 /* The same with A's rows continued by A2's (columns numbered after A's;
- * NULL: A alone), as ng_amg_smooth_pattern's A2. */
-ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C, int sorted);
-ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C);
+ * NULL: A alone), as ng_amg_smooth_pattern's A2; B2 (or NULL) holds the
+ * rows of B for A2's columns (B's rows after A's columns when NULL; C as
+ * wide as the wider of B and B2). */
+ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const ng_csr *B2, ng_csr *C, int sorted);
+ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const ng_csr *B2, ng_csr *C);
 
 /* Non-Galerkin sparsification (amg_sparsify.c): A = G without the
  * off-diagonal entries |g_ij| < tau sqrt(|g_ii g_jj|), each added to its
