@@ -87,9 +87,11 @@ void ng_csr_transpose_values(const ng_csr *A, const int64_t *perm, ng_csr *T);
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted);
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C);
 /* The same with A's rows continued by A2's (columns numbered after A's;
- * NULL: A alone), as ng_amg_smooth_pattern's A2. */
-ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C, int sorted);
-ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C);
+ * NULL: A alone), as ng_amg_smooth_pattern's A2; B2 (or NULL) holds the
+ * rows of B for A2's columns (B's rows after A's columns when NULL; C as
+ * wide as the wider of B and B2). */
+ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const ng_csr *B2, ng_csr *C, int sorted);
+ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const ng_csr *B2, ng_csr *C);
 
 /* Non-Galerkin sparsification (amg_sparsify.c): A = G without the
  * off-diagonal entries |g_ij| < tau sqrt(|g_ii g_jj|), each added to its
@@ -102,12 +104,14 @@ void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
  * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
 ng_status ng_dense_inverse(int32_t n, double *a);
 /* Its steps, for a caller that spreads the row loops over ranks: the
- * factor L (1 when a is symmetric and positive definite), rows [j0, j1) of
+ * factor L (1 when a is symmetric and positive definite), or its row i's
+ * entries [j0, j1) (0: a diagonal not positive), rows [j0, j1) of
  * U = L^-T, rows [i0, i1) of U U^T (their parts j <= i, row i at a + (i -
  * i0) n), the mirror of the lower part; Gauss-Jordan in place otherwise. */
 #define NG_DENSE_SPREAD_MIN 128 /* fewer rows or as many: the row loops on one thread, one rank */
 int ng_dense_symmetric(int32_t n, const double *a); /* 1: a = a^T to a relative 1e-12 */
 int ng_dense_cholesky(int32_t n, const double *a, double *L);
+int ng_dense_chol_row(int32_t n, const double *ai, double *L, int32_t i, int32_t j0, int32_t j1);
 void ng_dense_chol_u(int32_t n, const double *L, double *U, int32_t j0, int32_t j1);
 void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t i1);
 void ng_dense_mirror(int32_t n, double *a);

@@ -111,6 +111,11 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const i
                                const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
 void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val);
 void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
+/* amg_dist_coarse.c: the coarsest level's dense inverse into M->coarse_inv
+ * on the rank holding the level, the steps spread over all ranks
+ * (collective; st: the caller's status, agreed in the first collective
+ * unless the level is small: the caller agrees). */
+ng_status ng_amg_dist_coarse_inverse(ng_context ctx, ng_amg *M, ng_matrix A, ng_status st);
 /* 1 when the level's local products ran on the GPU. */
 int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
 

@@ -1,10 +1,13 @@
 /* precond/amg_dist_galerkin.c: the coarse operator A_c = P^T (A P) across
  * ranks. Row i of A P needs the rows of P for A's halo columns: fetched once
  * through A's halo plan (values only at an update). With the coarse columns
- * this rank meets renumbered compactly, A P is a local product of
- * [A_local | A_offrank] and [P's own rows ; P's halo rows], and the own rows
- * of P transposed times A P give this rank's partial sums T for every
- * coarse row it touches. Rows of T owned elsewhere go to their owners (one
+ * this rank meets renumbered compactly (P's own, as P's compact columns
+ * number them, then those met only in the halo rows), A P is a local
+ * product of [A_local | A_offrank] and [P's own rows ; P's halo rows], each
+ * block read in place, and R's two blocks (P's own rows transposed) times
+ * A P give this rank's partial sums T for every coarse row it touches: its
+ * own coarse rows (R_local) and P's halo columns (R_offrank). Rows of T
+ * owned elsewhere go to their owners (one
  * all-to-all); each owner adds its contributions in a fixed order (its own
  * first, then by source rank) into slots found once at setup, so an update
  * repeats the setup's sums exactly. On a GPU context the two local products
@@ -16,13 +19,13 @@ struct ng_amg_dsparsify { /* amg_dist_sparsify.c */
   double *val;
 };
 struct ng_amg_dgalerkin {
-  int64_t *halo_rp, *halo_gcol;  /* P's rows for A's halo columns */
-  double *halo_val;
-  int64_t *cmap;                 /* compact coarse column -> global coarse row */
+  ng_csr B2;                     /* P's rows for A's halo columns, compact columns ([A_local A_offrank] [Pc; B2] = A P) */
+  int64_t *cmap;                 /* compact coarse column -> global coarse row: Pc's columns (D->pcol), then B2's others */
   int32_t m;
-  ng_csr B, AP, PcT, T;          /* B: P's own rows then halo rows, compact columns ([A_local A_offrank] B = A P) */
+  ng_csr AP, T, T2;              /* host: T = R_local (A P), T2 = R_offrank (A P); GPU: T over the compact rows, T2 empty */
+  ng_csr B, PcT;                 /* GPU context: [Pc; B2] and P's own rows transposed over the compact rows */
   int64_t *pct_src;              /* PcT row -> its R row's first value: D->Rl.val + s, or D->Ro.val + (-1 - s) */
-  int32_t *send_rows;            /* T rows sent, grouped by owner rank */
+  int32_t *send_rows;            /* T rows (T's, then T2's) sent, grouped by owner rank */
   int32_t n_send_rows;
   int64_t *scnt, *rcnt;          /* entries per rank */
   double *sbuf, *rbuf;
@@ -42,14 +45,13 @@ int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G) { return G && G->gpu; }
 void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G)
 {
   if (!G) return;
-  ng_free(G->halo_rp);
-  ng_free(G->halo_gcol);
-  ng_free(G->halo_val);
+  ng_csr_free(&G->B2);
   ng_free(G->cmap);
   ng_csr_free(&G->B);
   ng_csr_free(&G->AP);
   ng_csr_free(&G->PcT);
   ng_csr_free(&G->T);
+  ng_csr_free(&G->T2);
   ng_free(G->pct_src);
   ng_free(G->send_rows);
   ng_free(G->scnt);
@@ -81,76 +83,87 @@ static ng_status sent_gcol(ng_matrix A, const ng_amg_dlevel *D, int64_t **gcol)
   return NG_SUCCESS;
 }
 
-/* Halo rows of P, the compact columns and B (setup). */
+/* P's halo rows (B2) and the compact columns (setup): Pc's own columns keep
+ * their numbers (Pc is the product's first block as it is), the columns
+ * met only in the halo rows follow in global order. */
 static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G)
 {
-  int32_t n = A->n_local, nh = A->n_halo;
-  int64_t own = D->Pc.nnz, *gcol = NULL;
-  /* G->halo_rp was allocated and agreed with G; the lengths move point to
+  int32_t nh = A->n_halo, pm = D->pm;
+  int64_t *gcol = NULL, *hgcol = NULL;
+  /* B2.rowptr was allocated and agreed with G; the lengths move point to
    * point (nothing to agree), the halo rows' columns and values in one
    * round whose agreement covers their buffers */
-  NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->Pc.rowptr, G->halo_rp));
-  int64_t hn = G->halo_rp[nh];
-  ng_status hst = NG_MALLOC(G->halo_gcol, hn);
-  if (!hst) hst = NG_MALLOC(G->halo_val, hn); /* G (ng_amg_dgalerkin_free) owns what was allocated */
-  if (!hst) hst = sent_gcol(A, D, &gcol);
-  hst = ng_halo_rows_exchange2(A->ctx, hst, A->halo, D->Pc.rowptr, gcol, sizeof(int64_t), D->Pc.val, sizeof(double),
-                               G->halo_rp, G->halo_gcol, G->halo_val);
+  NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->Pc.rowptr, G->B2.rowptr));
+  int64_t hn = G->B2.rowptr[nh];
+  ng_status st = NG_MALLOC(hgcol, hn);
+  if (!st) st = NG_MALLOC(G->B2.col, hn); /* G (ng_amg_dgalerkin_free) owns what was allocated */
+  if (!st) st = NG_MALLOC(G->B2.val, hn);
+  if (!st) st = sent_gcol(A, D, &gcol);
+  st = ng_halo_rows_exchange2(A->ctx, st, A->halo, D->Pc.rowptr, gcol, sizeof(int64_t), D->Pc.val, sizeof(double),
+                              G->B2.rowptr, hgcol, G->B2.val);
   ng_free(gcol);
-  NG_CHECK(hst);
-  /* the coarse columns met: P's (D->pcol) and the fetched rows' */
+  /* the coarse columns met: Pc's (D->pcol) and the fetched rows' */
   int64_t *v = NULL;
-  int32_t *pos = NULL;
+  int32_t *num = NULL;
   ng_index_map H = {0};
-  ng_status st = NG_MALLOC(v, (size_t)D->pm + hn);
+  if (!st) st = NG_MALLOC(v, (size_t)pm + hn);
   if (!st) {
-    memcpy(v, D->pcol, (size_t)D->pm * sizeof(int64_t));
-    memcpy(v + D->pm, G->halo_gcol, (size_t)hn * sizeof(int64_t));
-    st = ng_index_map_build(&H, v, D->pm + hn);
+    memcpy(v, D->pcol, (size_t)pm * sizeof(int64_t));
+    memcpy(v + pm, hgcol, (size_t)hn * sizeof(int64_t));
+    st = ng_index_map_build(&H, v, pm + hn);
   }
   ng_free(v);
-  if (!st) st = NG_MALLOC(pos, D->pm);
-  if (!st) st = ng_csr_alloc(&G->B, n + nh, H.n, own + hn);
-  if (st) {
-    ng_index_map_free(&H);
-    ng_free(pos);
-    return ng_error_trace(st, __FILE__, __LINE__);
+  if (!st) st = NG_MALLOC(num, H.n);
+  if (!st) st = NG_MALLOC(G->cmap, H.n);
+  if (!st) {
+    /* H's sorted columns -> compact: D->pcol (sorted, all in H) first */
+    for (int32_t u = 0, q = 0, e = pm; u < H.n; u++) {
+      num[u] = q < pm && D->pcol[q] == H.sorted[u] ? q++ : e++;
+      G->cmap[num[u]] = H.sorted[u];
+    }
+    for (int64_t p = 0; p < hn; p++) G->B2.col[p] = num[ng_index_map_find(&H, hgcol[p])];
+    G->m = H.n;
+    G->B2.nrows = nh;
+    G->B2.ncols = H.n;
+    G->B2.nnz = hn;
   }
-  for (int32_t q = 0; q < D->pm; q++) pos[q] = ng_index_map_find(&H, D->pcol[q]);
-  /* B: P's own rows, then its halo rows */
-  for (int32_t i = 0; i <= n; i++) G->B.rowptr[i] = D->Pc.rowptr[i];
-  for (int32_t k = 1; k <= nh; k++) G->B.rowptr[n + k] = own + G->halo_rp[k];
-#pragma omp parallel for schedule(static) if (own > 20000)
-  for (int64_t p = 0; p < own; p++) {
-    G->B.col[p] = pos[D->Pc.col[p]];
-    G->B.val[p] = D->Pc.val[p];
-  }
-  for (int64_t p = 0; p < hn; p++) {
-    G->B.col[own + p] = ng_index_map_find(&H, G->halo_gcol[p]);
-    G->B.val[own + p] = G->halo_val[p];
-  }
-  G->cmap = H.sorted;
-  G->m = H.n;
-  H.sorted = NULL;
   ng_index_map_free(&H);
-  ng_free(pos);
-  return NG_SUCCESS;
+  ng_free(num);
+  ng_free(hgcol);
+  return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }
 
-/* PcT = (P's own rows)^T over the compact columns, made from R's blocks
- * (make_restriction's transposes of P's local and off-rank blocks hold the
- * same rows: a second transpose of P is not needed). Row r is coarse column
- * G->cmap[r]: an own coarse row (D->Rl's), a used halo column of P (D->Ro's;
- * P->halo_gcol is sorted, so one walk finds them), or none (a column met
- * only through the fetched halo rows: empty). */
+/* T's row t (T's rows, then T2's): its block, t becoming the row there. */
+static const ng_csr *trow(const ng_amg_dgalerkin *G, int32_t *t)
+{
+  if (*t < G->T.nrows) return &G->T;
+  *t -= G->T.nrows;
+  return &G->T2;
+}
+
+/* The global coarse row of T's row t: R_local's rows are the own coarse
+ * rows, R_offrank's P's halo columns; the GPU's T has the compact rows. */
+static int64_t tgid(const ng_amg_dlevel *D, const ng_amg_dgalerkin *G, int32_t t)
+{
+  if (G->gpu) return G->cmap[t];
+  return t < G->T.nrows ? D->P->col_begin + t : D->P->halo_gcol[t - G->T.nrows];
+}
+
+#ifdef NG_HAVE_CUDA
+/* GPU context: PcT = (P's own rows)^T over the compact columns, made from
+ * R's blocks (make_restriction's transposes of P's local and off-rank
+ * blocks hold the same rows). Row r < D->pm is coarse column G->cmap[r]:
+ * an own coarse row (D->Rl's), a used halo column of P (D->Ro's;
+ * P->halo_gcol and D->pcol are sorted, so one walk finds them) or none;
+ * the later rows (columns met only in B2) are empty. */
 static ng_status pct_from_r(const ng_amg_dlevel *D, ng_amg_dgalerkin *G, int32_t n)
 {
   const struct ng_matrix_s *P = D->P;
   int64_t c0 = P->col_begin, c1 = c0 + P->n_col_local, *rp = NULL;
   int32_t h = 0;
-  NG_CHECK(NG_MALLOC(G->pct_src, (size_t)G->m + 1));
+  NG_CHECK(NG_CALLOC(G->pct_src, (size_t)G->m + 1));
   NG_CHECK(NG_CALLOC(rp, (size_t)G->m + 1));
-  for (int32_t r = 0; r < G->m; r++) { /* each row's source and length */
+  for (int32_t r = 0; r < D->pm; r++) { /* each row's source and length (later rows: met only in B2) */
     int64_t g = G->cmap[r];
     G->pct_src[r] = 0;
     if (g >= c0 && g < c1) {
@@ -178,8 +191,9 @@ static ng_status pct_from_r(const ng_amg_dlevel *D, ng_amg_dgalerkin *G, int32_t
   return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }
 
-/* PcT's values from R's blocks (setup, and an update after restriction_values). */
-static void pct_values(const ng_amg_dlevel *D, ng_amg_dgalerkin *G)
+/* PcT's values from R's blocks, B's from Pc and B2 (GPU context: setup,
+ * and an update after restriction_values and the halo rows' values). */
+static void gpu_values(const ng_amg_dlevel *D, ng_amg_dgalerkin *G)
 {
 #pragma omp parallel for schedule(static) if (G->m > 20000)
   for (int32_t r = 0; r < G->m; r++) {
@@ -187,6 +201,41 @@ static void pct_values(const ng_amg_dlevel *D, ng_amg_dgalerkin *G)
     const double *v = s >= 0 ? D->Rl.val + s : D->Ro.val + (-1 - s);
     if (len) memcpy(G->PcT.val + G->PcT.rowptr[r], v, (size_t)len * sizeof(double));
   }
+  memcpy(G->B.val, D->Pc.val, (size_t)D->Pc.nnz * sizeof(double));
+  memcpy(G->B.val + D->Pc.nnz, G->B2.val, (size_t)G->B2.nnz * sizeof(double));
+}
+
+/* GPU context: the device products' operands, B = [Pc; B2] and PcT. */
+static ng_status gpu_operands(const ng_amg_dlevel *D, ng_amg_dgalerkin *G)
+{
+  int32_t n = D->Pc.nrows, nh = G->B2.nrows;
+  int64_t own = D->Pc.nnz;
+  NG_CHECK(ng_csr_alloc(&G->B, n + nh, G->m, own + G->B2.nnz));
+  memcpy(G->B.rowptr, D->Pc.rowptr, ((size_t)n + 1) * sizeof(int64_t));
+  for (int32_t k = 1; k <= nh; k++) G->B.rowptr[n + k] = own + G->B2.rowptr[k];
+  memcpy(G->B.col, D->Pc.col, (size_t)own * sizeof(int32_t));
+  memcpy(G->B.col + own, G->B2.col, (size_t)G->B2.nnz * sizeof(int32_t));
+  NG_CHECK(pct_from_r(D, G, n));
+  gpu_values(D, G);
+  return NG_SUCCESS;
+}
+#endif
+
+/* The host's products: A P from A's and P's blocks in place, then R's
+ * blocks times A P (setup, or values only). */
+static ng_status host_products(ng_matrix A, const ng_amg_dlevel *D, ng_amg_dgalerkin *G, int numeric)
+{
+  const ng_csr *A2 = ng_amg_dist_offrank(A), *Ro = D->Ro.rowptr ? &D->Ro : NULL;
+  if (numeric) {
+    NG_CHECK(ng_spgemm2_numeric(&A->local, A2, &D->Pc, &G->B2, &G->AP));
+    NG_CHECK(ng_spgemm_numeric(&D->Rl, &G->AP, &G->T));
+    if (Ro) NG_CHECK(ng_spgemm_numeric(Ro, &G->AP, &G->T2));
+  } else {
+    NG_CHECK(ng_spgemm2(&A->local, A2, &D->Pc, &G->B2, &G->AP, 0));
+    NG_CHECK(ng_spgemm(&D->Rl, &G->AP, &G->T, 1));
+    if (Ro) NG_CHECK(ng_spgemm(Ro, &G->AP, &G->T2, 1));
+  }
+  return NG_SUCCESS;
 }
 
 typedef struct {
@@ -230,7 +279,8 @@ static void contrib_values(const ng_amg_dgalerkin *G, int64_t nrecv, double *ac)
   memset(ac, 0, (size_t)G->ac_nnz * sizeof(double));
   for (int32_t q = 0; q < G->n_own_rows; q++) {
     int32_t r = G->own_rows[q];
-    for (int64_t p = G->T.rowptr[r]; p < G->T.rowptr[r + 1]; p++) ac[G->slot[k++]] += G->T.val[p];
+    const ng_csr *X = trow(G, &r);
+    for (int64_t p = X->rowptr[r]; p < X->rowptr[r + 1]; p++) ac[G->slot[k++]] += X->val[p];
   }
   for (int64_t p = 0; p < nrecv; p++) ac[G->slot[k++]] += G->rbuf[p];
 }
@@ -247,22 +297,25 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   int64_t *rp = NULL, *gc = NULL, nrecv = 0, nrrows = 0, *mcnt_s = NULL, *mcnt_r = NULL;
   contrib *C = NULL, *S = NULL;
   int64_t *start = NULL;
+  int32_t nt = G->T.nrows + G->T2.nrows;
   if (!st) st = NG_CALLOC(G->scnt, size);
   if (!st) st = NG_CALLOC(G->rcnt, size);
   if (!st) st = NG_CALLOC(rows_s, 2 * (size_t)size); /* per rank: entries, rows (one count exchange) */
   if (!st) st = NG_CALLOC(rows_r, 2 * (size_t)size);
-  if (!st) st = NG_MALLOC(G->send_rows, G->m);
-  if (!st) st = NG_MALLOC(G->own_rows, G->m);
+  if (!st) st = NG_MALLOC(G->send_rows, nt);
+  if (!st) st = NG_MALLOC(G->own_rows, nt);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   /* T rows by owner: own ones kept, the rest grouped by rank */
   for (int r = 0; r < size; r++)
-    for (int32_t t = 0; t < G->m; t++) {
-      if (G->T.rowptr[t + 1] == G->T.rowptr[t] || ng_partition_owner(D->cstarts, size, G->cmap[t]) != r) continue;
+    for (int32_t t = 0; t < nt; t++) {
+      int32_t i = t;
+      const ng_csr *X = trow(G, &i);
+      if (X->rowptr[i + 1] == X->rowptr[i] || ng_partition_owner(D->cstarts, size, tgid(D, G, t)) != r) continue;
       if (r == rank) G->own_rows[G->n_own_rows++] = t;
       else {
         G->send_rows[G->n_send_rows++] = t;
         rows_s[2 * r + 1]++;
-        rows_s[2 * r] += G->T.rowptr[t + 1] - G->T.rowptr[t];
+        rows_s[2 * r] += X->rowptr[i + 1] - X->rowptr[i];
       }
     }
   NG_CHECK_GOTO(st, ng_comm_alltoall_counts_n(ctx, rows_s, rows_r, 2), out);
@@ -295,16 +348,17 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   if (!st) {
     int64_t *w = meta_s;
     for (int32_t q = 0; q < G->n_send_rows;) { /* one rank's block at a time (send_rows are grouped by rank) */
-      int r = ng_partition_owner(D->cstarts, size, G->cmap[G->send_rows[q]]);
+      int r = ng_partition_owner(D->cstarts, size, tgid(D, G, G->send_rows[q]));
       int32_t q1 = q + (int32_t)rows_s[2 * r + 1];
       int64_t *wc = w + 2 * rows_s[2 * r + 1], *wv = wc + rows_s[2 * r];
       for (; q < q1; q++) {
         int32_t t = G->send_rows[q];
-        *w++ = G->cmap[t];
-        *w++ = G->T.rowptr[t + 1] - G->T.rowptr[t];
-        for (int64_t k = G->T.rowptr[t]; k < G->T.rowptr[t + 1]; k++) {
-          *wc++ = G->cmap[G->T.col[k]];
-          memcpy(wv++, &G->T.val[k], sizeof(double));
+        *w++ = tgid(D, G, t);
+        const ng_csr *X = trow(G, &t);
+        *w++ = X->rowptr[t + 1] - X->rowptr[t];
+        for (int64_t k = X->rowptr[t]; k < X->rowptr[t + 1]; k++) {
+          *wc++ = G->cmap[X->col[k]];
+          memcpy(wv++, &X->val[k], sizeof(double));
         }
       }
       w = wv;
@@ -331,7 +385,11 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
    * counts come from the T rows' and received rows' lengths), then each row
    * by column (merge_runs, C its scratch) */
   int64_t nown = 0;
-  for (int32_t q = 0; q < G->n_own_rows; q++) nown += G->T.rowptr[G->own_rows[q] + 1] - G->T.rowptr[G->own_rows[q]];
+  for (int32_t q = 0; q < G->n_own_rows; q++) {
+    int32_t t = G->own_rows[q];
+    const ng_csr *X = trow(G, &t);
+    nown += X->rowptr[t + 1] - X->rowptr[t];
+  }
   G->n_contrib = nown + nrecv;
   st = NG_MALLOC(C, G->n_contrib);
   if (!st) st = NG_MALLOC(S, G->n_contrib);
@@ -341,7 +399,9 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   if (!st) st = NG_MALLOC(gc, G->n_contrib > 0 ? G->n_contrib : 1); /* room for every contribution: one pass */
   for (int32_t q = 0; q < G->n_own_rows && !st; q++) {
     int32_t t = G->own_rows[q];
-    start[G->cmap[t] - c0 + 2] += G->T.rowptr[t + 1] - G->T.rowptr[t];
+    int64_t g = tgid(D, G, t);
+    const ng_csr *X = trow(G, &t);
+    start[g - c0 + 2] += X->rowptr[t + 1] - X->rowptr[t];
   }
   for (int64_t q = 0; q < nrrows && !st; q++) {
     int64_t row = meta_r[2 * q] - c0;
@@ -353,9 +413,9 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   for (int64_t i = 0; i < nrows_c; i++) start[i + 2] += start[i + 1];
   int64_t k = 0;
   for (int32_t q = 0; q < G->n_own_rows; q++) {
-    int32_t t = G->own_rows[q], row = (int32_t)(G->cmap[t] - c0);
-    for (int64_t p = G->T.rowptr[t]; p < G->T.rowptr[t + 1]; p++, k++)
-      S[start[row + 1]++] = (contrib){row, G->cmap[G->T.col[p]], k};
+    int32_t t = G->own_rows[q], row = (int32_t)(tgid(D, G, t) - c0);
+    const ng_csr *X = trow(G, &t);
+    for (int64_t p = X->rowptr[t]; p < X->rowptr[t + 1]; p++, k++) S[start[row + 1]++] = (contrib){row, G->cmap[X->col[p]], k};
   }
   for (int64_t q = 0, p = 0; q < nrrows; q++) {
     int32_t row = (int32_t)(meta_r[2 * q] - c0);
@@ -413,28 +473,23 @@ out:
 static ng_status refresh(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng_matrix Ac)
 {
   ng_context ctx = A->ctx;
-  int32_t nh = A->n_halo;
-  int64_t own = D->Pc.nnz, nrecv = 0;
-  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->Pc.val, sizeof(double), G->halo_rp, G->halo_val));
-  memcpy(G->B.val, D->Pc.val, (size_t)own * sizeof(double));
-  memcpy(G->B.val + own, G->halo_val, (size_t)G->halo_rp[nh] * sizeof(double));
-  pct_values(D, G);
+  int64_t nrecv = 0;
+  NG_CHECK(ng_halo_rows_exchange(A->ctx, A->halo, D->Pc.rowptr, D->Pc.val, sizeof(double), G->B2.rowptr, G->B2.val));
   ng_status st = NG_SUCCESS;
 #ifdef NG_HAVE_CUDA
+  if (G->gpu) gpu_values(D, G);
   if (G->gpu && G->dx) st = ng_amg_gpu_triple_dx(ctx, D->gx, &G->B, &G->PcT, &G->T, &G->gpu);
   else if (G->gpu) {
     st = ng_amg_dist_aext(A, D, 1); /* Aext's values from the updated blocks */
     if (!st) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
   } else
 #endif
-  {
-    st = ng_spgemm2_numeric(&A->local, ng_amg_dist_offrank(A), &G->B, &G->AP);
-    if (!st) st = ng_spgemm_numeric(&G->PcT, &G->AP, &G->T);
-  }
+    st = host_products(A, D, G, 1);
   NG_CHECK(ng_comm_agree(ctx, st));
   for (int32_t q = 0, p = 0; q < G->n_send_rows; q++) {
     int32_t t = G->send_rows[q];
-    for (int64_t k = G->T.rowptr[t]; k < G->T.rowptr[t + 1]; k++) G->sbuf[p++] = G->T.val[k];
+    const ng_csr *X = trow(G, &t);
+    for (int64_t k = X->rowptr[t]; k < X->rowptr[t + 1]; k++) G->sbuf[p++] = X->val[k];
   }
   NG_CHECK(ng_comm_alltoallv(ctx, NG_SUCCESS, G->sbuf, G->scnt, G->rbuf, G->rcnt, sizeof(double)));
   for (int r = 0; r < ctx->size; r++) nrecv += G->rcnt[r];
@@ -454,24 +509,24 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
   }
   ng_amg_dgalerkin *G = NULL;
   ng_status st = NG_CALLOC(G, 1);
-  if (!st) st = NG_MALLOC(G->halo_rp, (size_t)A->n_halo + 1); /* local_operands' first buffer, agreed here */
+  if (!st) st = NG_MALLOC(G->B2.rowptr, (size_t)A->n_halo + 1); /* local_operands' first buffer, agreed here */
   st = ng_comm_agree(ctx, st);
   if (st) { ng_amg_dgalerkin_free(G); return ng_error_trace(st, __FILE__, __LINE__); } /* allocated here, failed elsewhere */
   D->G = G;
   double t = ng_wtime();
   st = local_operands(A, D, G);
   ng_amg_dist_trace(ctx, "Galerkin: P's halo rows", &t);
-  if (!st) st = pct_from_r(D, G, A->n_local);
-  if (!st) pct_values(D, G);
-  ng_amg_dist_trace(ctx, "Galerkin: P_own^T", &t);
   int host = 1;
 #ifdef NG_HAVE_CUDA
-  /* on a GPU context the two local products run on the device; a product
-   * row too long for its hash table sends this level back to the host */
+  /* on a GPU context the two local products run on the device over B and
+   * PcT (copies); a product row too long for its hash table sends this
+   * level back to the host */
   if (!st && ctx->on_gpu) {
+    st = gpu_operands(D, G);
+    ng_amg_dist_trace(ctx, "Galerkin: B, P_own^T", &t);
     G->dx = D->gx != NULL; /* the level's rows are on the device already */
-    if (G->dx) st = ng_amg_gpu_triple_dx(ctx, D->gx, &G->B, &G->PcT, &G->T, &G->gpu);
-    else {
+    if (!st && G->dx) st = ng_amg_gpu_triple_dx(ctx, D->gx, &G->B, &G->PcT, &G->T, &G->gpu);
+    else if (!st) {
       st = ng_amg_dist_aext(A, D, 0);
       if (!st) st = ng_amg_gpu_triple(ctx, &D->Aext, &G->B, &G->PcT, &G->T, &G->gpu);
     }
@@ -480,12 +535,13 @@ ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh_only, 
       ng_error_clear();
       ng_amg_gpu_triple_free(G->gpu);
       G->gpu = NULL;
+      ng_csr_free(&G->B);
+      ng_csr_free(&G->PcT);
       st = NG_SUCCESS;
     }
   }
 #endif
-  if (!st && host) st = ng_spgemm2(&A->local, ng_amg_dist_offrank(A), &G->B, &G->AP, 0);
-  if (!st && host) st = ng_spgemm(&G->PcT, &G->AP, &G->T, 1);
+  if (!st && host) st = host_products(A, D, G, 0);
   ng_amg_dist_trace(ctx, host ? "Galerkin: products (host)" : "Galerkin: products (GPU)", &t);
   NG_CHECK(assemble(A, D, G, st, Ac)); /* agrees st with its first buffers */
   ng_amg_dist_trace(ctx, "Galerkin: assembly", &t);

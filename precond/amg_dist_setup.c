@@ -2,13 +2,12 @@
  * by level, rho(D^-1 A) through the level's distributed SpMV, aggregation
  * over the global graph, tentative and smoothed P, R's blocks and reverse
  * exchange, agglomeration of small levels, the Galerkin product; then the
- * smoother's diagonal, work vectors and the coarsest dense inverse (on the
- * one rank holding that level). The update repeats the values only. The
+ * smoother's diagonal, work vectors and the coarsest dense inverse (held
+ * by one rank, its steps spread over all: amg_dist_coarse.c). The update repeats the values only. The
  * level operators, P and R are wrapped as ng_spmv_ops tables so that
  * amg_cycle.c runs them like the one-rank tables. */
 #include "amg_dist.h"
 #include "smoother.h"
-#include <limits.h>
 #include <math.h>
 
 #define RHO_ITERS 12      /* as amg_setup.c */
@@ -228,72 +227,6 @@ static ng_status gather_transfer(ng_precond Pc, ng_amg *M, int l)
   return NG_SUCCESS;
 }
 
-/* first[r] (size + 1, in values: rows times n): rank r's rows of an n x n
- * dense step, blocks of about equal work when row i costs (n - i)(n - i +
- * 1) / 2 (u_rows: a row of U, a forward substitution from i) or (i + 1)(n
- * - i) (a row of U U^T: i + 1 dot products of n - i). The same blocks on
- * every rank. */
-static void work_blocks(int32_t n, int size, int u_rows, int64_t *first)
-{
-  double total = 0, sum = 0;
-  for (int32_t i = 0; i < n; i++) total += u_rows ? 0.5 * (double)(n - i) * (n - i + 1) : (double)(i + 1) * (n - i);
-  int r = 1;
-  first[0] = 0;
-  for (int32_t i = 0; i < n && r < size; i++) {
-    sum += u_rows ? 0.5 * (double)(n - i) * (n - i + 1) : (double)(i + 1) * (n - i);
-    while (r < size && sum >= total * r / size) first[r++] = (int64_t)(i + 1) * n;
-  }
-  while (r <= size) first[r++] = (int64_t)n * n;
-}
-
-/* The coarsest level's dense inverse (collective). Its rows are on one
- * rank (root; none when the level is empty): root factors A = L L^T alone,
- * as one rank does; the rows of U = L^-T and of U U^T, independent of each
- * other, are spread over the ranks in blocks of equal work and gathered on
- * root, every entry by the one-rank arithmetic: the same inverse bit for
- * bit (aniso27:64 on 4 ranks: the 467-row inverse was 194M Ir of rank 0's
- * setup while the others waited; the factor is 67M of it). A matrix that
- * is not SPD: Gauss-Jordan on root alone; so is a small one (one thread
- * there too), without the collectives. */
-static ng_status coarse_inverse(ng_context ctx, ng_amg *M, ng_matrix A, ng_status st)
-{
-  int size = ctx->size, rank = ctx->rank, here = A->n_local > 0;
-  int32_t n = (int32_t)A->n_global;
-  int64_t ub[size + 1], ab[size + 1];
-  double *L = NULL, *U = NULL, *mine = NULL;
-  int vals[2] = {here ? rank : INT_MAX, 1}; /* the root, and whether A is SPD (root's word) */
-  if (!st && here) st = ng_amg_coarse_dense(M, &A->local);
-  else if (!st && !M->coarse_inv.rowptr) st = ng_csr_alloc(&M->coarse_inv, 0, 0, 0);
-  if (n <= NG_DENSE_SPREAD_MIN) { /* small: the root alone (agreed by the caller) */
-    if (!st && here) st = ng_dense_inverse(n, M->coarse_inv.val);
-    return st;
-  }
-  work_blocks(n, size, 1, ub);
-  work_blocks(n, size, 0, ab);
-  if (!st && n > 0) st = NG_MALLOC(L, (size_t)n * n);
-  if (!st && n > 0) st = NG_MALLOC(U, (size_t)n * n);
-  if (!st && n > 0) st = NG_MALLOC(mine, ab[rank + 1] > ab[rank] ? ab[rank + 1] - ab[rank] : 1);
-  if (!st && here) vals[1] = ng_dense_cholesky(n, M->coarse_inv.val, L);
-  NG_CHECK_GOTO(st, ng_comm_agree_min(ctx, st, vals, 2), out);
-  int root = vals[0];
-  if (root == INT_MAX) goto out; /* an empty level */
-  if (!vals[1]) {
-    if (rank == root) st = ng_dense_gauss_jordan(n, M->coarse_inv.val);
-    goto out; /* agreed by the caller */
-  }
-  NG_CHECK_GOTO(st, ng_comm_bcast_double(ctx, root, L, (int64_t)n * n), out);
-  ng_dense_chol_u(n, L, U, (int32_t)(ub[rank] / n), (int32_t)(ub[rank + 1] / n));
-  NG_CHECK_GOTO(st, ng_comm_allgather_blocks(ctx, U, ub), out);
-  ng_dense_chol_a(n, U, mine, (int32_t)(ab[rank] / n), (int32_t)(ab[rank + 1] / n));
-  NG_CHECK_GOTO(st, ng_comm_gather_blocks(ctx, root, mine, ab, M->coarse_inv.val), out);
-  if (rank == root) ng_dense_mirror(n, M->coarse_inv.val);
-out:
-  ng_free(L);
-  ng_free(U);
-  ng_free(mine);
-  return st;
-}
-
 /* Smoother weight and diagonal, work vectors, the coarsest inverse (its
  * collective steps reached by every rank, the diagonal's status agreed
  * there). */
@@ -303,7 +236,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, int l, int refresh)
   ng_matrix A = ((ng_amg_dlevel *)M->dist)[l].A;
   L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
   ng_status st = ng_amg_smoother_diagonal(ctx, M, l, &A->local);
-  if (l == M->nlevels - 1 && M->coarse_direct) st = coarse_inverse(ctx, M, A, st);
+  if (l == M->nlevels - 1 && M->coarse_direct) st = ng_amg_dist_coarse_inverse(ctx, M, A, st);
   NG_CHECK(st);
   if (l > 0 && !refresh) {
     L->Aops = &dist_A_ops;

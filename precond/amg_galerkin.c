@@ -92,20 +92,23 @@ static inline void row_product(const ng_csr *X, int32_t off, int32_t i, const ng
  * order, so the result does not depend on the thread count. */
 ng_status ng_spgemm(const ng_csr *A, const ng_csr *B, ng_csr *C, int sorted)
 {
-  NG_CHECK(ng_spgemm2(A, NULL, B, C, sorted));
+  NG_CHECK(ng_spgemm2(A, NULL, B, NULL, C, sorted));
   return NG_SUCCESS;
 }
 
-ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C, int sorted)
+ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const ng_csr *B2, ng_csr *C, int sorted)
 {
-  int32_t n = A->nrows, m = B->ncols, inner = A->ncols + (A2 ? A2->ncols : 0);
+  int32_t n = A->nrows, m = B2 && B2->ncols > B->ncols ? B2->ncols : B->ncols;
+  int32_t inner = A->ncols + (A2 ? A2->ncols : 0), off2 = B2 ? 0 : A->ncols; /* A2's rows of B: B2's from 0 */
+  const ng_csr *Bs = B2 ? B2 : B;
   int64_t *rp = NULL, *start = NULL;
   rowbuf *buf = NULL;
   int nt = 1, fail = 0;
   ng_status st = NG_SUCCESS;
   memset(C, 0, sizeof(*C));
-  if (inner != B->nrows || (A2 && A2->nrows != n))
-    return NG_ERROR(NG_ERR_INTERNAL, "spgemm: inner sizes differ (%d and %d)", (int)inner, (int)B->nrows);
+  if (inner != (B2 ? A->ncols + B2->nrows : B->nrows) || (B2 && B->nrows != A->ncols) || (A2 && A2->nrows != n))
+    return NG_ERROR(NG_ERR_INTERNAL, "spgemm: inner sizes differ (%d and %d)", (int)inner,
+                    (int)(B->nrows + (B2 ? B2->nrows : 0)));
 #ifdef _OPENMP
   nt = omp_get_max_threads();
 #endif
@@ -127,7 +130,7 @@ ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr 
       fail = 1;
     }
     for (int32_t i = lo; i < hi && acc && seen; i++) {
-      int64_t bound = row_bound(A, 0, i, B) + (A2 ? row_bound(A2, A->ncols, i, B) : 0);
+      int64_t bound = row_bound(A, 0, i, B) + (A2 ? row_bound(A2, off2, i, Bs) : 0);
       if (bound > m) bound = m;
       chunk *ck = rowbuf_reserve(b, bound);
       if (!ck) {
@@ -137,7 +140,7 @@ ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr 
       }
       int64_t c0 = ck->len;
       row_product(A, 0, i, B, acc, seen, ck);
-      if (A2) row_product(A2, A->ncols, i, B, acc, seen, ck);
+      if (A2) row_product(A2, off2, i, Bs, acc, seen, ck);
       if (sorted && ck->len > c0) qsort(ck->col + c0, (size_t)(ck->len - c0), sizeof(int32_t), cmp_int32);
       for (int64_t p = c0; p < ck->len; p++) {
         int32_t c = ck->col[p];
@@ -199,13 +202,14 @@ static inline void row_numeric(const ng_csr *X, int32_t off, int32_t i, const ng
 
 ng_status ng_spgemm_numeric(const ng_csr *A, const ng_csr *B, ng_csr *C)
 {
-  NG_CHECK(ng_spgemm2_numeric(A, NULL, B, C));
+  NG_CHECK(ng_spgemm2_numeric(A, NULL, B, NULL, C));
   return NG_SUCCESS;
 }
 
-ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, ng_csr *C)
+ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const ng_csr *B2, ng_csr *C)
 {
-  int32_t n = A->nrows, m = B->ncols;
+  int32_t n = A->nrows, m = C->ncols, off2 = B2 ? 0 : A->ncols;
+  const ng_csr *Bs = B2 ? B2 : B;
   int fail = 0;
 #pragma omp parallel
   {
@@ -217,7 +221,7 @@ ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B,
 #pragma omp for schedule(dynamic, 256)
       for (int32_t i = 0; i < n; i++) {
         row_numeric(A, 0, i, B, acc);
-        if (A2) row_numeric(A2, A->ncols, i, B, acc);
+        if (A2) row_numeric(A2, off2, i, Bs, acc);
         for (int64_t p = C->rowptr[i]; p < C->rowptr[i + 1]; p++) {
           C->val[p] = acc[C->col[p]];
           acc[C->col[p]] = 0.0;

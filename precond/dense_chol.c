@@ -16,23 +16,32 @@ static double dot(const double *x, const double *y, int32_t n)
   return s;
 }
 
-/* L (lower, row-major) into inv by dot products of contiguous rows
- * (serial: a few milliseconds at 400 rows). */
+/* Entries [j0, j1) of row i of L (lower, row-major; j1 <= i + 1, the
+ * diagonal when j1 = i + 1) by dot products of contiguous rows, ai row i of
+ * a: needs row i's entries before j0 and rows j < j1 up to their diagonal;
+ * 0 when the diagonal is not positive. */
+int ng_dense_chol_row(int32_t n, const double *ai, double *L, int32_t i, int32_t j0, int32_t j1)
+{
+  double *Li = L + (size_t)i * n;
+  for (int32_t j = j0; j < j1; j++) {
+    const double *Lj = L + (size_t)j * n;
+    double s = ai[j] - dot(Li, Lj, j);
+    if (j < i) Li[j] = s / Lj[j];
+    else {
+      if (!(s > 0) || !isfinite(s)) return 0;
+      Li[i] = sqrt(s);
+    }
+  }
+  return 1;
+}
+
+/* L into inv row by row (serial: a few milliseconds at 400 rows; several
+ * ranks share the rows, amg_dist_coarse.c). */
 static int cholesky(int32_t n, const double *a, double *L)
 {
   memset(L, 0, (size_t)n * n * sizeof(double));
-  for (int32_t i = 0; i < n; i++) {
-    double *Li = L + (size_t)i * n;
-    for (int32_t j = 0; j <= i; j++) {
-      const double *Lj = L + (size_t)j * n;
-      double s = a[(size_t)i * n + j] - dot(Li, Lj, j);
-      if (j < i) Li[j] = s / Lj[j];
-      else {
-        if (!(s > 0) || !isfinite(s)) return 0;
-        Li[i] = sqrt(s);
-      }
-    }
-  }
+  for (int32_t i = 0; i < n; i++)
+    if (!ng_dense_chol_row(n, a + (size_t)i * n, L, i, 0, i + 1)) return 0;
   return 1;
 }
 
