@@ -124,22 +124,28 @@ static __global__ void k_strength_g(int32_t n, const int64_t *rp, const int32_t 
   }
 }
 
+/* the largest key of row j and its neighbours, over the group's lanes */
+__device__ static uint64_t group_max(unsigned m, int gl, int32_t j, const int64_t *Srp, const int32_t *Scol,
+                                     const uint64_t *in)
+{
+  uint64_t mx = in[j];
+  for (int64_t k = Srp[j] + gl, e = Srp[j + 1]; k < e; k += GL) {
+    uint64_t v = in[Scol[k]];
+    if (v > mx) mx = v;
+  }
+  for (int off = GL / 2; off > 0; off /= 2) {
+    uint64_t o = __shfl_xor_sync(m, mx, off, GL);
+    if (o > mx) mx = o;
+  }
+  return mx;
+}
+
 /* out[i] = the largest key of i and its neighbours */
 static __global__ void k_max_neighbours_g(int32_t n, const int64_t *Srp, const int32_t *Scol, const uint64_t *in, uint64_t *out)
 {
   GROUP_LOOP(n) {
-    unsigned m = group_mask();
-    int gl = group_lane();
-    uint64_t mx = in[i];
-    for (int64_t k = Srp[i] + gl, e = Srp[i + 1]; k < e; k += GL) {
-      uint64_t v = in[Scol[k]];
-      if (v > mx) mx = v;
-    }
-    for (int off = GL / 2; off > 0; off /= 2) {
-      uint64_t o = __shfl_xor_sync(m, mx, off, GL);
-      if (o > mx) mx = o;
-    }
-    if (gl == 0) out[i] = mx;
+    uint64_t mx = group_max(group_mask(), group_lane(), i, Srp, Scol, in);
+    if (group_lane() == 0) out[i] = mx;
   }
 }
 
@@ -166,22 +172,6 @@ static __global__ void k_list_undecided(int32_t n, const uint64_t *T, int32_t *l
     at = __shfl_sync(0xffffffffu, at, 0);
     if (p) list[at + __popc(b & ((1u << lane) - 1))] = i;
   }
-}
-
-/* the largest key of row j and its neighbours, over the group's lanes */
-__device__ static uint64_t group_max(unsigned m, int gl, int32_t j, const int64_t *Srp, const int32_t *Scol,
-                                     const uint64_t *in)
-{
-  uint64_t mx = in[j];
-  for (int64_t k = Srp[j] + gl, e = Srp[j + 1]; k < e; k += GL) {
-    uint64_t v = in[Scol[k]];
-    if (v > mx) mx = v;
-  }
-  for (int off = GL / 2; off > 0; off /= 2) {
-    uint64_t o = __shfl_xor_sync(m, mx, off, GL);
-    if (o > mx) mx = o;
-  }
-  return mx;
 }
 
 /* M1 on every listed row and its neighbours (a neighbour shared by two

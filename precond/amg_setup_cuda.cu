@@ -552,6 +552,22 @@ static ng_status device_matrix(amg_gpu *g, ng_matrix A, int refresh)
   return NG_SUCCESS;
 }
 
+/* MIS(2)'s undecided count: zeroed before a round, read after it (the read
+ * waits for the round). */
+static ng_status zero_count(struct ng_cuda *cu, int *dund)
+{
+  if (cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) != cudaSuccess)
+    return NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation: resetting the undecided count failed");
+  return NG_SUCCESS;
+}
+static ng_status read_count(struct ng_cuda *cu, const int *dund, int *undecided)
+{
+  if (cudaMemcpyAsync(undecided, dund, sizeof(int), cudaMemcpyDeviceToHost, cu->stream) != cudaSuccess ||
+      cudaStreamSynchronize(cu->stream) != cudaSuccess)
+    return NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation: reading the undecided count failed");
+  return NG_SUCCESS;
+}
+
 /* Strength graph on the device and MIS(2) aggregation: agg on the device
  * only (ng_amg_gpu_aggregates copies it to L->agg when the host needs it:
  * a copy into fresh pageable memory cost 50 ms at 256^3, page faults mostly). */
@@ -592,53 +608,35 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
   k_init_keys<<<blocks(n), TPB, 0, cu->stream>>>(n, 0, Srp, T);
   K_CHECK();
   trace(g, "aggregate: strength fill, key alloc", &tt);
-  for (int round = 0;; round++) { /* the dense rounds of the host: same decisions */
-    NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
-    k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, T, M1);
-    k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, M1, M2);
-    k_decide<<<blocks(n), TPB, 0, cu->stream>>>(n, 0, T, M2, dund);
-    K_CHECK();
-    if (cudaMemcpyAsync(&undecided, dund, sizeof(int), cudaMemcpyDeviceToHost, cu->stream) != cudaSuccess ||
-        cudaStreamSynchronize(cu->stream) != cudaSuccess) {
-      st = NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation: reading the undecided count failed");
-      goto out;
+  /* the host's rounds, the same decisions: over every row, then, once few
+   * are undecided, over a list of those only (cnt, free until the
+   * numbering, holds the list and the next one) */
+  for (int round = 0, listed = 0, nu = 0;; round++) {
+    int32_t *list = (int32_t *)cnt + (round & 1) * (int64_t)n, *next = (int32_t *)cnt + (~round & 1) * (int64_t)n;
+    NG_CHECK_GOTO(st, zero_count(cu, dund), out);
+    if (!listed) {
+      k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, T, M1);
+      k_max_neighbours_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, Srp, Scol, M1, M2);
+      k_decide<<<blocks(n), TPB, 0, cu->stream>>>(n, 0, T, M2, dund);
+    } else {
+      k_max1_listed<<<blocks((int64_t)nu * GL), TPB, 0, cu->stream>>>(nu, list, Srp, Scol, T, M1);
+      k_decide_listed<<<blocks((int64_t)nu * GL), TPB, 0, cu->stream>>>(nu, list, Srp, Scol, M1, T, next, dund);
     }
+    K_CHECK();
+    NG_CHECK_GOTO(st, read_count(cu, dund, &undecided), out);
     if (!undecided) break;
     rounds++;
     if (round > n) {
       st = NG_ERROR(NG_ERR_INTERNAL, "MIS(2) aggregation did not finish after %d rounds", round);
       goto out;
     }
-    /* few left: the rounds over the undecided rows only (the same decisions;
-     * cnt, free until the numbering, holds the two lists) */
-    if ((double)undecided * ((double)nnzS / n + 1.0) <= (double)n) {
-      int32_t *list = (int32_t *)cnt, *next = list + n, nu = undecided;
-      NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
-      k_list_undecided<<<blocks(n), TPB, 0, cu->stream>>>(n, T, list, dund);
+    if (!listed && (double)undecided * ((double)nnzS / n + 1.0) <= (double)n) {
+      NG_CHECK_GOTO(st, zero_count(cu, dund), out); /* the next round's list: the undecided rows */
+      k_list_undecided<<<blocks(n), TPB, 0, cu->stream>>>(n, T, next, dund);
       K_CHECK();
-      for (;;) {
-        NG_CHECK_GOTO(st, cudaMemsetAsync(dund, 0, sizeof(int), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), out);
-        k_max1_listed<<<blocks((int64_t)nu * GL), TPB, 0, cu->stream>>>(nu, list, Srp, Scol, T, M1);
-        k_decide_listed<<<blocks((int64_t)nu * GL), TPB, 0, cu->stream>>>(nu, list, Srp, Scol, M1, T, next, dund);
-        K_CHECK();
-        if (cudaMemcpyAsync(&undecided, dund, sizeof(int), cudaMemcpyDeviceToHost, cu->stream) != cudaSuccess ||
-            cudaStreamSynchronize(cu->stream) != cudaSuccess) {
-          st = NG_ERROR(NG_ERR_CUDA, "AMG GPU aggregation: reading the undecided count failed");
-          goto out;
-        }
-        if (!undecided) break;
-        rounds++;
-        if (++round > n) {
-          st = NG_ERROR(NG_ERR_INTERNAL, "MIS(2) aggregation did not finish after %d rounds", round);
-          goto out;
-        }
-        nu = undecided;
-        int32_t *t = list;
-        list = next;
-        next = t;
-      }
-      break;
+      listed = 1;
     }
+    nu = undecided;
   }
   /* roots numbered in index order, then the two joining steps, then leftovers */
   if (ng_amg_trace_on()) {
