@@ -45,7 +45,7 @@ static int cholesky(int32_t n, const double *a, double *L)
   return 1;
 }
 
-static ng_status gauss_jordan(int32_t n, double *a)
+ng_status ng_dense_gauss_jordan(int32_t n, double *a)
 {
   int32_t *piv;
   NG_CHECK(NG_MALLOC(piv, n));
@@ -98,10 +98,6 @@ int ng_dense_symmetric(int32_t n, const double *a)
   return 1;
 }
 
-/* 1 when a is symmetric and its Cholesky factor exists, L (n x n) then
- * holding it. */
-int ng_dense_cholesky(int32_t n, const double *a, double *L) { return ng_dense_symmetric(n, a) && cholesky(n, a, L); }
-
 /* Rows [j0, j1) of U = L^-T: row j of U is column j of L^-1, the solution
  * of L u = e_j (forward substitution over contiguous rows, independent for
  * each j). */
@@ -137,17 +133,11 @@ void ng_dense_mirror(int32_t n, double *a)
     for (int32_t j = 0; j < i; j++) a[(size_t)j * n + i] = a[(size_t)i * n + j];
 }
 
-ng_status ng_dense_gauss_jordan(int32_t n, double *a)
-{
-  NG_CHECK(gauss_jordan(n, a));
-  return NG_SUCCESS;
-}
-
 ng_status ng_dense_inverse(int32_t n, double *a)
 {
   double *L;
   NG_CHECK(NG_MALLOC(L, 2 * (size_t)n * n));
-  if (ng_dense_cholesky(n, a, L)) {
+  if (ng_dense_symmetric(n, a) && cholesky(n, a, L)) {
     /* U, then a = U U^T: one parallel region each */
     double *U = L + (size_t)n * n;
     ng_dense_chol_u(n, L, U, 0, n);
@@ -157,6 +147,6 @@ ng_status ng_dense_inverse(int32_t n, double *a)
     return NG_SUCCESS;
   }
   ng_free(L);
-  NG_CHECK(gauss_jordan(n, a));
+  NG_CHECK(ng_dense_gauss_jordan(n, a));
   return NG_SUCCESS;
 }
