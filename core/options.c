@@ -54,6 +54,9 @@ static const opt_def known[] = {
   {"amg_mcgs_coarse", OPT_STRING, "mcgs", "mcgs|mmcgs", 0,
    "AMG mcgs: the levels below the finest color every coupling (mcgs) or, as seed 004 did, only the strong ones "
    "(mmcgs, -amg_mmcgs_theta): far fewer colors and launches on the coarse levels"},
+  {"amg_mcgs_values", OPT_STRING, "double", "double|single", 0,
+   "AMG mcgs/mmcgs on a GPU: the big levels' per-color blocks (a launch per color) hold their values in FP64 "
+   "(double) or FP32 (single: half the bytes of a color-DIA sweep; vectors and sums stay FP64)"},
   {"amg_smoother_setup", OPT_STRING, "device", "device|host", 0,
    "AMG mcgs/mmcgs on a GPU context: colors and per-color blocks built on the device from the level's device CSR "
    "(device) or on the host and uploaded (host, the reference)"},

@@ -8,7 +8,7 @@
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
  * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
- * -amg_coloring, -amg_mcgs_coarse, -amg_smoother_setup,
+ * -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values, -amg_smoother_setup,
  * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w, -amg_precision single|double
  * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
 #include "amg_dist.h"
@@ -77,6 +77,10 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   if (strcmp(s, "mcgs") && strcmp(s, "mmcgs"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_coarse '%s' is not available (known: mcgs, mmcgs)", s);
   M->mcgs_coarse_strong = !strcmp(s, "mmcgs");
+  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_values", &s));
+  if (strcmp(s, "double") && strcmp(s, "single"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_values '%s' is not available (known: double, single)", s);
+  M->mcgs_single = !strcmp(s, "single");
   NG_CHECK(ng_options_get_string(opts, "amg_smoother_setup", &s));
   if (strcmp(s, "device") && strcmp(s, "host"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother_setup '%s' is not available (known: device, host)", s);
@@ -266,9 +270,12 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
     else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
     else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
-    char colors[48] = "";
-    if (M->smoother->colors && !(coarsest && M->coarse_direct))
-      snprintf(colors, sizeof(colors), ", %s %d colors", M->smoother->name, M->smoother->colors(L->sdata));
+    char colors[112] = "";
+    if (M->smoother->colors && !(coarsest && M->coarse_direct)) {
+      const char *how = ng_smoother_sweep_kind(M, l);
+      snprintf(colors, sizeof(colors), ", %s %d colors%s%s", M->smoother->name, M->smoother->colors(L->sdata),
+               how ? ", " : "", how ? how : "");
+    }
     char fmt[48] = "";
     if (l == 0 && M->fine_used[0]) snprintf(fmt, sizeof(fmt), ", cycle's A in %s", M->fine_used);
     k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s\n", l, (int)L->n, z,

@@ -152,6 +152,9 @@ typedef struct {
   int coloring;                  /* -amg_coloring: the finest level's coloring order (NG_COLOR_* of smoother.h) */
   int mcgs_coarse_strong;        /* -amg_mcgs_coarse mmcgs: mcgs colors the strong couplings only below the finest */
   int smoother_host_setup;       /* -amg_smoother_setup host: mcgs/mmcgs built on the host on a GPU context too */
+  int mcgs_single;               /* -amg_mcgs_values single: FP32 values in the GPU's per-color-launch blocks */
+  void *smoother_early;          /* the smoother's level 0 work started before the hierarchy (prepare), until its setup */
+  void (*smoother_early_free)(void *early);
   int cheby_degree;              /* -amg_cheby_degree */
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
@@ -295,6 +298,8 @@ void ng_amg_trace(ng_context ctx, const char *what, int l, double *t);
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);
 void ng_amg_free(ng_context ctx, ng_amg *M);
+/* amg_setup.c: drop the smoother's early level 0 work if setup did not take it */
+void ng_amg_early_free(ng_amg *M);
 /* amg_cycle.c: z = V-cycle(r) (a W-cycle with -amg_cycle w), context memory. */
 ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
 /* amg_cycle.c: how many coarse corrections the cycle makes from level l,

@@ -18,8 +18,9 @@
 #include "amg.h"
 #include <math.h>
 
-extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
-                                       int32_t *col, double *val, void **data);
+extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
+                                      ng_status (*fill)(void *arg, int32_t *rowptr, int32_t *col, double *val),
+                                      void *arg, void **data);
 extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
                                         double **val);
 
@@ -60,29 +61,29 @@ __global__ void k_dense_pattern(int32_t n, int32_t *rp, int32_t *col)
   if (i == 0 && j == 0) rp[0] = 0;
 }
 
+/* the full n x n pattern into a new table's arrays (ng_csr_cuda_make's fill) */
+typedef struct {
+  cudaStream_t stream;
+  int32_t n;
+} dense_arg;
+
+static ng_status fill_dense(void *arg, int32_t *rp, int32_t *col, double *val)
+{
+  dense_arg *a = (dense_arg *)arg;
+  dim3 grid((a->n + TPB - 1) / TPB, a->n);
+  (void)val;
+  k_dense_pattern<<<grid, TPB, 0, a->stream>>>(a->n, rp, col);
+  if (cudaGetLastError() != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG: the coarsest inverse's pattern kernel failed");
+  return NG_SUCCESS;
+}
+
 /* M->Cops / M->Cdata: a device CSR of the full n x n pattern, values unset */
 static ng_status make_table(ng_context ctx, ng_amg *M, int32_t n)
 {
-  int32_t *rp = NULL, *col = NULL;
-  double *val = NULL;
-  ng_status st = NG_SUCCESS;
-  dim3 grid((n + TPB - 1) / TPB, n);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(rp, (size_t)n + 1), fail);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(col, (size_t)n * n), fail);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(val, (size_t)n * n), fail);
-  k_dense_pattern<<<grid, TPB, 0, ctx->cuda->stream>>>(n, rp, col);
-  if (cudaGetLastError() != cudaSuccess) {
-    st = NG_ERROR(NG_ERR_CUDA, "AMG: the coarsest inverse's pattern kernel failed");
-    goto fail;
-  }
-  NG_CHECK_GOTO(st, ng_csr_cuda_adopt(ctx, n, n, (int64_t)n * n, rp, col, val, &M->Cdata), fail);
+  dense_arg a = {ctx->cuda->stream, n};
+  NG_CHECK(ng_csr_cuda_make(ctx, n, n, (int64_t)n * n, fill_dense, &a, &M->Cdata));
   M->Cops = ng_spmv_find("csr", 1);
   return NG_SUCCESS;
-fail:
-  cudaFree(rp);
-  cudaFree(col);
-  cudaFree(val);
-  return st;
 }
 
 extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const ng_csr *A, int *done)
@@ -105,8 +106,8 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
     made = 1;
   }
   if (ng_csr_cuda_arrays(M->Cops, M->Cdata, &rp, &col, &val) != NG_SUCCESS) goto out; /* another table: the host's */
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(work, (size_t)n * n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(dbad, 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, work, (size_t)n * n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, dbad, 1), out);
   {
     dim3 grid((n + TPB - 1) / TPB, n);
     double *src = val, *dst = work;
@@ -137,7 +138,7 @@ out:
     M->Cops = NULL;
     M->Cdata = NULL;
   }
-  cudaFree(work);
-  cudaFree(dbad);
+  ng_cuda_tmp_free(ctx->cuda, work); /* the context's pool (stream-ordered) */
+  ng_cuda_tmp_free(ctx->cuda, dbad);
   return st;
 }

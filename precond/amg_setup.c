@@ -259,6 +259,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
   if (ctx->size > 1) return ng_amg_dist_build(P, M, A); /* one hierarchy across the ranks */
   double t0 = ng_wtime(), t;
   M->nlevels = 0;
+  if (M->smoother->prepare) M->smoother->prepare(ctx, M, A); /* level 0's smoother work beside the hierarchy */
   for (int l = 0;; l++) {
     ng_amg_level *L = &M->L[l];
     const ng_csr *Ah = level_matrix(M, A, l);
@@ -328,6 +329,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
     ng_amg_trace(ctx, "finish", l, &tl);
   }
+  ng_amg_early_free(M); /* not taken: level 0 has no smoother (the coarsest, inverted) */
   if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
@@ -389,8 +391,15 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   return NG_SUCCESS;
 }
 
+void ng_amg_early_free(ng_amg *M)
+{
+  if (M->smoother_early) M->smoother_early_free(M->smoother_early);
+  M->smoother_early = NULL;
+}
+
 void ng_amg_free(ng_context ctx, ng_amg *M)
 {
+  ng_amg_early_free(M);
   if (!M->L) return;
   ng_amg_dist_free(ctx, M);
   for (int l = 0; l < M->max_levels; l++) {

@@ -30,6 +30,9 @@
 #include "amg_dist_dx.cuh"
 
 /* spmv/csr_cuda.cu: CSR SpMV tables over device arrays / their arrays. */
+extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
+                                      ng_status (*fill)(void *arg, int32_t *rowptr, int32_t *col, double *val),
+                                      void *arg, void **data);
 extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
                                        int32_t *col, double *val, void **data);
 extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
@@ -1128,35 +1131,28 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
 /* Setup: level l's operator table (l > 0) as a device CSR copied on the
  * device from GPU level l - 1's product (no upload of the host copy);
  * *done = 0 when the requested format is not the device CSR. */
+/* level l - 1's product into a new table's arrays (ng_csr_cuda_make's fill) */
+static ng_status fill_product(void *arg, int32_t *rp, int32_t *col, double *val)
+{
+  amg_gpu *f = (amg_gpu *)arg;
+  cudaStream_t s = f->ctx->cuda->stream;
+  if (cudaMemcpyAsync(rp, f->Crp, ((size_t)f->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
+      cudaMemcpyAsync(col, f->Ccol, (size_t)f->nnzC * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
+      cudaMemcpyAsync(val, f->Cval, (size_t)f->nnzC * sizeof(double), cudaMemcpyDeviceToDevice, s) != cudaSuccess)
+    return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: copying a coarse operator on the device failed");
+  return NG_SUCCESS;
+}
+
 extern "C" ng_status ng_amg_gpu_coarse_table(ng_amg *M, int l, const ng_spmv_ops **ops, void **data, int *done)
 {
   amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
   const ng_spmv_ops *csr = ng_spmv_find("csr", 1);
-  int32_t *rp = NULL, *col = NULL;
-  double *val = NULL;
-  ng_status st = NG_SUCCESS;
-  cudaStream_t s;
   *done = 0;
   if (!f || !f->Crp || !csr || ng_spmv_find(M->format, 1) != csr) return NG_SUCCESS;
-  s = f->ctx->cuda->stream;
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(rp, (size_t)f->nagg + 1), fail);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(col, f->nnzC ? f->nnzC : 1), fail);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(val, f->nnzC ? f->nnzC : 1), fail);
-  if (cudaMemcpyAsync(rp, f->Crp, ((size_t)f->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
-      cudaMemcpyAsync(col, f->Ccol, (size_t)f->nnzC * sizeof(int32_t), cudaMemcpyDeviceToDevice, s) != cudaSuccess ||
-      cudaMemcpyAsync(val, f->Cval, (size_t)f->nnzC * sizeof(double), cudaMemcpyDeviceToDevice, s) != cudaSuccess) {
-    st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: copying level %d's operator on the device failed", l);
-    goto fail;
-  }
-  NG_CHECK_GOTO(st, ng_csr_cuda_adopt(f->ctx, f->nagg, f->nagg, f->nnzC, rp, col, val, data), fail);
+  NG_CHECK(ng_csr_cuda_make(f->ctx, f->nagg, f->nagg, f->nnzC, fill_product, f, data));
   *ops = csr;
   *done = 1;
   return NG_SUCCESS;
-fail:
-  cudaFree(rp);
-  cudaFree(col);
-  cudaFree(val);
-  return st;
 }
 
 /* Update: level l's operator table (l > 0, the product of GPU level l - 1)

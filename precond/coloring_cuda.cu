@@ -96,52 +96,61 @@ __global__ void k_jpl_commit(int32_t n, const int32_t *next, int32_t *color, int
   atomicMax(&counters[1], next[v]);
 }
 
-/* Sequential greedy in row order, sync-free (top of the file). ticket: 0 on entry. */
+/* Sequential greedy in row order, sync-free (top of the file). ticket: 0 on
+ * entry. A block takes the next range of blockDim.x rows until none is left:
+ * with a grid of one block per range that is one range each; a small grid
+ * (the early coloring that runs beside the AMG setup) keeps few
+ * multiprocessors busy and goes as fast, the rows waiting on each other in
+ * row order either way. */
 template <typename R>
 __global__ void k_greedy_natural(int32_t n, const R *rp, const int32_t *col, const unsigned char *keep, int32_t *color,
                                  unsigned int *ticket, int *fail)
 {
   __shared__ unsigned int blk;
-  if (threadIdx.x == 0) blk = atomicAdd(ticket, 1u);
-  __syncthreads();
-  int64_t v = (int64_t)blk * blockDim.x + threadIdx.x;
-  if (v >= n) return;
   volatile int32_t *vc = color;
-  unsigned long long used = 0;
-  bool bad = false;
-  long long t0 = clock64();
-  for (R k = rp[v]; k < rp[v + 1] && !bad; k++) {
-    int32_t u = col[k];
-    if (u >= v || (keep && !keep[k])) continue; /* only the lower neighbours decide */
-    int32_t c;
-    while ((c = vc[u]) < 0) {
-      if (clock64() - t0 > WAIT_CYCLES) {
-        bad = true;
-        break;
-      }
+  for (;;) {
+    __syncthreads(); /* every thread has read blk */
+    if (threadIdx.x == 0) blk = atomicAdd(ticket, 1u);
+    __syncthreads();
+    if ((int64_t)blk * blockDim.x >= n) return;
+    int64_t v = (int64_t)blk * blockDim.x + threadIdx.x;
+    if (v >= n) continue;
+    unsigned long long used = 0;
+    bool bad = false;
+    long long t0 = clock64();
+    for (R k = rp[v]; k < rp[v + 1] && !bad; k++) {
+      int32_t u = col[k];
+      if (u >= v || (keep && !keep[k])) continue; /* only the lower neighbours decide */
+      int32_t c;
+      while ((c = vc[u]) < 0) {
+        if (clock64() - t0 > WAIT_CYCLES) {
+          bad = true;
+          break;
+        }
 #if __CUDA_ARCH__ >= 700
-      __nanosleep(64);
+        __nanosleep(64);
 #endif
-    }
-    if (c >= POISON) bad = true;
-    else if (c >= 0 && c < 64) used |= 1ull << c;
-  }
-  int32_t mine = POISON;
-  if (bad) atomicExch(fail, 1);
-  else if (~used) mine = __ffsll((long long)~used) - 1;
-  else /* 64 colors taken: the lower neighbours' colors are final now, read them again per 64 */
-    for (int32_t base = 64; mine == POISON; base += 64) {
-      used = 0;
-      for (R k = rp[v]; k < rp[v + 1]; k++) {
-        int32_t u = col[k];
-        if (u >= v || (keep && !keep[k])) continue;
-        int32_t c = vc[u] - base;
-        if (c >= 0 && c < 64) used |= 1ull << c;
       }
-      if (~used) mine = base + __ffsll((long long)~used) - 1;
+      if (c >= POISON) bad = true;
+      else if (c >= 0 && c < 64) used |= 1ull << c;
     }
-  __threadfence();
-  vc[v] = mine; /* publish */
+    int32_t mine = POISON;
+    if (bad) atomicExch(fail, 1);
+    else if (~used) mine = __ffsll((long long)~used) - 1;
+    else /* 64 colors taken: the lower neighbours' colors are final now, read them again per 64 */
+      for (int32_t base = 64; mine == POISON; base += 64) {
+        used = 0;
+        for (R k = rp[v]; k < rp[v + 1]; k++) {
+          int32_t u = col[k];
+          if (u >= v || (keep && !keep[k])) continue;
+          int32_t c = vc[u] - base;
+          if (c >= 0 && c < 64) used |= 1ull << c;
+        }
+        if (~used) mine = base + __ffsll((long long)~used) - 1;
+      }
+    __threadfence();
+    vc[v] = mine; /* publish */
+  }
 }
 
 __global__ void k_max(int32_t n, const int32_t *color, int *most)
@@ -150,20 +159,6 @@ __global__ void k_max(int32_t n, const int32_t *color, int *most)
   if (v < n) atomicMax(most, color[v]);
 }
 
-/* The coloring of the device pattern (rp, col, keep) into the device array color. */
-template <typename R>
-static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
-                              int order, int32_t *color, int *ncolors)
-{
-  cudaStream_t s = ctx->cuda->stream;
-  int32_t *next = NULL;
-  uint64_t *key = NULL;
-  int *cnt = NULL, h[2] = {0, -1};
-  ng_status st = NG_SUCCESS;
-  unsigned nb = n > 0 ? (unsigned)((n + TPB - 1) / TPB) : 1u;
-  *ncolors = 0;
-  if (n == 0) return NG_SUCCESS;
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(cnt, 2), out);
 #define E_CHECK(call)                                                                              \
   do {                                                                                             \
     cudaError_t e_ = (call);                                                                       \
@@ -172,31 +167,23 @@ static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int3
       goto out;                                                                                    \
     }                                                                                              \
   } while (0)
-  if (order == NG_COLOR_NATURAL) {
-    E_CHECK(cudaMemsetAsync(color, 0xff, (size_t)n * sizeof(int32_t), s)); /* -1 */
-    E_CHECK(cudaMemsetAsync(cnt, 0, 2 * sizeof(int), s));                  /* ticket, fail */
-    k_greedy_natural<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, color, (unsigned int *)cnt, cnt + 1);
-    E_CHECK(cudaGetLastError());
-    E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(h), cudaMemcpyDeviceToHost, s));
-    E_CHECK(cudaStreamSynchronize(s));
-    if (!h[1]) {
-      h[0] = -1;
-      E_CHECK(cudaMemcpyAsync(cnt, h, sizeof(int), cudaMemcpyHostToDevice, s));
-      k_max<<<nb, TPB, 0, s>>>(n, color, cnt);
-      E_CHECK(cudaGetLastError());
-      E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(int), cudaMemcpyDeviceToHost, s));
-      E_CHECK(cudaStreamSynchronize(s));
-      *ncolors = h[0] + 1;
-      goto out;
-    }
-    /* a wait timed out: the same colors by JPL rounds with index keys */
-  }
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(key, n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(next, n), out);
+
+/* Jones-Plassmann-Luby rounds with the order's keys (top of the file). */
+template <typename R>
+static ng_status color_jpl(ng_context ctx, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
+                           int order, int32_t *color, int *ncolors)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  int32_t *next = NULL;
+  uint64_t *key = NULL;
+  int *cnt = NULL, h[2] = {0, -1};
+  ng_status st = NG_SUCCESS;
+  unsigned nb = (unsigned)((n + TPB - 1) / TPB);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, cnt, 2), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, key, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, next, n), out);
   k_keys<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, order, key, color);
   E_CHECK(cudaGetLastError());
-  h[0] = 0;
-  h[1] = -1;
   E_CHECK(cudaMemcpyAsync(cnt, h, sizeof(h), cudaMemcpyHostToDevice, s));
   for (int64_t left = n; left > 0;) {
     k_jpl_decide<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, key, color, next);
@@ -213,12 +200,90 @@ static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int3
     left -= h[0];
   }
   *ncolors = h[1] + 1;
-#undef E_CHECK
-out:
-  cudaFree(key);
-  cudaFree(next);
-  cudaFree(cnt);
+out: /* (the context's pool: stream-ordered, no device-wide wait) */
+  ng_cuda_tmp_free(ctx->cuda, key);
+  ng_cuda_tmp_free(ctx->cuda, next);
+  ng_cuda_tmp_free(ctx->cuda, cnt);
   return st;
+}
+
+/* The natural order's greedy launched on stream s (blocks: the grid, 0 for a
+ * block per range of rows); cnt: 2 device ints (the ticket, the timeout flag). */
+template <typename R>
+static ng_status natural_begin(cudaStream_t s, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
+                               int32_t *color, int *cnt, unsigned blocks)
+{
+  ng_status st = NG_SUCCESS;
+  unsigned nb = (unsigned)((n + TPB - 1) / TPB);
+  E_CHECK(cudaMemsetAsync(color, 0xff, (size_t)n * sizeof(int32_t), s)); /* -1 */
+  E_CHECK(cudaMemsetAsync(cnt, 0, 2 * sizeof(int), s));
+  k_greedy_natural<R><<<blocks && blocks < nb ? blocks : nb, TPB, 0, s>>>(n, rp, col, keep, color, (unsigned int *)cnt,
+                                                                          cnt + 1);
+  E_CHECK(cudaGetLastError());
+out:
+  return st;
+}
+
+/* ... and its end on the context's stream (after the greedy's work there):
+ * the number of colors, or, when a wait timed out, the same colors again by
+ * JPL rounds with index keys. */
+template <typename R>
+static ng_status natural_end(ng_context ctx, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
+                             int32_t *color, int *cnt, int *ncolors)
+{
+  cudaStream_t s = ctx->cuda->stream;
+  int h[2] = {0, 0};
+  ng_status st = NG_SUCCESS;
+  E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(h), cudaMemcpyDeviceToHost, s));
+  E_CHECK(cudaStreamSynchronize(s));
+  if (h[1]) return color_jpl<R>(ctx, n, rp, col, keep, NG_COLOR_NATURAL, color, ncolors);
+  h[0] = -1;
+  E_CHECK(cudaMemcpyAsync(cnt, h, sizeof(int), cudaMemcpyHostToDevice, s));
+  k_max<<<(unsigned)((n + TPB - 1) / TPB), TPB, 0, s>>>(n, color, cnt);
+  E_CHECK(cudaGetLastError());
+  E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(int), cudaMemcpyDeviceToHost, s));
+  E_CHECK(cudaStreamSynchronize(s));
+  *ncolors = h[0] + 1;
+out:
+  return st;
+}
+
+/* The coloring of the device pattern (rp, col, keep) into the device array color. */
+template <typename R>
+static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
+                              int order, int32_t *color, int *ncolors)
+{
+  int *cnt = NULL;
+  ng_status st = NG_SUCCESS;
+  *ncolors = 0;
+  if (n == 0) return NG_SUCCESS;
+  if (order != NG_COLOR_NATURAL) return color_jpl<R>(ctx, n, rp, col, keep, order, color, ncolors);
+  NG_CHECK(NG_CUDA_TMP(ctx->cuda, cnt, 2));
+  st = natural_begin<R>(ctx->cuda->stream, n, rp, col, keep, color, cnt, 0);
+  if (st == NG_SUCCESS) st = natural_end<R>(ctx, n, rp, col, keep, color, cnt, ncolors);
+  ng_cuda_tmp_free(ctx->cuda, cnt);
+  return st;
+}
+#undef E_CHECK
+
+/* The natural-order coloring of a device CSR pattern in two halves: begin
+ * queues it on stream s (blocks: its grid) before the rest of the setup,
+ * end collects it on the context's stream once s's work is ordered before. */
+extern "C" ng_status ng_coloring_cuda_natural_begin(cudaStream_t s, int32_t n, const int32_t *rp, const int32_t *col,
+                                                    int32_t *color, int *cnt, unsigned blocks)
+{
+  if (n == 0) return NG_SUCCESS;
+  NG_CHECK(natural_begin<int32_t>(s, n, rp, col, NULL, color, cnt, blocks));
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_coloring_cuda_natural_end(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
+                                                  int32_t *color, int *cnt, int *ncolors)
+{
+  *ncolors = 0;
+  if (n == 0) return NG_SUCCESS;
+  NG_CHECK(natural_end<int32_t>(ctx, n, rp, col, NULL, color, cnt, ncolors));
+  return NG_SUCCESS;
 }
 
 extern "C" ng_status ng_coloring_cuda_csr(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,

@@ -44,6 +44,10 @@ typedef struct ng_smoother_ops {
   ng_status (*post)(ng_precond P, ng_amg *M, int l, int sweeps, const double *b, double *x);
   /* colors of the level (0: not a coloring smoother); may be NULL */
   int (*colors)(const void *data);
+  /* Optional: before the hierarchy is built, start level 0's work that
+   * needs only A (on the GPU, beside the setup); left in M->smoother_early
+   * for setup(l = 0). Failing quietly is allowed: setup then does it all. */
+  void (*prepare)(ng_context ctx, ng_amg *M, ng_matrix A);
   void (*destroy)(ng_context ctx, void *data);
 } ng_smoother_ops;
 
@@ -126,7 +130,7 @@ typedef struct ng_mcgs_kernels {
   ng_status (*color)(void *dev, const ng_mcgs_layout *lay, int c, double omega, const double *t, double *x);
   /* `sweeps` whole sweeps, colors forward (or backward), t fixed: the color
    * steps in order, in as few launches as the backend can (the GPU runs a
-   * small level's sweeps in one launch of one block) */
+   * level's sweeps in one cooperative launch when it is small enough) */
   ng_status (*sweeps)(void *dev, const ng_mcgs_layout *lay, int sweeps, int backward, double omega, const double *t,
                       double *x);
   void (*destroy)(void *dev);
@@ -140,11 +144,23 @@ typedef struct ng_mcgs_kernels {
    * as ng_coloring_graph's; order: NG_COLOR_*. NG_ERR_UNSUPPORTED, quietly
    * (no message), when the table is no device CSR or its pattern is not
    * square, sorted and symmetric with every diagonal: the caller then builds
-   * on the host. */
+   * on the host. single: FP32 block values where the level sweeps a launch
+   * per color (-amg_mcgs_values single). early: precolor's result for this
+   * table (build owns it) or NULL. */
   ng_status (*build)(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta, int order,
-                     ng_mcgs_layout *lay, void **dev);
+                     int single, void *early, ng_mcgs_layout *lay, void **dev);
+  /* Optional, with build: the pattern's checks and the natural-order colors
+   * of a device CSR table (n rows, every coupling) started on a stream of
+   * their own, returned as *early for build (which then takes them over and
+   * only waits for them) or for early_free. NG_ERR_UNSUPPORTED quietly when
+   * the table is no device CSR. */
+  ng_status (*precolor)(ng_context ctx, const ng_spmv_ops *ops, void *data, int32_t n, void **early);
+  void (*early_free)(void *early);
   /* With build: the n row colors to the host (tests, on demand). */
   ng_status (*colors)(void *dev, int32_t n, int32_t *color);
+  /* Optional: how the level's sweeps run ("cooperative, 8 lanes a row",
+   * "color-DIA, a launch per color", ...; -amg_view and tests) */
+  const char *(*kind)(void *dev);
 } ng_mcgs_kernels;
 extern const ng_mcgs_kernels ng_mcgs_host;
 #ifdef NG_HAVE_CUDA
@@ -156,6 +172,9 @@ ng_status ng_mcgs_sweeps_by_color(void *dev, const ng_mcgs_layout *y, int sweeps
                                   ng_status (*color)(void *, const ng_mcgs_layout *, int, double, const double *, double *));
 /* Block values and 1 / a_ii of the layout from the host CSR (both kernel tables). */
 void ng_mcgs_gather_values(const ng_mcgs_layout *y, const ng_csr *A, double *ell_val, double *dinv);
+/* -amg_view and tests: how level l's Gauss-Seidel sweeps run (the kernels'
+ * kind(), NULL for other smoothers and the host kernels). */
+const char *ng_smoother_sweep_kind(ng_amg *M, int l);
 /* Tests: level l's row colors (host, NULL for a smoother without colors). */
 const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors);
 /* Tests: 1 when level l's colors and layout were built on the device (build above). */

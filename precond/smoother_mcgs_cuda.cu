@@ -1,15 +1,20 @@
 /* precond/smoother_mcgs_cuda.cu: the MCGS / modified MCGS kernels of
  * smoother_mcgs.c on the GPU, and their setup on the device.
  *
- * Sweeps: one launch per color, a thread per row of the color's ELL block
- * (column-major, padded to 32 rows, so a warp reads 32 consecutive values
- * and column indices of one block column), x and t read through the block's
- * row list. A color with couplings inside it (mmcgs) writes its new values
- * to a buffer, and a second launch copies them into x, so its rows read the
- * values from before the color's update: no race, the same iterates at every
- * run. A small level (at most SMALL_ENTRIES block entries) runs all its
- * sweeps in one launch of one block instead, __syncthreads() between colors:
- * the coarse levels' many colors would otherwise be a launch each.
+ * Sweeps, by a level's size (plan_sweeps):
+ * - up to COOP_ENTRIES block entries: all of them in one cooperative launch,
+ *   a grid-wide barrier between colors and 1 to 32 lanes a row (the coarse
+ *   levels' colors would otherwise cost a mostly idle launch each);
+ * - bigger: one launch per color, a thread per row of the color's ELL block
+ *   (column-major, padded to 32 rows, so a warp reads 32 consecutive values
+ *   and column indices of one block column), x and t read through the
+ *   block's row list; or, when every color's rows couple at the offsets of
+ *   the color's widest row (structured grids), color-DIA blocks without
+ *   column indices, 2 lanes a row; FP32 values with -amg_mcgs_values single.
+ * A color with couplings inside it (mmcgs) writes its new values to a
+ * buffer, and then (a second launch, or after a barrier) into x, so its rows
+ * read the values from before the color's update: no race, the same
+ * iterates at every run.
  *
  * Setup (build): from the level's device CSR table, nothing of the matrix
  * goes to the host. A check kernel (rows sorted, square, symmetric pattern,
@@ -23,18 +28,27 @@
  * CSR (another -amg_format, 64-bit offsets past 2^31 entries) or with an
  * unsymmetric pattern, and -amg_smoother_setup host, take the host layout: values from the host CSR through the layout's source
  * indices and one upload (smoother_mcgs.c makes a level's host copy current
- * first). */
+ * first). On one GPU the finest level's check and natural-order colors may
+ * have started before the hierarchy (precolor, on a stream of their own):
+ * the build then waits for them instead of making them. All device arrays
+ * come from the context's pool (stream-ordered: no device-wide waits). */
 #include "cuda_internal.h"
 #include "smoother.h"
 #include <cub/cub.cuh>
 #include <math.h>
 
 #define TPB 256
-#define SMALL_TPB 1024
-#define SMALL_ENTRIES 300000
+#define COOP_ENTRIES 4000000 /* levels up to this many block entries sweep in one cooperative launch */
+#define MAX_DIA_SLOTS 64     /* the most slots of a color-DIA block */
+
 
 extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
                                         double **val);
+/* coloring_cuda.cu: the natural-order greedy in two halves */
+extern "C" ng_status ng_coloring_cuda_natural_begin(cudaStream_t s, int32_t n, const int32_t *rp, const int32_t *col,
+                                                    int32_t *color, int *cnt, unsigned blocks);
+extern "C" ng_status ng_coloring_cuda_natural_end(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
+                                                  int32_t *color, int *cnt, int *ncolors);
 
 typedef struct {
   ng_context ctx;
@@ -48,17 +62,27 @@ typedef struct {
   const ng_spmv_ops *const *ops;
   void *const *data;
   int32_t *scolor, *color; /* each row-list slot's color, each row's color */
+  /* how the sweeps run: coop_blocks > 0: one cooperative launch of that many
+   * blocks, lanes per row, bar its barrier (2 counters); else a launch per
+   * color, with color-DIA blocks (dslot: MAX_DIA_SLOTS offsets per color,
+   * col unused) when dia */
+  int coop_blocks, lanes, dia;
+  unsigned *bar;
+  int32_t *dslot;
+  float *fval; /* single (-amg_mcgs_values single, launch-per-color levels): the block values in FP32, val unused */
+  int single;
 } mcgs_cuda;
 
+template <typename T> /* T: the block values' type (double; float with -amg_mcgs_values single) */
 __global__ void k_mcgs_color(int32_t m, int32_t pad, int32_t w, const int32_t *__restrict__ rows,
-                             const int32_t *__restrict__ col, const double *__restrict__ val,
+                             const int32_t *__restrict__ col, const T *__restrict__ val,
                              const double *__restrict__ dinv, double omega, const double *t, double *x, double *out)
 {
   int32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= m) return;
   int32_t i = rows[k];
   double s = t[i];
-  for (int32_t j = 0; j < w; j++) s -= val[(int64_t)j * pad + k] * x[col[(int64_t)j * pad + k]];
+  for (int32_t j = 0; j < w; j++) s -= (double)val[(int64_t)j * pad + k] * __ldg(x + col[(int64_t)j * pad + k]);
   double xn = omega == 1.0 ? s * dinv[k] : x[i] + omega * (s * dinv[k] - x[i]);
   if (out) out[k] = xn;
   else x[i] = xn;
@@ -70,15 +94,106 @@ __global__ void k_mcgs_write(int32_t m, const int32_t *rows, const double *in, d
   if (k < m) x[rows[k]] = in[k];
 }
 
-/* A small level's sweeps in one block: the same arithmetic as k_mcgs_color,
- * colors in order, the block's barrier between them (it orders the global
- * writes of one color before the next color's reads within the block). */
-__global__ void k_mcgs_small(int nc, int sweeps, int backward, const int32_t *start, const int32_t *pad,
-                             const int32_t *width, const int32_t *intra, const int64_t *off,
-                             const int32_t *__restrict__ rows, const int32_t *__restrict__ col,
-                             const double *__restrict__ val, const double *__restrict__ dinv, double omega,
-                             const double *t, double *x, double *tmp)
+/* Color-DIA blocks (a big level whose rows of one color all couple at the
+ * offsets of the color's widest row, as on structured grids): slot j of
+ * block row k couples row i = rows[k] with row i + so[j] (value 0 where
+ * that neighbour is missing), so the block holds values only, no column
+ * indices: 8 bytes an entry instead of 12 (4 with FP32 values). L lanes per
+ * row (lane g sums slots g, g + L, ...; shuffles add them up): more loads in
+ * flight per multiprocessor than one thread per row of one color gives. */
+template <typename T, int L>
+__global__ void k_mcgs_color_dia(int32_t n, int32_t m, int32_t pad, int32_t w, const int32_t *__restrict__ rows,
+                                 const int32_t *__restrict__ slot, const T *__restrict__ val,
+                                 const double *__restrict__ dinv, double omega, const double *__restrict__ t,
+                                 double *x, double *out)
 {
+  __shared__ int32_t so[MAX_DIA_SLOTS];
+  if (threadIdx.x < w) so[threadIdx.x] = slot[threadIdx.x];
+  __syncthreads();
+  int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t k = (int32_t)(g / L), lane = (int32_t)(g % L);
+  bool act = k < m; /* the whole warp stays for the shuffles */
+  int32_t i = act ? rows[k] : 0;
+  double sum = 0.0;
+  if (act)
+#pragma unroll 4
+    for (int32_t j = lane; j < w; j += L) {
+      int32_t c = i + so[j];
+      double v = (double)val[(int64_t)j * pad + k];
+      if ((uint32_t)c < (uint32_t)n) sum += v * __ldg(x + c); /* other colors' rows: not written by this launch */
+    }
+#pragma unroll
+  for (int o = L / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, L);
+  if (!act || lane) return;
+  double r = t[i] - sum;
+  double xn = omega == 1.0 ? r * dinv[k] : x[i] + omega * (r * dinv[k] - x[i]);
+  if (out) out[k] = xn;
+  else x[i] = xn;
+}
+
+/* lanes per row of the color-DIA sweep (NG_MCGS_DIA_LANES: 1, 2 or 4; a tuning aid) */
+static int dia_lanes(void)
+{
+  const char *e = getenv("NG_MCGS_DIA_LANES");
+  int L = e && *e ? atoi(e) : 2;
+  return L == 1 || L == 4 ? L : 2;
+}
+
+template <typename T>
+static void launch_dia(int L, int32_t n, int32_t m, int32_t pad, int32_t w, const int32_t *rows, const int32_t *so,
+                       const T *val, const double *dinv, double omega, const double *t, double *x, double *out,
+                       cudaStream_t s)
+{
+  unsigned nb = (unsigned)(((int64_t)m * L + TPB - 1) / TPB);
+  if (L == 1) k_mcgs_color_dia<T, 1><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
+  else if (L == 4) k_mcgs_color_dia<T, 4><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
+  else k_mcgs_color_dia<T, 2><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
+}
+
+/* A barrier over the whole grid of a cooperative launch (every block
+ * resident): bar[0] counts the arrivals, the last one resets it and moves
+ * the generation bar[1] on; the others wait for that. The fences make each
+ * block's writes before the barrier visible to every block after it. gen:
+ * the block's copy of the generation (shared). */
+__device__ static void grid_barrier(unsigned *bar, volatile unsigned *gen)
+{
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned g = *gen;
+    __threadfence();
+    if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
+      atomicExch(&bar[0], 0u);
+      __threadfence();
+      atomicAdd(&bar[1], 1u);
+    } else {
+      while (atomicAdd(&bar[1], 0u) == g) __nanosleep(20);
+    }
+    __threadfence();
+    *gen = g + 1;
+  }
+  __syncthreads();
+}
+
+/* A level's whole sweeps in one cooperative launch, a grid barrier between
+ * colors (and between an intra color's compute and its write): the coarse
+ * levels' colors would otherwise cost a launch each (about 11 us a color
+ * for 30,000 rows, mostly latency). L lanes per row: lane g sums entries
+ * g, g + L, ... and the group adds them up by shuffles, so a row's loads
+ * are in flight together; x is read through L2 (__ldcg), never a stale L1
+ * line from before a barrier. The same arithmetic as k_mcgs_color up to the
+ * order of the row's sum (a fixed order: the same result at every run). */
+template <int L>
+__global__ void k_mcgs_coop(int nc, int sweeps, int backward, const int32_t *start, const int32_t *pad,
+                            const int32_t *width, const int32_t *intra, const int64_t *off,
+                            const int32_t *__restrict__ rows, const int32_t *__restrict__ col,
+                            const double *__restrict__ val, const double *__restrict__ dinv, double omega,
+                            const double *__restrict__ t, double *x, double *tmp, unsigned *bar)
+{
+  __shared__ unsigned gen;
+  if (threadIdx.x == 0) gen = *(volatile unsigned *)&bar[1];
+  int32_t lane = threadIdx.x % L;
+  int64_t g0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / L, gs = (int64_t)gridDim.x * blockDim.x / L;
+  int64_t t0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, ts = (int64_t)gridDim.x * blockDim.x;
   for (int s = 0; s < sweeps; s++)
     for (int q = 0; q < nc; q++) {
       int c = backward ? nc - 1 - q : q;
@@ -86,18 +201,27 @@ __global__ void k_mcgs_small(int nc, int sweeps, int backward, const int32_t *st
       const int32_t *cc = col + off[c], *rr = rows + s0;
       const double *vv = val + off[c], *dd = dinv + s0;
       bool in = intra[c] != 0;
-      for (int32_t k = threadIdx.x; k < m; k += blockDim.x) {
-        int32_t i = rr[k];
-        double sum = t[i];
-        for (int32_t j = 0; j < w; j++) sum -= vv[(int64_t)j * p + k] * x[cc[(int64_t)j * p + k]];
-        double xn = omega == 1.0 ? sum * dd[k] : x[i] + omega * (sum * dd[k] - x[i]);
-        if (in) tmp[k] = xn;
-        else x[i] = xn;
+      /* the whole warp runs each round (the shuffles need every lane): rows past m idle */
+      int64_t mr = (m + gs - 1) / gs * gs;
+      for (int64_t k = g0; k < mr; k += gs) {
+        bool act = k < m;
+        double sum = 0.0;
+        int32_t i = act ? rr[k] : 0;
+        if (act)
+          for (int32_t j = lane; j < w; j += L) sum += vv[(int64_t)j * p + k] * __ldcg(x + cc[(int64_t)j * p + k]);
+#pragma unroll
+        for (int o = L / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, L);
+        if (act && lane == 0) {
+          double xi = __ldcg(x + i), r = __ldg(t + i) - sum;
+          double xn = omega == 1.0 ? r * dd[k] : xi + omega * (r * dd[k] - xi);
+          if (in) tmp[k] = xn;
+          else x[i] = xn;
+        }
       }
-      __syncthreads();
+      grid_barrier(bar, &gen);
       if (in) {
-        for (int32_t k = threadIdx.x; k < m; k += blockDim.x) x[rr[k]] = tmp[k];
-        __syncthreads();
+        for (int64_t k = t0; k < m; k += ts) x[rr[k]] = tmp[k];
+        grid_barrier(bar, &gen);
       }
     }
 }
@@ -184,15 +308,19 @@ __global__ void k_row_stats(int32_t n, const int32_t *rp, const int32_t *col, co
 
 /* Slot s of the row list: its block row (columns when ell_col != NULL, values,
  * padding: the row itself, value 0) and 1 / a_ii, as build_layout and
- * ng_mcgs_gather_values do on the host. */
+ * ng_mcgs_gather_values do on the host. A color-DIA level (slot != NULL,
+ * MAX_DIA_SLOTS increasing offsets per color) puts the entry at offset o in
+ * the slot holding o, and 0 in the slots its row lacks. */
+template <typename T>
 __global__ void k_fill(int32_t n, const int32_t *rp, const int32_t *col, const double *val, const int32_t *rows,
                        const int32_t *scolor, const int32_t *start, const int32_t *pad, const int64_t *off,
-                       const int32_t *width, int32_t *ell_col, double *ell_val, double *dinv)
+                       const int32_t *width, const int32_t *slot, int32_t *ell_col, T *ell_val, double *dinv)
 {
   int32_t s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= n) return;
   int32_t c = scolor[s], i = rows[s], p = pad[c], w = width[c], j = 0;
   int64_t base = off[c] + (s - start[c]);
+  const int32_t *so = slot ? slot + (int64_t)c * MAX_DIA_SLOTS : NULL;
   double d = 0;
   bool have = false;
   for (int32_t q = rp[i]; q < rp[i + 1]; q++) {
@@ -201,33 +329,90 @@ __global__ void k_fill(int32_t n, const int32_t *rp, const int32_t *col, const d
       have = true;
       continue;
     }
+    if (so) /* the slots before this entry's offset: couplings the row lacks */
+      while (j < w && so[j] < col[q] - i) ell_val[base + (int64_t)j++ * p] = (T)0;
+    if (j >= w) break; /* (the setup's check makes this unreachable) */
     if (ell_col) ell_col[base + (int64_t)j * p] = col[q];
-    ell_val[base + (int64_t)j * p] = val[q];
+    ell_val[base + (int64_t)j * p] = (T)val[q];
     j++;
   }
   for (; j < w; j++) {
     if (ell_col) ell_col[base + (int64_t)j * p] = i;
-    ell_val[base + (int64_t)j * p] = 0.0;
+    ell_val[base + (int64_t)j * p] = (T)0;
   }
   dinv[s] = 1.0 / d;
+}
+
+/* ---- color-DIA detection: each color's slot offsets are those of its first
+ * widest row (rep); every other row of the color must couple at a subset of
+ * them. rep[c]: the smallest row-list slot of color c with width[c] entries. */
+__global__ void k_dia_rep(int32_t n, const int32_t *rp, const int32_t *rows, const int32_t *scolor,
+                          const int32_t *width, int32_t *rep)
+{
+  int32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= n) return;
+  int32_t i = rows[s], c = scolor[s];
+  if (rp[i + 1] - rp[i] - 1 == width[c]) atomicMin(&rep[c], s); /* every row has its diagonal (checked) */
+}
+
+/* block c, thread j: slot j's offset of color c (the rep row's j-th off-diagonal column minus the row) */
+__global__ void k_dia_slots(const int32_t *rp, const int32_t *col, const int32_t *rows, const int32_t *width,
+                            const int32_t *rep, int32_t *slot)
+{
+  int32_t c = blockIdx.x, j = threadIdx.x;
+  if (j >= width[c]) return;
+  int32_t i = rows[rep[c]], k = 0;
+  for (int32_t q = rp[i]; q < rp[i + 1]; q++) {
+    if (col[q] == i) continue;
+    if (k++ == j) {
+      slot[(int64_t)c * MAX_DIA_SLOTS + j] = col[q] - i;
+      return;
+    }
+  }
+}
+
+/* *bad = 1 when a row couples at an offset its color's slots lack */
+__global__ void k_dia_verify(int32_t n, const int32_t *rp, const int32_t *col, const int32_t *color,
+                             const int32_t *width, const int32_t *slot, int *bad)
+{
+  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int32_t c = color[i], w = width[c];
+  const int32_t *so = slot + (int64_t)c * MAX_DIA_SLOTS;
+  for (int32_t q = rp[i]; q < rp[i + 1]; q++) {
+    int32_t o = col[q] - i, lo = 0, hi = w;
+    if (o == 0) continue;
+    while (lo < hi) {
+      int32_t mid = (lo + hi) / 2;
+      if (so[mid] < o) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo >= w || so[lo] != o) {
+      atomicOr(bad, 1);
+      return;
+    }
+  }
 }
 
 static void cuda_destroy(void *dev)
 {
   mcgs_cuda *d = (mcgs_cuda *)dev;
   if (!d) return;
-  cudaFree(d->rows);
-  cudaFree(d->col);
-  cudaFree(d->val);
-  cudaFree(d->dinv);
-  cudaFree(d->tmp);
-  cudaFree(d->dstart);
-  cudaFree(d->dpad);
-  cudaFree(d->dwidth);
-  cudaFree(d->dintra);
-  cudaFree(d->doff);
-  cudaFree(d->scolor);
-  cudaFree(d->color);
+  ng_cuda_tmp_free(d->ctx->cuda, d->rows);
+  ng_cuda_tmp_free(d->ctx->cuda, d->col);
+  ng_cuda_tmp_free(d->ctx->cuda, d->val);
+  ng_cuda_tmp_free(d->ctx->cuda, d->dinv);
+  ng_cuda_tmp_free(d->ctx->cuda, d->tmp);
+  ng_cuda_tmp_free(d->ctx->cuda, d->dstart);
+  ng_cuda_tmp_free(d->ctx->cuda, d->dpad);
+  ng_cuda_tmp_free(d->ctx->cuda, d->dwidth);
+  ng_cuda_tmp_free(d->ctx->cuda, d->dintra);
+  ng_cuda_tmp_free(d->ctx->cuda, d->doff);
+  ng_cuda_tmp_free(d->ctx->cuda, d->scolor);
+  ng_cuda_tmp_free(d->ctx->cuda, d->color);
+  ng_cuda_tmp_free(d->ctx->cuda, d->bar);
+  ng_cuda_tmp_free(d->ctx->cuda, d->dslot);
+  ng_cuda_tmp_free(d->ctx->cuda, d->fval);
   ng_free(d->hval);
   ng_free(d->hdinv);
   ng_free(d);
@@ -238,11 +423,11 @@ static ng_status upload_colors(mcgs_cuda *d, const ng_mcgs_layout *y)
 {
   int nc = y->ncolors;
   cudaStream_t s = d->ctx->cuda->stream;
-  if (!d->dstart) NG_CHECK(NG_CUDA_MALLOC(d->dstart, (size_t)nc + 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->dpad, nc ? nc : 1));
-  if (!d->dwidth) NG_CHECK(NG_CUDA_MALLOC(d->dwidth, nc ? nc : 1));
-  if (!d->dintra) NG_CHECK(NG_CUDA_MALLOC(d->dintra, nc ? nc : 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->doff, (size_t)nc + 1));
+  if (!d->dstart) NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->dstart, (size_t)nc + 1));
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->dpad, nc ? nc : 1));
+  if (!d->dwidth) NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->dwidth, nc ? nc : 1));
+  if (!d->dintra) NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->dintra, nc ? nc : 1));
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->doff, (size_t)nc + 1));
   NG_CUDA_CHECK(cudaMemcpyAsync(d->dstart, y->start, ((size_t)nc + 1) * sizeof(int32_t), cudaMemcpyHostToDevice, s));
   NG_CUDA_CHECK(cudaMemcpyAsync(d->doff, y->off, ((size_t)nc + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, s));
   if (nc) {
@@ -253,6 +438,98 @@ static ng_status upload_colors(mcgs_cuda *d, const ng_mcgs_layout *y)
   return NG_SUCCESS;
 }
 
+/* ---- how a level sweeps --------------------------------------------------- */
+
+/* NG_MCGS_COOP_ENTRIES: the largest level (block entries) that sweeps in one
+ * cooperative launch (default COOP_ENTRIES; 0: never, a launch per color) */
+static int64_t coop_entries(void)
+{
+  const char *e = getenv("NG_MCGS_COOP_ENTRIES");
+  return e && *e ? atoll(e) : COOP_ENTRIES;
+}
+
+template <int L>
+static int coop_occupancy(void)
+{
+  int nb = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k_mcgs_coop<L>, TPB, 0) != cudaSuccess) nb = 0;
+  return nb;
+}
+
+static int coop_occupancy_of(int L)
+{
+  switch (L) {
+  case 1: return coop_occupancy<1>();
+  case 2: return coop_occupancy<2>();
+  case 4: return coop_occupancy<4>();
+  case 8: return coop_occupancy<8>();
+  case 16: return coop_occupancy<16>();
+  default: return coop_occupancy<32>();
+  }
+}
+
+/* Whether lay's level sweeps in one cooperative launch and how: lanes per
+ * row L (a power of two up to the widest row, while the largest color's rows
+ * times L fit 4 blocks per multiprocessor), blocks to cover the largest
+ * color (at most what is resident at once). Devices without cooperative
+ * launch, and big levels, take a launch per color. */
+static ng_status plan_sweeps(mcgs_cuda *d, const ng_mcgs_layout *y)
+{
+  const struct cudaDeviceProp *pr = &d->ctx->cuda->prop;
+  int64_t total = y->off[y->ncolors];
+  int wmax = 0;
+  d->coop_blocks = 0;
+  if (y->n == 0 || total > coop_entries() || !pr->cooperativeLaunch) return NG_SUCCESS;
+  for (int c = 0; c < y->ncolors; c++) wmax = y->width[c] > wmax ? y->width[c] : wmax;
+  int64_t cap = 4LL * pr->multiProcessorCount * TPB;
+  int L = 1;
+  while (L < 32 && 2 * L <= wmax && (int64_t)y->max_rows * 2 * L <= cap) L *= 2;
+  int64_t need = ((int64_t)y->max_rows * L + TPB - 1) / TPB;
+  int64_t resident = (int64_t)coop_occupancy_of(L) * pr->multiProcessorCount;
+  if (resident <= 0) return NG_SUCCESS;
+  if (need > resident) need = resident;
+  if (need > 4LL * pr->multiProcessorCount) need = 4LL * pr->multiProcessorCount;
+  if (!d->bar) {
+    NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->bar, 2));
+    NG_CUDA_CHECK(cudaMemsetAsync(d->bar, 0, 2 * sizeof(unsigned), d->ctx->cuda->stream));
+  }
+  d->lanes = L;
+  d->coop_blocks = (int)(need > 0 ? need : 1);
+  return NG_SUCCESS;
+}
+
+template <int L>
+static cudaError_t launch_coop(mcgs_cuda *d, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
+                               const double *t, double *x)
+{
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeCooperative;
+  at[0].val.cooperative = 1;
+  cfg.gridDim = dim3((unsigned)d->coop_blocks);
+  cfg.blockDim = dim3(TPB);
+  cfg.stream = d->ctx->cuda->stream;
+  cfg.attrs = at;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, k_mcgs_coop<L>, y->ncolors, sweeps, backward, (const int32_t *)d->dstart,
+                            (const int32_t *)d->dpad, (const int32_t *)d->dwidth, (const int32_t *)d->dintra,
+                            (const int64_t *)d->doff, (const int32_t *)d->rows, (const int32_t *)d->col,
+                            (const double *)d->val, (const double *)d->dinv, omega, t, x, d->tmp, d->bar);
+}
+
+static cudaError_t sweep_coop(mcgs_cuda *d, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
+                              const double *t, double *x)
+{
+  switch (d->lanes) {
+  case 1: return launch_coop<1>(d, y, sweeps, backward, omega, t, x);
+  case 2: return launch_coop<2>(d, y, sweeps, backward, omega, t, x);
+  case 4: return launch_coop<4>(d, y, sweeps, backward, omega, t, x);
+  case 8: return launch_coop<8>(d, y, sweeps, backward, omega, t, x);
+  case 16: return launch_coop<16>(d, y, sweeps, backward, omega, t, x);
+  default: return launch_coop<32>(d, y, sweeps, backward, omega, t, x);
+  }
+}
+
 static ng_status cuda_create(ng_context ctx, const ng_mcgs_layout *y, void **dev)
 {
   mcgs_cuda *d;
@@ -260,17 +537,18 @@ static ng_status cuda_create(ng_context ctx, const ng_mcgs_layout *y, void **dev
   NG_CHECK(NG_CALLOC(d, 1));
   *dev = d;
   d->ctx = ctx;
-  NG_CHECK(NG_CUDA_MALLOC(d->rows, y->n ? y->n : 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->col, total ? total : 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->val, total ? total : 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->dinv, y->n ? y->n : 1));
-  NG_CHECK(NG_CUDA_MALLOC(d->tmp, y->max_rows ? y->max_rows : 1));
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->rows, y->n ? y->n : 1));
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->col, total ? total : 1));
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->val, total ? total : 1));
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->dinv, y->n ? y->n : 1));
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->tmp, y->max_rows ? y->max_rows : 1));
   NG_CHECK(NG_MALLOC(d->hval, total ? total : 1));
   NG_CHECK(NG_MALLOC(d->hdinv, y->n ? y->n : 1));
   cudaStream_t s = ctx->cuda->stream;
   if (y->n) NG_CUDA_CHECK(cudaMemcpyAsync(d->rows, y->rows, (size_t)y->n * sizeof(int32_t), cudaMemcpyHostToDevice, s));
   if (total) NG_CUDA_CHECK(cudaMemcpyAsync(d->col, y->ell_col, (size_t)total * sizeof(int32_t), cudaMemcpyHostToDevice, s));
   NG_CHECK(upload_colors(d, y));
+  NG_CHECK(plan_sweeps(d, y));
   NG_CUDA_CHECK(cudaStreamSynchronize(s));
   return NG_SUCCESS;
 }
@@ -286,8 +564,15 @@ static ng_status device_fill(mcgs_cuda *d, const ng_mcgs_layout *y, int columns)
     return NG_ERROR(NG_ERR_ARGUMENT, "AMG Gauss-Seidel update: the matrix is no longer stored as a device CSR (its "
                                      "format changed after the setup): set the format back or set the preconditioner up again");
   if (y->n == 0) return NG_SUCCESS;
-  k_fill<<<nblocks(y->n), TPB, 0, d->ctx->cuda->stream>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad,
-                                                          d->doff, d->dwidth, columns ? d->col : NULL, d->val, d->dinv);
+  cudaStream_t s = d->ctx->cuda->stream;
+  const int32_t *slot = d->dia ? d->dslot : NULL;
+  int32_t *ecol = columns && !d->dia ? d->col : NULL;
+  if (d->single)
+    k_fill<float><<<nblocks(y->n), TPB, 0, s>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad, d->doff,
+                                                d->dwidth, slot, ecol, d->fval, d->dinv);
+  else
+    k_fill<double><<<nblocks(y->n), TPB, 0, s>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad, d->doff,
+                                                 d->dwidth, slot, ecol, d->val, d->dinv);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;
 }
@@ -308,25 +593,7 @@ static ng_status cuda_values(void *dev, const ng_mcgs_layout *y, ng_amg_level *L
   return NG_SUCCESS;
 }
 
-static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta,
-                            int order, ng_mcgs_layout *y, void **dev)
-{
-  int32_t *rp, *col, *dcolor, *iota = NULL;
-  double *val;
-  unsigned char *keep = NULL;
-  void *tmp = NULL;
-  size_t tb = 0;
-  int flag = 0, nc = 0;
-  mcgs_cuda *d;
-  ng_status st = NG_SUCCESS;
-  if (ng_csr_cuda_arrays(*ops, *data, &rp, &col, &val) != NG_SUCCESS) return NG_ERR_UNSUPPORTED; /* quiet */
-  cudaStream_t s = ctx->cuda->stream;
-  int32_t nnz = 0;
-  NG_CUDA_CHECK(cudaMemcpyAsync(&nnz, rp + n, sizeof(int32_t), cudaMemcpyDeviceToHost, s));
-  NG_CUDA_CHECK(cudaStreamSynchronize(s));
-  NG_CHECK(NG_CALLOC(d, 1));
-  *dev = d;
-  d->ctx = ctx;
+/* In the setup functions below: a failed CUDA call sets st (naming the call) and jumps to out. */
 #define E_CHECK(call)                                                                              \
   do {                                                                                             \
     cudaError_t e_ = (call);                                                                       \
@@ -335,34 +602,194 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
       goto out;                                                                                    \
     }                                                                                              \
   } while (0)
-  /* the pattern's checks and (theta > 0) the strong-coupling mask */
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->dstart, 1), out); /* first the flag, then start */
-  if (theta > 0) NG_CHECK_GOTO(st, NG_CUDA_MALLOC(keep, nnz ? nnz : 1), out);
-  E_CHECK(cudaMemsetAsync(d->dstart, 0, sizeof(int32_t), s));
-  if (n) k_check<<<nblocks((int64_t)n * 32), TPB, 0, s>>>(n, rp, col, val, theta, keep, d->dstart);
+
+/* ---- the early checks and colors (precolor, before the hierarchy) -------- */
+typedef struct {
+  ng_context ctx;
+  cudaStream_t stream; /* its own, non-blocking */
+  cudaEvent_t done;    /* after its work */
+  int32_t n;
+  const int32_t *rp; /* the table's row offsets: build takes the colors for this table only */
+  int32_t *color;    /* context pool (ordered on the context's stream before the side stream starts) */
+  int *flag;         /* [0] k_check's flag, [1..2] the greedy's ticket and timeout flag */
+} mcgs_early;
+
+static void cuda_early_free(void *p)
+{
+  mcgs_early *e = (mcgs_early *)p;
+  if (!e) return;
+  struct ng_cuda *cu = e->ctx->cuda;
+  if (e->done) cudaStreamWaitEvent(cu->stream, e->done, 0); /* the frees after the side stream's work */
+  ng_cuda_tmp_free(cu, e->color);
+  ng_cuda_tmp_free(cu, e->flag);
+  if (e->done) cudaEventDestroy(e->done);
+  if (e->stream) cudaStreamDestroy(e->stream);
+  ng_free(e);
+}
+
+/* NG_MCGS_EARLY_BLOCKS: the early greedy's grid (default 0: a block per
+ * range of rows, as the setup's own; a small grid leaves the multiprocessors
+ * to the AMG setup but its rows wait longer: 8 blocks took 250 ms at 100^3
+ * on the H100 against 9 ms), or "off": no early start. */
+static unsigned early_blocks(void)
+{
+  const char *e = getenv("NG_MCGS_EARLY_BLOCKS");
+  return e && *e ? (unsigned)atoi(e) : 0u;
+}
+
+static ng_status cuda_precolor(ng_context ctx, const ng_spmv_ops *ops, void *data, int32_t n, void **early)
+{
+  int32_t *rp, *col;
+  double *val;
+  mcgs_early *e;
+  ng_status st = NG_SUCCESS;
+  *early = NULL;
+  const char *off = getenv("NG_MCGS_EARLY_BLOCKS");
+  if (off && !strcmp(off, "off")) return NG_ERR_UNSUPPORTED; /* quiet */
+  if (n == 0 || ng_csr_cuda_arrays(ops, data, &rp, &col, &val) != NG_SUCCESS) return NG_ERR_UNSUPPORTED; /* quiet */
+  struct ng_cuda *cu = ctx->cuda;
+  NG_CHECK(NG_CALLOC(e, 1));
+  e->ctx = ctx;
+  e->n = n;
+  e->rp = rp;
+  E_CHECK(cudaStreamCreateWithFlags(&e->stream, cudaStreamNonBlocking));
+  E_CHECK(cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, e->color, n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, e->flag, 3), out);
+  /* the side stream after the context stream's work so far (the matrix, these buffers) */
+  E_CHECK(cudaEventRecord(e->done, cu->stream));
+  E_CHECK(cudaStreamWaitEvent(e->stream, e->done, 0));
+  E_CHECK(cudaMemsetAsync(e->flag, 0, sizeof(int), e->stream));
+  k_check<<<nblocks((int64_t)n * 32), TPB, 0, e->stream>>>(n, rp, col, val, 0.0, NULL, e->flag);
   E_CHECK(cudaGetLastError());
-  E_CHECK(cudaMemcpyAsync(&flag, d->dstart, sizeof(int), cudaMemcpyDeviceToHost, s));
+  NG_CHECK_GOTO(st, ng_coloring_cuda_natural_begin(e->stream, n, rp, col, e->color, e->flag + 1, early_blocks()), out);
+  E_CHECK(cudaEventRecord(e->done, e->stream));
+  *early = e;
+  return NG_SUCCESS;
+out:
+  cuda_early_free(e);
+  return st;
+}
+
+/* NG_AMG_TRACE=1: the milliseconds of each step of the device build (stderr) */
+static void trace(ng_context ctx, const char *what, int32_t n, double *t)
+{
+  if (!ng_amg_trace_on()) return;
+  cudaStreamSynchronize(ctx->cuda->stream);
+  double now = ng_wtime();
+  fprintf(stderr, "[amg trace] mcgs n %d %s %.2f ms\n", (int)n, what, 1e3 * (now - *t));
+  *t = now;
+}
+
+/* Color-DIA slots for every color of a big level (d->dslot, d->dia = 1) when
+ * each color's rows couple at the offsets of its widest row; else nothing. */
+static ng_status try_dia(mcgs_cuda *d, const ng_mcgs_layout *y, const int32_t *rp, const int32_t *col)
+{
+  struct ng_cuda *cu = d->ctx->cuda;
+  cudaStream_t s = cu->stream;
+  int nc = y->ncolors, bad = 0;
+  int32_t *rep = NULL;
+  int *flag = NULL;
+  ng_status st = NG_SUCCESS;
+  for (int c = 0; c < nc; c++)
+    if (y->width[c] > MAX_DIA_SLOTS) return NG_SUCCESS;
+  if (y->n == 0 || nc == 0) return NG_SUCCESS;
+  NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->dslot, (size_t)nc * MAX_DIA_SLOTS));
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, rep, nc), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, flag, 1), out);
+  E_CHECK(cudaMemsetAsync(rep, 0x7f, (size_t)nc * sizeof(int32_t), s)); /* INT32_MAX-ish: no row yet */
+  E_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), s));
+  E_CHECK(cudaMemsetAsync(d->dslot, 0, (size_t)nc * MAX_DIA_SLOTS * sizeof(int32_t), s));
+  k_dia_rep<<<nblocks(y->n), TPB, 0, s>>>(y->n, rp, d->rows, d->scolor, d->dwidth, rep);
+  E_CHECK(cudaGetLastError());
+  k_dia_slots<<<nc, MAX_DIA_SLOTS, 0, s>>>(rp, col, d->rows, d->dwidth, rep, d->dslot);
+  E_CHECK(cudaGetLastError());
+  k_dia_verify<<<nblocks(y->n), TPB, 0, s>>>(y->n, rp, col, d->color, d->dwidth, d->dslot, flag);
+  E_CHECK(cudaGetLastError());
+  E_CHECK(cudaMemcpyAsync(&bad, flag, sizeof(int), cudaMemcpyDeviceToHost, s));
   E_CHECK(cudaStreamSynchronize(s));
-  cudaFree(d->dstart);
-  d->dstart = NULL;
+  d->dia = !bad;
+out:
+  ng_cuda_tmp_free(cu, rep);
+  ng_cuda_tmp_free(cu, flag);
+  if (!d->dia) {
+    ng_cuda_tmp_free(cu, d->dslot);
+    d->dslot = NULL;
+  }
+  return st;
+}
+
+static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta,
+                            int order, int single, void *early, ng_mcgs_layout *y, void **dev)
+{
+  mcgs_early *e = (mcgs_early *)early; /* ours to free */
+  int32_t *rp, *col, *dcolor, *iota = NULL;
+  double *val, t0 = ng_wtime();
+  unsigned char *keep = NULL;
+  void *tmp = NULL;
+  int *dflag = NULL;
+  size_t tb = 0;
+  int flag = 0, nc = 0;
+  mcgs_cuda *d;
+  ng_status st = NG_SUCCESS;
+  if (ng_csr_cuda_arrays(*ops, *data, &rp, &col, &val) != NG_SUCCESS) {
+    cuda_early_free(e);
+    return NG_ERR_UNSUPPORTED; /* quiet */
+  }
+  if (e && (e->n != n || e->rp != rp || theta > 0 || order != NG_COLOR_NATURAL)) { /* not this table's */
+    cuda_early_free(e);
+    e = NULL;
+  }
+  struct ng_cuda *cu = ctx->cuda;
+  cudaStream_t s = cu->stream;
+  int32_t nnz = 0;
+  NG_CHECK_GOTO(st, NG_CALLOC(d, 1), out);
+  *dev = d;
+  d->ctx = ctx;
+  /* the pattern's checks and (theta > 0) the strong-coupling mask; with
+   * early ones, their flag once the side stream is done */
+  if (e) {
+    E_CHECK(cudaStreamWaitEvent(s, e->done, 0));
+    E_CHECK(cudaMemcpyAsync(&flag, e->flag, sizeof(int), cudaMemcpyDeviceToHost, s));
+    E_CHECK(cudaStreamSynchronize(s));
+    trace(ctx, "early check and colors, the wait", n, &t0);
+  } else {
+    E_CHECK(cudaMemcpyAsync(&nnz, rp + n, sizeof(int32_t), cudaMemcpyDeviceToHost, s));
+    E_CHECK(cudaStreamSynchronize(s));
+    NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, dflag, 1), out);
+    if (theta > 0) NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, keep, nnz ? nnz : 1), out);
+    E_CHECK(cudaMemsetAsync(dflag, 0, sizeof(int), s));
+    if (n) k_check<<<nblocks((int64_t)n * 32), TPB, 0, s>>>(n, rp, col, val, theta, keep, dflag);
+    E_CHECK(cudaGetLastError());
+    E_CHECK(cudaMemcpyAsync(&flag, dflag, sizeof(int), cudaMemcpyDeviceToHost, s));
+    E_CHECK(cudaStreamSynchronize(s));
+    trace(ctx, "check", n, &t0);
+  }
   if (flag) {
     st = NG_ERR_UNSUPPORTED; /* quiet: the host builds (and reports a missing diagonal) */
     goto out;
   }
   /* colors, then the rows grouped by color (stable: by row within a color) */
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->color, n ? n : 1), out);
+  if (e) { /* the early colors: their count (or, a wait timed out, JPL's same colors) */
+    d->color = e->color;
+    e->color = NULL;
+    NG_CHECK_GOTO(st, ng_coloring_cuda_natural_end(ctx, n, rp, col, d->color, e->flag + 1, &nc), out);
+  } else {
+    NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->color, n ? n : 1), out);
+    NG_CHECK_GOTO(st, ng_coloring_cuda_csr(ctx, n, rp, col, keep, order, d->color, &nc), out);
+  }
   dcolor = d->color;
-  NG_CHECK_GOTO(st, ng_coloring_cuda_csr(ctx, n, rp, col, keep, order, dcolor, &nc), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->rows, n ? n : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->scolor, n ? n : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(iota, n ? n : 1), out);
+  trace(ctx, "coloring", n, &t0);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->rows, n ? n : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->scolor, n ? n : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, iota, n ? n : 1), out);
   {
     int bits = 1;
     while ((1 << bits) < nc) bits++;
     if (n) k_iota<<<nblocks(n), TPB, 0, s>>>(n, iota);
     E_CHECK(cudaGetLastError());
     E_CHECK(cub::DeviceRadixSort::SortPairs(NULL, tb, dcolor, d->scolor, iota, d->rows, n, 0, bits, s));
-    NG_CHECK_GOTO(st, ng_cuda_malloc(&tmp, tb ? tb : 1, "MCGS sort buffer"), out);
+    NG_CHECK_GOTO(st, ng_cuda_tmp_malloc(cu, &tmp, tb ? tb : 1, "MCGS sort buffer"), out);
     E_CHECK(cub::DeviceRadixSort::SortPairs(tmp, tb, dcolor, d->scolor, iota, d->rows, n, 0, bits, s));
   }
   /* per color: start, width, intra (on the host: pad, off, the largest color) */
@@ -373,9 +800,9 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   NG_CHECK_GOTO(st, NG_CALLOC(y->pad, nc ? nc : 1), out);
   NG_CHECK_GOTO(st, NG_CALLOC(y->intra, nc ? nc : 1), out);
   NG_CHECK_GOTO(st, NG_CALLOC(y->off, (size_t)nc + 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->dstart, (size_t)nc + 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->dwidth, nc ? nc : 1), out);
-  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->dintra, nc ? nc : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->dstart, (size_t)nc + 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->dwidth, nc ? nc : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->dintra, nc ? nc : 1), out);
   E_CHECK(cudaMemsetAsync(d->dstart, 0xff, ((size_t)nc + 1) * sizeof(int32_t), s)); /* -1: a color without rows */
   E_CHECK(cudaMemsetAsync(d->dwidth, 0, (nc ? nc : 1) * sizeof(int32_t), s));
   E_CHECK(cudaMemsetAsync(d->dintra, 0, (nc ? nc : 1) * sizeof(int32_t), s));
@@ -389,6 +816,7 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   if (nc) E_CHECK(cudaMemcpyAsync(y->width, d->dwidth, (size_t)nc * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
   if (nc) E_CHECK(cudaMemcpyAsync(y->intra, d->dintra, (size_t)nc * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
   E_CHECK(cudaStreamSynchronize(s));
+  trace(ctx, "grouping", n, &t0);
   y->start[nc] = n;
   for (int c = nc - 1; c >= 0; c--)
     if (y->start[c] < 0) y->start[c] = y->start[c + 1];
@@ -399,25 +827,30 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
     if (m > y->max_rows) y->max_rows = m;
   }
   NG_CHECK_GOTO(st, upload_colors(d, y), out);
-  /* the blocks: past a color's rows (never read) zero, every row by k_fill */
+  NG_CHECK_GOTO(st, plan_sweeps(d, y), out);
+  /* a level that sweeps a launch per color: color-DIA blocks where they fit */
+  if (d->coop_blocks == 0) NG_CHECK_GOTO(st, try_dia(d, y, rp, col), out);
+  trace(ctx, d->dia ? "plan (color-DIA)" : "plan", n, &t0);
+  /* the blocks: every row by k_fill (the padding past a color's rows is never read) */
   {
     int64_t total = y->off[nc];
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->col, total ? total : 1), out);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->val, total ? total : 1), out);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->dinv, n ? n : 1), out);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(d->tmp, y->max_rows ? y->max_rows : 1), out);
-    if (total) E_CHECK(cudaMemsetAsync(d->col, 0, (size_t)total * sizeof(int32_t), s));
-    if (total) E_CHECK(cudaMemsetAsync(d->val, 0, (size_t)total * sizeof(double), s));
+    if (!d->dia) NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->col, total ? total : 1), out);
+    d->single = single && d->coop_blocks == 0; /* the cooperative sweeps read FP64 blocks */
+    if (d->single) NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->fval, total ? total : 1), out);
+    else NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->val, total ? total : 1), out);
+    NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->dinv, n ? n : 1), out);
+    NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->tmp, y->max_rows ? y->max_rows : 1), out);
   }
   d->ops = ops;
   d->data = data;
   NG_CHECK_GOTO(st, device_fill(d, y, 1), out);
-  E_CHECK(cudaStreamSynchronize(s)); /* the buffers below are freed */
-#undef E_CHECK
+  trace(ctx, "blocks", n, &t0);
 out:
-  cudaFree(iota);
-  cudaFree(keep);
-  cudaFree(tmp);
+  cuda_early_free(e);
+  ng_cuda_tmp_free(cu, dflag);
+  ng_cuda_tmp_free(cu, iota);
+  ng_cuda_tmp_free(cu, keep);
+  ng_cuda_tmp_free(cu, tmp);
   return st;
 }
 
@@ -429,8 +862,15 @@ static ng_status cuda_color(void *dev, const ng_mcgs_layout *y, int c, double om
   cudaStream_t s = d->ctx->cuda->stream;
   unsigned nb = (unsigned)((m + TPB - 1) / TPB);
   double *out = y->intra[c] ? d->tmp : NULL;
-  k_mcgs_color<<<nb, TPB, 0, s>>>(m, y->pad[c], y->width[c], d->rows + s0, d->col + y->off[c], d->val + y->off[c],
-                                  d->dinv + s0, omega, t, x, out);
+  const int32_t *rr = d->rows + s0, *so = d->dia ? d->dslot + (int64_t)c * MAX_DIA_SLOTS : NULL;
+  const double *dd = d->dinv + s0;
+  int32_t p = y->pad[c], w = y->width[c];
+  if (d->dia && d->single) launch_dia<float>(dia_lanes(), y->n, m, p, w, rr, so, d->fval + y->off[c], dd, omega, t, x, out, s);
+  else if (d->dia) launch_dia<double>(dia_lanes(), y->n, m, p, w, rr, so, d->val + y->off[c], dd, omega, t, x, out, s);
+  else if (d->single)
+    k_mcgs_color<float><<<nb, TPB, 0, s>>>(m, p, w, rr, d->col + y->off[c], d->fval + y->off[c], dd, omega, t, x, out);
+  else
+    k_mcgs_color<double><<<nb, TPB, 0, s>>>(m, p, w, rr, d->col + y->off[c], d->val + y->off[c], dd, omega, t, x, out);
   NG_CUDA_LAUNCH_CHECK();
   if (out) {
     k_mcgs_write<<<nb, TPB, 0, s>>>(m, d->rows + s0, out, x);
@@ -443,15 +883,12 @@ static ng_status cuda_sweeps(void *dev, const ng_mcgs_layout *y, int sweeps, int
                              const double *t, double *x)
 {
   mcgs_cuda *d = (mcgs_cuda *)dev;
-  if (y->off[y->ncolors] > SMALL_ENTRIES) {
-    NG_CHECK(ng_mcgs_sweeps_by_color(dev, y, sweeps, backward, omega, t, x, cuda_color));
+  if (y->n == 0 || sweeps <= 0) return NG_SUCCESS;
+  if (d->coop_blocks > 0) {
+    NG_CUDA_CHECK(sweep_coop(d, y, sweeps, backward, omega, t, x));
     return NG_SUCCESS;
   }
-  if (y->n == 0 || sweeps <= 0) return NG_SUCCESS;
-  k_mcgs_small<<<1, SMALL_TPB, 0, d->ctx->cuda->stream>>>(y->ncolors, sweeps, backward, d->dstart, d->dpad, d->dwidth,
-                                                          d->dintra, d->doff, d->rows, d->col, d->val, d->dinv, omega,
-                                                          t, x, d->tmp);
-  NG_CUDA_LAUNCH_CHECK();
+  NG_CHECK(ng_mcgs_sweeps_by_color(dev, y, sweeps, backward, omega, t, x, cuda_color));
   return NG_SUCCESS;
 }
 
@@ -465,5 +902,20 @@ static ng_status cuda_colors(void *dev, int32_t n, int32_t *color)
   return NG_SUCCESS;
 }
 
-extern "C" const ng_mcgs_kernels ng_mcgs_cuda = {"cuda",       cuda_create,  cuda_values, cuda_color,
-                                                 cuda_sweeps,  cuda_destroy, cuda_build,  cuda_colors};
+static const char *cuda_kind(void *dev)
+{
+  mcgs_cuda *d = (mcgs_cuda *)dev;
+  static const char *lanes[] = {"one launch, 1 lane a row",  "one launch, 2 lanes a row",  "one launch, 4 lanes a row",
+                                "one launch, 8 lanes a row",  "one launch, 16 lanes a row", "one launch, 32 lanes a row"};
+  if (d->coop_blocks > 0) {
+    int k = 0;
+    while ((1 << k) < d->lanes && k < 5) k++;
+    return lanes[k];
+  }
+  if (d->dia) return d->single ? "color-DIA FP32, a launch per color" : "color-DIA, a launch per color";
+  return d->single ? "ELL FP32, a launch per color" : "ELL, a launch per color";
+}
+
+extern "C" const ng_mcgs_kernels ng_mcgs_cuda = {"cuda",        cuda_create,   cuda_values,     cuda_color,
+                                                 cuda_sweeps,   cuda_destroy,  cuda_build,      cuda_precolor,
+                                                 cuda_early_free, cuda_colors, cuda_kind};

@@ -298,6 +298,30 @@ extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t nc
   return NG_SUCCESS;
 }
 
+/* Internal (precond/amg_*_cuda.cu): a table over new device arrays (nrows + 1
+ * row offsets, nnz columns and values) that fill(arg, ...) writes on the
+ * context's stream; the arrays are freed when the fill or the table fails. */
+extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
+                                      ng_status (*fill)(void *arg, int32_t *rowptr, int32_t *col, double *val),
+                                      void *arg, void **data)
+{
+  int32_t *rp = NULL, *col = NULL;
+  double *val = NULL;
+  ng_status st = NG_SUCCESS;
+  *data = NULL;
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(rp, (size_t)nrows + 1), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(col, nnz ? nnz : 1), fail);
+  NG_CHECK_GOTO(st, NG_CUDA_MALLOC(val, nnz ? nnz : 1), fail);
+  NG_CHECK_GOTO(st, fill(arg, rp, col, val), fail);
+  NG_CHECK_GOTO(st, ng_csr_cuda_adopt(ctx, nrows, ncols, nnz, rp, col, val, data), fail);
+  return NG_SUCCESS;
+fail:
+  cudaFree(rp);
+  cudaFree(col);
+  cudaFree(val);
+  return st;
+}
+
 extern "C" const ng_spmv_ops ng_spmv_csr_cuda;
 /* Internal: the device arrays behind a csr_cuda table with 32-bit row
  * offsets (NG_ERR_ARGUMENT for another format, NG_ERR_UNSUPPORTED for the

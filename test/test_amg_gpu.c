@@ -415,10 +415,17 @@ static double vcycle_diff(ng_precond P[2], ng_vector r[2], ng_vector z[2], int32
 START_TEST(gpu_mcgs_device_setup)
 {
   const char *cfg[] = {"-amg_smoother mcgs", "-amg_smoother mcgs -amg_coloring hash", "-amg_smoother mmcgs",
-                       "-amg_smoother mcgs -amg_mcgs_coarse mmcgs -amg_sweeps 4,3,2,1"};
+                       "-amg_smoother mcgs -amg_mcgs_coarse mmcgs -amg_sweeps 4,3,2,1",
+                       "-amg_smoother mcgs -amg_mcgs_values single"};
   const char *specs[] = {"fem27:40", "aniso27:24"};
+  /* mode 0: these levels sweep in one cooperative launch each (they are
+   * small); mode 1 (NG_MCGS_COOP_ENTRIES=0): a launch per color, the
+   * 27-point finest level in color-DIA blocks, as big levels run */
+  for (int mode = 0; mode < 2; mode++)
   for (int q = 0; q < 2; q++)
-    for (int s = 0; s < 4; s++) {
+    for (int s = 0; s < 5; s++) {
+      if (mode) setenv("NG_MCGS_COOP_ENTRIES", "0", 1);
+      else unsetenv("NG_MCGS_COOP_ENTRIES");
       ng_matrix A[2];
       ng_vector r[2], z[2];
       ng_precond P[2];
@@ -449,6 +456,13 @@ START_TEST(gpu_mcgs_device_setup)
         ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].n * sizeof(int32_t)) == 0,
                       "%s %s level %d: device colors differ from the host's", specs[q], cfg[s], l);
         if (l == 0 && !strstr(cfg[s], "hash")) ck_assert_int_le(nh, 8); /* natural order on a 27-point grid */
+        const char *how = ng_smoother_sweep_kind(Mg, l);
+        ck_assert(how != NULL);
+        if (!mode) ck_assert_msg(strstr(how, "one launch") != NULL, "level %d sweeps by: %s", l, how);
+        else if (strstr(cfg[s], "single")) ck_assert_msg(strstr(how, "FP32") != NULL, "level %d sweeps by: %s", l, how);
+        else if (l == 0 && strcmp(cfg[s], "-amg_smoother mmcgs") != 0) /* every coupling colored: DIA fits */
+          ck_assert_msg(strstr(how, "color-DIA") != NULL, "%s %s level 0 sweeps by: %s", specs[q], cfg[s], how);
+        else ck_assert_msg(strstr(how, "launch per color") != NULL, "level %d sweeps by: %s", l, how);
       }
       ck_assert_int_ge(smoothed, 2);
       if (s == 0) { /* -amg_smoother_setup host on the GPU context: the host layout, the same colors */
@@ -477,9 +491,13 @@ START_TEST(gpu_mcgs_device_setup)
       }
       free(val);
       double d3 = vcycle_diff(P, r, z, n);
-      printf("%s %s: device setup, V-cycle relative difference %.2e, after update (3A) %.2e\n", specs[q], cfg[s], d0, d3);
-      ck_assert_msg(d0 <= 1e-9 && d3 <= 1e-9, "%s %s: GPU V-cycle differs from the host: %.3e / %.3e after update",
+      printf("%s %s (%s): device setup, V-cycle relative difference %.2e, after update (3A) %.2e\n", specs[q], cfg[s],
+             mode ? "a launch per color" : "cooperative", d0, d3);
+      /* FP32 blocks (the launch-per-color levels of mode 1): the V-cycle to FP32 rounding of the values */
+      double tol = mode && strstr(cfg[s], "single") ? 1e-5 : 1e-9;
+      ck_assert_msg(d0 <= tol && d3 <= tol, "%s %s: GPU V-cycle differs from the host: %.3e / %.3e after update",
                     specs[q], cfg[s], d0, d3);
+      if (mode && strstr(cfg[s], "single")) ck_assert_msg(d0 > 1e-12, "FP32 blocks gave the FP64 V-cycle exactly");
       for (int k = 0; k < 2; k++) {
         ng_precond_destroy(P[k]);
         ng_vector_destroy(z[k]);
@@ -487,6 +505,7 @@ START_TEST(gpu_mcgs_device_setup)
         ng_matrix_destroy(A[k]);
       }
     }
+  unsetenv("NG_MCGS_COOP_ENTRIES");
 }
 END_TEST
 
