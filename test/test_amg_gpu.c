@@ -16,7 +16,11 @@
  * the GPU an update with scaled values (device-only level values) keeps the
  * iterations. gpu_mcgs_device_setup: the mcgs / mmcgs colors and blocks
  * built on the device equal the host's (colors exactly, V-cycles to
- * rounding, also after an update). Skips (77) without a CUDA device. */
+ * rounding, also after an update), each level swept as planned: these small
+ * levels in one cooperative launch, and with NG_MCGS_COOP_ENTRIES=0 a launch
+ * per color, the 27-point finest level in color-DIA blocks, FP32 ones with
+ * -amg_mcgs_values single (V-cycle within 1e-5, and not the FP64 one).
+ * Skips (77) without a CUDA device. */
 #include "testutil.h"
 #include "../precond/smoother.h"
 #include <math.h>
@@ -408,10 +412,12 @@ static double vcycle_diff(ng_precond P[2], ng_vector r[2], ng_vector z[2], int32
 
 /* The mcgs / mmcgs setup on the device (colors, grouping, per-color blocks
  * from the level's device CSR; smoother_mcgs_cuda.cu): every smoothed level
- * of the GPU hierarchy was built there, its colors are the host's exactly,
- * the V-cycle equals the host's to rounding, and again after an update with
- * values times 3 (values refreshed on the device); for each coloring order
- * and the seed's configuration (mmcgs colors below the finest). */
+ * of the GPU hierarchy was built there, its colors are the host's exactly
+ * (the finest level's from the early coloring where mcgs colors it in row
+ * order), the V-cycle equals the host's to rounding, and again after an
+ * update with values times 3 (values refreshed on the device); for each
+ * coloring order, the seed's configuration (mmcgs colors below the finest)
+ * and FP32 blocks, and for both ways of sweeping (mode, below). */
 START_TEST(gpu_mcgs_device_setup)
 {
   const char *cfg[] = {"-amg_smoother mcgs", "-amg_smoother mcgs -amg_coloring hash", "-amg_smoother mmcgs",
