@@ -8,12 +8,16 @@
  * part of the setup / update spent building levels on the GPU (-amg_setup
  * gpu, the default on a GPU context), the rest is host time. fine_format: the
  * finest level's operator in the cycle (-amg_fine_format), precision
- * (-amg_precision), cuda_graph (-amg_cuda_graph).
+ * (-amg_precision), cuda_graph (-amg_cuda_graph); smoother and opts (the
+ * -opts string) say which configuration a line measured, level_sweeps how
+ * each level's Gauss-Seidel sweeps ran (mcgs/mmcgs: "one launch, 8 lanes a
+ * row", "color-DIA, a launch per color", ...; "" for the other smoothers).
  *   bench/amg [-device auto|cpu|gpu] [-opts "-amg_sweeps 4,3,2,1"] [case ...]
  * A case is problem,solver,tol (default: fem27 and lap27 at 64^3..256^3 with
  * pcg to 1e-8, and seed 004's aniso27 at 10^3..100^3 with pbicgstab to 1e-7). */
 #include "nagare.h"
 #include "../precond/amg.h"
+#include "../precond/smoother.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +39,17 @@ static const char *default_cases[] = {
   "aniso27:40,pbicgstab,1e-7", "aniso27:50,pbicgstab,1e-7", "aniso27:60,pbicgstab,1e-7",
   "aniso27:70,pbicgstab,1e-7", "aniso27:80,pbicgstab,1e-7", "aniso27:90,pbicgstab,1e-7",
   "aniso27:100,pbicgstab,1e-7", NULL};
+
+/* s as a JSON string (quotes and backslashes escaped, control characters dropped) */
+static void json_string(const char *s)
+{
+  putchar('"');
+  for (; s && *s; s++) {
+    if (*s == '"' || *s == '\\') putchar('\\');
+    if ((unsigned char)*s >= 0x20) putchar(*s);
+  }
+  putchar('"');
+}
 
 /* ||b - A x|| / ||b|| through the library's SpMV and vector ops. */
 static int true_residual(ng_matrix A, ng_vector b, ng_vector x, ng_vector r, double *rel)
@@ -142,6 +157,16 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   printf("\"update_levels_rho_transfer_finish_s\":[");
   for (int l = 0; l < M->nlevels; l++)
     printf("%s[%.4f,%.4f,%.4f]", l ? "," : "", M->L[l].t_update[0], M->L[l].t_update[1], M->L[l].t_update[2]);
+  printf("],\"smoother\":");
+  json_string(M->smoother->name);
+  printf(",\"opts\":");
+  json_string(extra);
+  printf(",\"level_sweeps\":[");
+  for (int l = 0; l < M->nlevels; l++) {
+    const char *how = ng_smoother_sweep_kind(M, l);
+    printf("%s", l ? "," : "");
+    json_string(how ? how : "");
+  }
   printf("]}\n");
   fflush(stdout);
   ng_solver_destroy(S);
