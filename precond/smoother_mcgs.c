@@ -347,25 +347,30 @@ const ng_smoother_ops ng_smoother_mmcgs = {
   .destroy = mcgs_destroy,
 };
 
+/* Level l's Gauss-Seidel state, NULL for another smoother or a level
+ * without sweeps (the coarsest, inverted). */
+static mcgs *level_mcgs(ng_amg *M, int l)
+{
+  if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return NULL;
+  return M->L[l].sdata;
+}
+
 int ng_smoother_built_on_device(ng_amg *M, int l)
 {
-  if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return 0;
-  mcgs *g = M->L[l].sdata;
+  mcgs *g = level_mcgs(M, l);
   return g ? g->on_device : 0;
 }
 
 const char *ng_smoother_sweep_kind(ng_amg *M, int l)
 {
-  if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return NULL;
-  mcgs *g = M->L[l].sdata;
+  mcgs *g = level_mcgs(M, l);
   return g && g->k->kind ? g->k->kind(g->dev) : NULL;
 }
 
 const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors)
 {
-  if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return NULL;
-  mcgs *g = M->L[l].sdata;
-  if (!g) return NULL; /* a level without sweeps (the coarsest, inverted) */
+  mcgs *g = level_mcgs(M, l);
+  if (!g) return NULL;
   if (ncolors) *ncolors = g->lay.ncolors;
   if (g->on_device && !g->color_down) {
     if (g->k->colors(g->dev, g->lay.n, g->color) != NG_SUCCESS) return NULL;
