@@ -124,7 +124,12 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   cu->device = device;
   NG_CUDA_CHECK(cudaSetDevice(device));
   NG_CUDA_CHECK(cudaGetDeviceProperties(&cu->prop, device));
-  NG_CUDA_CHECK(cudaStreamCreateWithFlags(&cu->stream, cudaStreamNonBlocking));
+  /* the context's stream at the greatest priority: work queued beside it on
+   * streams of the default (least) priority, the MCGS setup's early coloring,
+   * gets the multiprocessors only where the setup's own kernels leave them */
+  int least = 0, greatest = 0;
+  NG_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  NG_CUDA_CHECK(cudaStreamCreateWithPriority(&cu->stream, cudaStreamNonBlocking, greatest));
   NG_CUBLAS_CHECK(cublasCreate(&cu->cublas));
   NG_CUBLAS_CHECK(cublasSetStream(cu->cublas, cu->stream));
   NG_CUSPARSE_CHECK(cusparseCreate(&cu->cusparse));

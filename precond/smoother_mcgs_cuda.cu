@@ -262,7 +262,10 @@ __global__ void k_check(int32_t n, const int32_t *rp, const int32_t *col, const 
       if (keep) keep[k] = 0;
       continue;
     }
-    int64_t kj = find_col(rp, col, j, i);
+    /* (j, i): first where a symmetric stencil has it (the mirror of k's
+     * place in row i: one read for full interior rows), else a search */
+    int64_t mk = (int64_t)rp[j] + rp[i + 1] - 1 - k;
+    int64_t kj = mk >= rp[j] && mk < rp[j + 1] && col[mk] == i ? mk : find_col(rp, col, j, i);
     if (kj < 0) {
       bad |= 1;
       break;
