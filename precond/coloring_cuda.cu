@@ -6,8 +6,8 @@
  * Hashed and largest-degree-first keys: Jones-Plassmann-Luby rounds, one
  * kernel decides (every uncolored vertex whose key beats its uncolored
  * neighbours' takes the smallest color its colored neighbours lack), one
- * commits, so a round reads only the previous rounds' colors; the round loop
- * waits for one counter per round (setup only).
+ * commits, so a round reads only the previous rounds' colors; the host
+ * reads the counters every JPL_BATCH rounds (setup only).
  *
  * Row index order (NG_COLOR_NATURAL, the finest level): JPL would need as
  * many rounds as the longest chain of increasing indices (about nx + 2 ny +
@@ -25,6 +25,7 @@
 #include "smoother.h"
 
 #define TPB 256
+#define JPL_BATCH 4 /* JPL rounds queued between two reads of the counters */
 #define POISON 0x40000000           /* a row whose wait timed out */
 
 /* ng_coloring_key (coloring.c) on the device: the same bits. */
@@ -85,7 +86,7 @@ __global__ void k_jpl_decide(int32_t n, const R *rp, const int32_t *col, const u
   }
 }
 
-/* counters[0]: vertices colored this round, counters[1]: the largest color */
+/* counters[0]: vertices colored so far, counters[1]: the largest color */
 __global__ void k_jpl_commit(int32_t n, const int32_t *next, int32_t *color, int *counters)
 {
   int32_t v = blockIdx.x * blockDim.x + threadIdx.x;
@@ -264,19 +265,24 @@ static ng_status color_jpl(ng_context ctx, int32_t n, const R *rp, const int32_t
   k_keys<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, order, key, color);
   E_CHECK(cudaGetLastError());
   E_CHECK(cudaMemcpyAsync(cnt, h, sizeof(h), cudaMemcpyHostToDevice, s));
-  for (int64_t left = n; left > 0;) {
-    k_jpl_decide<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, key, color, next);
-    E_CHECK(cudaGetLastError());
-    E_CHECK(cudaMemsetAsync(cnt, 0, sizeof(int), s));
-    k_jpl_commit<<<nb, TPB, 0, s>>>(n, next, color, cnt);
-    E_CHECK(cudaGetLastError());
+  /* JPL_BATCH rounds per look at the counters (a round after the last
+   * colors nothing and costs two small launches; a look costs a sync) */
+  for (int colored = 0;;) {
+    for (int b = 0; b < JPL_BATCH; b++) {
+      k_jpl_decide<R><<<nb, TPB, 0, s>>>(n, rp, col, keep, key, color, next);
+      E_CHECK(cudaGetLastError());
+      k_jpl_commit<<<nb, TPB, 0, s>>>(n, next, color, cnt);
+      E_CHECK(cudaGetLastError());
+    }
     E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(h), cudaMemcpyDeviceToHost, s));
     E_CHECK(cudaStreamSynchronize(s));
-    if (h[0] == 0) {
-      st = NG_ERROR(NG_ERR_INTERNAL, "GPU coloring: a round colored nothing (%lld vertices left)", (long long)left);
+    if (h[0] >= n) break;
+    if (h[0] == colored) {
+      st = NG_ERROR(NG_ERR_INTERNAL, "GPU coloring: %d rounds colored nothing (%lld vertices left)", JPL_BATCH,
+                    (long long)(n - h[0]));
       goto out;
     }
-    left -= h[0];
+    colored = h[0];
   }
   *ncolors = h[1] + 1;
 out: /* (the context's pool: stream-ordered, no device-wide wait) */
