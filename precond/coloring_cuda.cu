@@ -292,18 +292,17 @@ out: /* (the context's pool: stream-ordered, no device-wide wait) */
   return st;
 }
 
-/* The natural order's greedy launched on stream s (blocks: the grid, 0 for a
- * block per range of rows); cnt: 2 device ints (the ticket, the timeout flag). */
+/* The natural order's greedy launched on stream s, a block per range of
+ * rows; cnt: 2 device ints (the ticket, the timeout flag). */
 template <typename R>
 static ng_status natural_begin(cudaStream_t s, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
-                               int32_t *color, int *cnt, unsigned blocks)
+                               int32_t *color, int *cnt)
 {
   ng_status st = NG_SUCCESS;
   unsigned nbg = (unsigned)((n + GREEDY_ROWS - 1) / GREEDY_ROWS);
   E_CHECK(cudaMemsetAsync(color, 0xff, (size_t)n * sizeof(int32_t), s)); /* -1 */
   E_CHECK(cudaMemsetAsync(cnt, 0, 2 * sizeof(int), s));
-  k_greedy_natural<R><<<blocks && blocks < nbg ? blocks : nbg, GREEDY_ROWS, 0, s>>>(n, rp, col, keep, color,
-                                                                                 (unsigned int *)cnt, cnt + 1);
+  k_greedy_natural<R><<<nbg, GREEDY_ROWS, 0, s>>>(n, rp, col, keep, color, (unsigned int *)cnt, cnt + 1);
   E_CHECK(cudaGetLastError());
 out:
   return st;
@@ -344,7 +343,7 @@ static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int3
   if (n == 0) return NG_SUCCESS;
   if (order != NG_COLOR_NATURAL) return color_jpl<R>(ctx, n, rp, col, keep, order, color, ncolors);
   NG_CHECK(NG_CUDA_TMP(ctx->cuda, cnt, 2));
-  st = natural_begin<R>(ctx->cuda->stream, n, rp, col, keep, color, cnt, 0);
+  st = natural_begin<R>(ctx->cuda->stream, n, rp, col, keep, color, cnt);
   if (st == NG_SUCCESS) st = natural_end<R>(ctx, n, rp, col, keep, color, cnt, ncolors);
   ng_cuda_tmp_free(ctx->cuda, cnt);
   return st;
@@ -352,13 +351,13 @@ static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int3
 #undef E_CHECK
 
 /* The natural-order coloring of a device CSR pattern in two halves: begin
- * queues it on stream s (blocks: its grid) before the rest of the setup,
+ * queues it on stream s before the rest of the setup,
  * end collects it on the context's stream once s's work is ordered before. */
 extern "C" ng_status ng_coloring_cuda_natural_begin(cudaStream_t s, int32_t n, const int32_t *rp, const int32_t *col,
-                                                    int32_t *color, int *cnt, unsigned blocks)
+                                                    int32_t *color, int *cnt)
 {
   if (n == 0) return NG_SUCCESS;
-  NG_CHECK(natural_begin<int32_t>(s, n, rp, col, NULL, color, cnt, blocks));
+  NG_CHECK(natural_begin<int32_t>(s, n, rp, col, NULL, color, cnt));
   return NG_SUCCESS;
 }
 

@@ -46,7 +46,7 @@ extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int3
                                         double **val);
 /* coloring_cuda.cu: the natural-order greedy in two halves */
 extern "C" ng_status ng_coloring_cuda_natural_begin(cudaStream_t s, int32_t n, const int32_t *rp, const int32_t *col,
-                                                    int32_t *color, int *cnt, unsigned blocks);
+                                                    int32_t *color, int *cnt);
 extern "C" ng_status ng_coloring_cuda_natural_end(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
                                                   int32_t *color, int *cnt, int *ncolors);
 
@@ -64,14 +64,25 @@ typedef struct {
   int32_t *scolor, *color; /* each row-list slot's color, each row's color */
   /* how the sweeps run: coop_blocks > 0: one cooperative launch of that many
    * blocks, lanes per row, bar its barrier (2 counters); else a launch per
-   * color, with color-DIA blocks (dslot: MAX_DIA_SLOTS offsets per color,
-   * col unused) when dia */
-  int coop_blocks, lanes, dia;
+   * color, with color-DIA blocks when dslot != NULL (MAX_DIA_SLOTS offsets
+   * per color, col unused) */
+  int coop_blocks, lanes;
   unsigned *bar;
   int32_t *dslot;
-  float *fval; /* single (-amg_mcgs_values single, launch-per-color levels): the block values in FP32, val unused */
-  int single;
+  float *fval; /* != NULL: -amg_mcgs_values single on a launch-per-color level, the block values in FP32, val unused */
 } mcgs_cuda;
+
+/* The end of every row update of the sweeps: the (weighted) Gauss-Seidel
+ * value from the row's residual part r = t_i - sum_j a_ij x_j, written to
+ * x, or to out (slot k) when the color's rows couple (written after the
+ * color). xi: x_i as the caller read it. */
+__device__ static __forceinline__ void row_update(double r, double dinv, double omega, double xi, int32_t i, int64_t k,
+                                                  double *x, double *out)
+{
+  double xn = omega == 1.0 ? r * dinv : xi + omega * (r * dinv - xi);
+  if (out) out[k] = xn;
+  else x[i] = xn;
+}
 
 template <typename T> /* T: the block values' type (double; float with -amg_mcgs_values single) */
 __global__ void k_mcgs_color(int32_t m, int32_t pad, int32_t w, const int32_t *__restrict__ rows,
@@ -83,9 +94,7 @@ __global__ void k_mcgs_color(int32_t m, int32_t pad, int32_t w, const int32_t *_
   int32_t i = rows[k];
   double s = t[i];
   for (int32_t j = 0; j < w; j++) s -= (double)val[(int64_t)j * pad + k] * __ldg(x + col[(int64_t)j * pad + k]);
-  double xn = omega == 1.0 ? s * dinv[k] : x[i] + omega * (s * dinv[k] - x[i]);
-  if (out) out[k] = xn;
-  else x[i] = xn;
+  row_update(s, dinv[k], omega, omega == 1.0 ? 0.0 : x[i], i, k, x, out);
 }
 
 __global__ void k_mcgs_write(int32_t m, const int32_t *rows, const double *in, double *x)
@@ -125,29 +134,20 @@ __global__ void k_mcgs_color_dia(int32_t n, int32_t m, int32_t pad, int32_t w, c
 #pragma unroll
   for (int o = L / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, L);
   if (!act || lane) return;
-  double r = t[i] - sum;
-  double xn = omega == 1.0 ? r * dinv[k] : x[i] + omega * (r * dinv[k] - x[i]);
-  if (out) out[k] = xn;
-  else x[i] = xn;
+  row_update(t[i] - sum, dinv[k], omega, omega == 1.0 ? 0.0 : x[i], i, k, x, out);
 }
 
-/* lanes per row of the color-DIA sweep (NG_MCGS_DIA_LANES: 1, 2 or 4; a tuning aid) */
-static int dia_lanes(void)
-{
-  const char *e = getenv("NG_MCGS_DIA_LANES");
-  int L = e && *e ? atoi(e) : 2;
-  return L == 1 || L == 4 ? L : 2;
-}
+/* Lanes per row of the color-DIA sweep: 2 (of 1, 2 and 4 measured on the
+ * H100 at 100^3: 2 was fastest, doc/performance.md). */
+#define DIA_LANES 2
 
 template <typename T>
-static void launch_dia(int L, int32_t n, int32_t m, int32_t pad, int32_t w, const int32_t *rows, const int32_t *so,
+static void launch_dia(int32_t n, int32_t m, int32_t pad, int32_t w, const int32_t *rows, const int32_t *so,
                        const T *val, const double *dinv, double omega, const double *t, double *x, double *out,
                        cudaStream_t s)
 {
-  unsigned nb = (unsigned)(((int64_t)m * L + TPB - 1) / TPB);
-  if (L == 1) k_mcgs_color_dia<T, 1><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
-  else if (L == 4) k_mcgs_color_dia<T, 4><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
-  else k_mcgs_color_dia<T, 2><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
+  unsigned nb = (unsigned)(((int64_t)m * DIA_LANES + TPB - 1) / TPB);
+  k_mcgs_color_dia<T, DIA_LANES><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
 }
 
 /* A barrier over the whole grid of a cooperative launch (every block
@@ -211,12 +211,7 @@ __global__ void k_mcgs_coop(int nc, int sweeps, int backward, const int32_t *sta
           for (int32_t j = lane; j < w; j += L) sum += vv[(int64_t)j * p + k] * __ldcg(x + cc[(int64_t)j * p + k]);
 #pragma unroll
         for (int o = L / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, L);
-        if (act && lane == 0) {
-          double xi = __ldcg(x + i), r = __ldg(t + i) - sum;
-          double xn = omega == 1.0 ? r * dd[k] : xi + omega * (r * dd[k] - xi);
-          if (in) tmp[k] = xn;
-          else x[i] = xn;
-        }
+        if (act && lane == 0) row_update(__ldg(t + i) - sum, dd[k], omega, __ldcg(x + i), i, k, x, in ? tmp : NULL);
       }
       grid_barrier(bar, &gen);
       if (in) {
@@ -508,24 +503,23 @@ static int64_t coop_entries(void)
   return e && *e ? atoll(e) : COOP_ENTRIES;
 }
 
-template <int L>
-static int coop_occupancy(void)
+/* k_mcgs_coop with L = 1, 2, 4, 8, 16 or 32 lanes a row: one dispatch for
+ * the occupancy query and the launch */
+typedef decltype(&k_mcgs_coop<1>) coop_kernel_fn;
+static coop_kernel_fn coop_kernel(int L)
 {
-  int nb = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k_mcgs_coop<L>, TPB, 0) != cudaSuccess) nb = 0;
-  return nb;
+  static const coop_kernel_fn k[] = {k_mcgs_coop<1>, k_mcgs_coop<2>,  k_mcgs_coop<4>,
+                                     k_mcgs_coop<8>, k_mcgs_coop<16>, k_mcgs_coop<32>};
+  int b = 0;
+  while ((1 << b) < L && b < 5) b++;
+  return k[b];
 }
 
 static int coop_occupancy_of(int L)
 {
-  switch (L) {
-  case 1: return coop_occupancy<1>();
-  case 2: return coop_occupancy<2>();
-  case 4: return coop_occupancy<4>();
-  case 8: return coop_occupancy<8>();
-  case 16: return coop_occupancy<16>();
-  default: return coop_occupancy<32>();
-  }
+  int nb = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, coop_kernel(L), TPB, 0) != cudaSuccess) nb = 0;
+  return nb;
 }
 
 /* Whether lay's level sweeps in one cooperative launch and how: lanes per
@@ -558,9 +552,8 @@ static ng_status plan_sweeps(mcgs_cuda *d, const ng_mcgs_layout *y)
   return NG_SUCCESS;
 }
 
-template <int L>
-static cudaError_t launch_coop(mcgs_cuda *d, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
-                               const double *t, double *x)
+static cudaError_t sweep_coop(mcgs_cuda *d, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
+                              const double *t, double *x)
 {
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute at[1];
@@ -571,23 +564,10 @@ static cudaError_t launch_coop(mcgs_cuda *d, const ng_mcgs_layout *y, int sweeps
   cfg.stream = d->ctx->cuda->stream;
   cfg.attrs = at;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, k_mcgs_coop<L>, y->ncolors, sweeps, backward, (const int32_t *)d->dstart,
+  return cudaLaunchKernelEx(&cfg, coop_kernel(d->lanes), y->ncolors, sweeps, backward, (const int32_t *)d->dstart,
                             (const int32_t *)d->dpad, (const int32_t *)d->dwidth, (const int32_t *)d->dintra,
                             (const int64_t *)d->doff, (const int32_t *)d->rows, (const int32_t *)d->col,
                             (const double *)d->val, (const double *)d->dinv, omega, t, x, d->tmp, d->bar);
-}
-
-static cudaError_t sweep_coop(mcgs_cuda *d, const ng_mcgs_layout *y, int sweeps, int backward, double omega,
-                              const double *t, double *x)
-{
-  switch (d->lanes) {
-  case 1: return launch_coop<1>(d, y, sweeps, backward, omega, t, x);
-  case 2: return launch_coop<2>(d, y, sweeps, backward, omega, t, x);
-  case 4: return launch_coop<4>(d, y, sweeps, backward, omega, t, x);
-  case 8: return launch_coop<8>(d, y, sweeps, backward, omega, t, x);
-  case 16: return launch_coop<16>(d, y, sweeps, backward, omega, t, x);
-  default: return launch_coop<32>(d, y, sweeps, backward, omega, t, x);
-  }
 }
 
 static ng_status cuda_create(ng_context ctx, const ng_mcgs_layout *y, void **dev)
@@ -626,9 +606,9 @@ static ng_status device_fill(mcgs_cuda *d, const ng_mcgs_layout *y, int columns)
                                      "format changed after the setup): set the format back or set the preconditioner up again");
   if (y->n == 0) return NG_SUCCESS;
   cudaStream_t s = d->ctx->cuda->stream;
-  const int32_t *slot = d->dia ? d->dslot : NULL;
-  int32_t *ecol = columns && !d->dia ? d->col : NULL;
-  if (d->single)
+  const int32_t *slot = d->dslot;
+  int32_t *ecol = columns && !d->dslot ? d->col : NULL;
+  if (d->fval)
     k_fill<float><<<fill_blocks(y->n), 32 * FILL_WARPS, 0, s>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad, d->doff,
                                                 d->dwidth, slot, ecol, d->fval, d->dinv);
   else
@@ -688,16 +668,6 @@ static void cuda_early_free(void *p)
   ng_free(e);
 }
 
-/* NG_MCGS_EARLY_BLOCKS: the early greedy's grid (default 0: a block per
- * range of rows, as the setup's own; a small grid leaves the multiprocessors
- * to the AMG setup but its rows wait longer: 8 blocks took 250 ms at 100^3
- * on the H100 against 9 ms), or "off": no early start. */
-static unsigned early_blocks(void)
-{
-  const char *e = getenv("NG_MCGS_EARLY_BLOCKS");
-  return e && *e ? (unsigned)atoi(e) : 0u;
-}
-
 static ng_status cuda_precolor(ng_context ctx, const ng_spmv_ops *ops, void *data, int32_t n, void **early)
 {
   int32_t *rp, *col;
@@ -705,6 +675,8 @@ static ng_status cuda_precolor(ng_context ctx, const ng_spmv_ops *ops, void *dat
   mcgs_early *e;
   ng_status st = NG_SUCCESS;
   *early = NULL;
+  /* NG_MCGS_EARLY_BLOCKS=off: no early start (a measuring aid; a smaller
+   * grid for the early greedy was measured slower: doc/performance.md) */
   const char *off = getenv("NG_MCGS_EARLY_BLOCKS");
   if (off && !strcmp(off, "off")) return NG_ERR_UNSUPPORTED; /* quiet */
   if (n == 0 || ng_csr_cuda_arrays(ops, data, &rp, &col, &val) != NG_SUCCESS) return NG_ERR_UNSUPPORTED; /* quiet */
@@ -723,7 +695,7 @@ static ng_status cuda_precolor(ng_context ctx, const ng_spmv_ops *ops, void *dat
   E_CHECK(cudaMemsetAsync(e->flag, 0, sizeof(int), e->stream));
   k_check<<<nblocks((int64_t)n * 32), TPB, 0, e->stream>>>(n, rp, col, val, 0.0, NULL, e->flag);
   E_CHECK(cudaGetLastError());
-  NG_CHECK_GOTO(st, ng_coloring_cuda_natural_begin(e->stream, n, rp, col, e->color, e->flag + 1, early_blocks()), out);
+  NG_CHECK_GOTO(st, ng_coloring_cuda_natural_begin(e->stream, n, rp, col, e->color, e->flag + 1), out);
   E_CHECK(cudaEventRecord(e->done, e->stream));
   *early = e;
   return NG_SUCCESS;
@@ -742,7 +714,7 @@ static void trace(ng_context ctx, const char *what, int32_t n, double *t)
   *t = now;
 }
 
-/* Color-DIA slots for every color of a big level (d->dslot, d->dia = 1) when
+/* Color-DIA slots for every color of a big level (d->dslot) when
  * each color's rows couple at the offsets of its widest row; else nothing. */
 static ng_status try_dia(mcgs_cuda *d, const ng_mcgs_layout *y, const int32_t *rp, const int32_t *col)
 {
@@ -769,11 +741,10 @@ static ng_status try_dia(mcgs_cuda *d, const ng_mcgs_layout *y, const int32_t *r
   E_CHECK(cudaGetLastError());
   E_CHECK(cudaMemcpyAsync(&bad, flag, sizeof(int), cudaMemcpyDeviceToHost, s));
   E_CHECK(cudaStreamSynchronize(s));
-  d->dia = !bad;
 out:
   ng_cuda_tmp_free(cu, rep);
   ng_cuda_tmp_free(cu, flag);
-  if (!d->dia) {
+  if (st != NG_SUCCESS || bad) {
     ng_cuda_tmp_free(cu, d->dslot);
     d->dslot = NULL;
   }
@@ -894,13 +865,13 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   trace(ctx, "plan: sweeps", n, &t0);
   /* a level that sweeps a launch per color: color-DIA blocks where they fit */
   if (d->coop_blocks == 0) NG_CHECK_GOTO(st, try_dia(d, y, rp, col), out);
-  trace(ctx, d->dia ? "plan (color-DIA)" : "plan", n, &t0);
+  trace(ctx, d->dslot ? "plan (color-DIA)" : "plan", n, &t0);
   /* the blocks: every row by k_fill (the padding past a color's rows is never read) */
   {
     int64_t total = y->off[nc];
-    if (!d->dia) NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->col, total ? total : 1), out);
-    d->single = single && d->coop_blocks == 0; /* the cooperative sweeps read FP64 blocks */
-    if (d->single) NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->fval, total ? total : 1), out);
+    if (!d->dslot) NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->col, total ? total : 1), out);
+    if (single && d->coop_blocks == 0) /* (the cooperative sweeps read FP64 blocks) */
+      NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->fval, total ? total : 1), out);
     else NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->val, total ? total : 1), out);
     NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->dinv, n ? n : 1), out);
     NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->tmp, y->max_rows ? y->max_rows : 1), out);
@@ -927,12 +898,12 @@ static ng_status cuda_color(void *dev, const ng_mcgs_layout *y, int c, double om
   cudaStream_t s = d->ctx->cuda->stream;
   unsigned nb = (unsigned)((m + TPB - 1) / TPB);
   double *out = y->intra[c] ? d->tmp : NULL;
-  const int32_t *rr = d->rows + s0, *so = d->dia ? d->dslot + (int64_t)c * MAX_DIA_SLOTS : NULL;
+  const int32_t *rr = d->rows + s0, *so = d->dslot ? d->dslot + (int64_t)c * MAX_DIA_SLOTS : NULL;
   const double *dd = d->dinv + s0;
   int32_t p = y->pad[c], w = y->width[c];
-  if (d->dia && d->single) launch_dia<float>(dia_lanes(), y->n, m, p, w, rr, so, d->fval + y->off[c], dd, omega, t, x, out, s);
-  else if (d->dia) launch_dia<double>(dia_lanes(), y->n, m, p, w, rr, so, d->val + y->off[c], dd, omega, t, x, out, s);
-  else if (d->single)
+  if (so && d->fval) launch_dia<float>(y->n, m, p, w, rr, so, d->fval + y->off[c], dd, omega, t, x, out, s);
+  else if (so) launch_dia<double>(y->n, m, p, w, rr, so, d->val + y->off[c], dd, omega, t, x, out, s);
+  else if (d->fval)
     k_mcgs_color<float><<<nb, TPB, 0, s>>>(m, p, w, rr, d->col + y->off[c], d->fval + y->off[c], dd, omega, t, x, out);
   else
     k_mcgs_color<double><<<nb, TPB, 0, s>>>(m, p, w, rr, d->col + y->off[c], d->val + y->off[c], dd, omega, t, x, out);
@@ -977,8 +948,8 @@ static const char *cuda_kind(void *dev)
     while ((1 << k) < d->lanes && k < 5) k++;
     return lanes[k];
   }
-  if (d->dia) return d->single ? "color-DIA FP32, a launch per color" : "color-DIA, a launch per color";
-  return d->single ? "ELL FP32, a launch per color" : "ELL, a launch per color";
+  if (d->dslot) return d->fval ? "color-DIA FP32, a launch per color" : "color-DIA, a launch per color";
+  return d->fval ? "ELL FP32, a launch per color" : "ELL, a launch per color";
 }
 
 extern "C" const ng_mcgs_kernels ng_mcgs_cuda = {"cuda",        cuda_create,   cuda_values,     cuda_color,
