@@ -18,9 +18,8 @@
  * colors (see k_greedy_natural for how, cheaply), then takes the first free
  * one. That is the sequential greedy coloring exactly. A wait that lasts
  * past a time limit (it should not happen) poisons the row and raises a
- * flag; the
- * colors are then made again by the JPL rounds with index keys, which give
- * the same result. */
+ * flag; the colors are then made again by the JPL rounds with index keys,
+ * which give the same result. */
 #include "cuda_internal.h"
 #include "smoother.h"
 
