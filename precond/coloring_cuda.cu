@@ -19,7 +19,20 @@
  * one. That is the sequential greedy coloring exactly. A wait that lasts
  * past a time limit (it should not happen) poisons the row and raises a
  * flag; the colors are then made again by the JPL rounds with index keys,
- * which give the same result. */
+ * which give the same result.
+ *
+ * Before that kernel, a guess (NG_COLOR_NATURAL without a keep mask): on a
+ * grid numbered x fastest, then y, then z, the greedy's colors are a formula
+ * of the position, (x + y + z) mod 2 for 5- and 7-point stencils and
+ * (x mod 2) + 2 (y mod 2) + 4 (z mod 2) for 9- and 27-point ones. A coloring
+ * is the greedy one exactly when every row's color is the first one absent
+ * from its lower neighbours' (by induction on the row index), which one
+ * parallel pass checks for both formulas at once. So: nx and nx ny from the
+ * offsets of the widest of some sampled rows, the check, the colors of a
+ * formula that holds, and the greedy kernel's blocks return at once; when
+ * neither holds, the greedy runs as before. All stream-ordered, no host
+ * wait. NG_COLORING_GUESS=off skips the guess, =only fails when it does not
+ * hold (measuring and test aids). */
 #include "cuda_internal.h"
 #include "smoother.h"
 
@@ -95,9 +108,110 @@ __global__ void k_jpl_commit(int32_t n, const int32_t *next, int32_t *color, int
   atomicMax(&counters[1], next[v]);
 }
 
-/* Sequential greedy in row order, sync-free (top of the file). ticket: 0 on
- * entry. A block takes the next range of GREEDY_ROWS rows until none is
- * left (with a grid of one block per range, one range each), keeping the
+/* ---- the stencil guess (top of the file) ----
+ * w (NG_COLORING_NATURAL_WORDS ints, 0 on entry): [0] the greedy's ticket,
+ * [1] its timeout flag, [2] the formula taken + 1 (0: none), [3] the
+ * formulas that failed (bits), [4] nx and [5] nx ny (0: no grid found). */
+#define GUESS_RUNS 8 /* runs of consecutive upper offsets in a row: 5 on a 27-point grid */
+
+/* The parities of a row's grid position: x | y << 1 | z << 2. */
+__device__ static __forceinline__ unsigned grid_parity(uint32_t v, uint32_t nx, uint32_t nxny)
+{
+  uint32_t r = v % nxny;
+  return ((r % nx) & 1u) | ((r / nx) & 1u) << 1 | ((v / nxny) & 1u) << 2;
+}
+
+/* Formula f's color from the parities: 0, (x + y + z) mod 2; 1, x + 2 y + 4 z. */
+__device__ static __forceinline__ unsigned guess_color(int f, unsigned p) { return f ? p : (__popc(p) & 1u); }
+
+/* One block: the widest row among GUESS_ROWS rows at each eighth of the
+ * matrix (an interior row of a grid), then from its upper offsets, in runs
+ * of consecutive ones, {1} {nx (+-1)} [{nx ny - nx (+-1)}] {nx ny (+-1)}
+ * [{nx ny + nx (+-1)}]: nx and nx ny. Anything else: no guess. */
+template <typename R>
+__global__ void k_guess_grid(int32_t n, const R *rp, const int32_t *col, int *w)
+{
+  __shared__ unsigned long long best;
+  if (threadIdx.x == 0) best = 0;
+  __syncthreads();
+  for (int k = 1; k < 8; k++) {
+    int64_t v = (int64_t)n * k / 8 + threadIdx.x;
+    if (v < n) atomicMax(&best, (unsigned long long)(rp[v + 1] - rp[v]) << 32 | (0xffffffffu - (uint32_t)v));
+  }
+  __syncthreads();
+  if (threadIdx.x) return;
+  int32_t v = (int32_t)(0xffffffffu - (uint32_t)(best & 0xffffffffu));
+  int64_t lo[GUESS_RUNS], hi[GUESS_RUNS], prev = 0, nx = 0, nxny = 0;
+  int nr = 0;
+  for (R k = rp[v]; k < rp[v + 1] && nr >= 0; k++) {
+    int64_t o = (int64_t)col[k] - v;
+    if (o <= 0) continue;
+    if (o <= prev) nr = -1; /* unsorted */
+    else if (nr > 0 && o == prev + 1) hi[nr - 1] = o;
+    else if (nr == GUESS_RUNS) nr = -1;
+    else lo[nr] = hi[nr] = o, nr++;
+    prev = o;
+  }
+  if (nr >= 1 && lo[0] == 1 && hi[0] == 1) {
+    if (nr == 1) nx = nxny = n; /* a line */
+    else if ((hi[1] - lo[1]) % 2 == 0) {
+      nx = (lo[1] + hi[1]) / 2;
+      int m = nr == 3 ? 2 : nr == 5 ? 3 : 0; /* the nx ny run */
+      if (nr == 2) nxny = nx * ((n + nx - 1) / nx); /* a plane */
+      else if (m && (hi[m] - lo[m]) % 2 == 0) nxny = (lo[m] + hi[m]) / 2;
+    }
+  }
+  if (nx < 2 || nxny < nx || nxny % nx || nxny > 0xffffffffll) nx = nxny = 0;
+  w[4] = (int)(uint32_t)nx;
+  w[5] = (int)(uint32_t)nxny;
+}
+
+/* Each row: is each formula's color the first one absent from its lower
+ * neighbours' colors under the same formula? Failures into w[3] (a block's
+ * vote, one atomic a block). */
+template <typename R>
+__global__ void k_guess_check(int32_t n, const R *rp, const int32_t *col, int *w)
+{
+  __shared__ int skip;
+  volatile int *vw = w;
+  uint32_t nx = (uint32_t)w[4], nxny = (uint32_t)w[5];
+  if (threadIdx.x == 0) skip = !nx || vw[3] == 3; /* both failed already */
+  __syncthreads();
+  if (skip) return;
+  int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned bad = 0;
+  if (v < n) {
+    unsigned u0 = 0, u1 = 0;
+    for (R k = rp[v]; k < rp[v + 1]; k++) {
+      int32_t u = col[k];
+      if (u >= v) continue;
+      unsigned p = grid_parity((uint32_t)u, nx, nxny);
+      u0 |= 1u << guess_color(0, p);
+      u1 |= 1u << p;
+    }
+    unsigned p = grid_parity((uint32_t)v, nx, nxny);
+    bad = ((unsigned)(__ffs(~u0) - 1) != guess_color(0, p)) | ((unsigned)(__ffs(~u1) - 1) != p) << 1;
+  }
+  /* (the block's vote: one __any_sync per formula into the same variable
+   * lost the second formula's failures on the H100) */
+  int f0 = __syncthreads_or((int)(bad & 1u)), f1 = __syncthreads_or((int)(bad & 2u));
+  if (threadIdx.x == 0 && (f0 || f1)) atomicOr(w + 3, (f0 ? 1 : 0) | (f1 ? 2 : 0));
+}
+
+/* The colors of the first formula that held (none held: nothing). */
+__global__ void k_guess_write(int32_t n, int *w, int32_t *color)
+{
+  uint32_t nx = (uint32_t)w[4], nxny = (uint32_t)w[5];
+  int bad = w[3], f = bad & 1;
+  if (!nx || bad == 3) return;
+  int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) color[v] = (int32_t)guess_color(f, grid_parity((uint32_t)v, nx, nxny));
+  if (v == 0) w[2] = f + 1;
+}
+
+/* Sequential greedy in row order, sync-free (top of the file), a block per
+ * range of GREEDY_ROWS rows; cnt: the guess's words. Each block takes the
+ * next range in the order blocks start (cnt[0], the ticket), keeping the
  * range's colors in shared memory beside the global array. Each row runs
  * one loop of passes over its entries, GREEDY_W at a time: the first pass
  * reads every lower neighbour (those of earlier ranges in global memory:
@@ -161,75 +275,71 @@ __device__ static bool greedy_tail(int32_t v, R from, R r1, const int32_t *col, 
 
 template <typename R>
 __global__ void __launch_bounds__(GREEDY_ROWS, 4)
-    k_greedy_natural(int32_t n, const R *rp, const int32_t *col, const unsigned char *keep, int32_t *color,
-                     unsigned int *ticket, int *fail)
+    k_greedy_natural(int32_t n, const R *rp, const int32_t *col, const unsigned char *keep, int32_t *color, int *cnt)
 {
   __shared__ unsigned int blk;
   __shared__ int32_t sc[GREEDY_ROWS];
   volatile int32_t *vc = color;
   volatile int32_t *vs = sc;
-  for (;;) {
-    __syncthreads(); /* every thread has read blk and is done with sc */
-    if (threadIdx.x == 0) blk = atomicAdd(ticket, 1u);
-    sc[threadIdx.x] = -1;
-    __syncthreads();
-    if ((int64_t)blk * GREEDY_ROWS >= n) return;
-    int32_t first = (int32_t)(blk * GREEDY_ROWS), v = first + (int32_t)threadIdx.x;
-    if (v >= n) continue;
-    const R r1 = rp[v + 1];
-    R w = rp[v]; /* the entries this pass looks at: w .. w + GREEDY_W - 1 */
-    uint32_t pend = greedy_lower<R>(v, w, r1, col, keep);
-    bool tail = greedy_tail<R>(v, w + GREEDY_W, r1, col, keep);
-    unsigned long long used = 0;
-    bool batch = true, bad = false;
-    int32_t mine = -1;
-    unsigned polls = 0; /* the time limit, counted in polls (fewer registers than a clock) */
-    while (mine < 0) {
-      if (batch) { /* every pending read first, then look at them */
-        int32_t c[GREEDY_W];
+  if (cnt[2]) return; /* the stencil guess held */
+  if (threadIdx.x == 0) blk = atomicAdd((unsigned int *)cnt, 1u);
+  sc[threadIdx.x] = -1;
+  __syncthreads();
+  int32_t first = (int32_t)(blk * GREEDY_ROWS), v = first + (int32_t)threadIdx.x;
+  if (v >= n) return;
+  const R r1 = rp[v + 1];
+  R w = rp[v]; /* the entries this pass looks at: w .. w + GREEDY_W - 1 */
+  uint32_t pend = greedy_lower<R>(v, w, r1, col, keep);
+  bool tail = greedy_tail<R>(v, w + GREEDY_W, r1, col, keep);
+  unsigned long long used = 0;
+  bool batch = true, bad = false;
+  int32_t mine = -1;
+  unsigned polls = 0; /* the time limit, counted in polls (fewer registers than a clock) */
+  while (mine < 0) {
+    if (batch) { /* every pending read first, then look at them */
+      int32_t c[GREEDY_W];
 #pragma unroll
-        for (int i = 0; i < GREEDY_W; i++)
-          if (pend >> i & 1) {
-            int32_t u = col[w + i];
-            c[i] = u >= first ? vs[u - first] : vc[u];
-          }
+      for (int i = 0; i < GREEDY_W; i++)
+        if (pend >> i & 1) {
+          int32_t u = col[w + i];
+          c[i] = u >= first ? vs[u - first] : vc[u];
+        }
 #pragma unroll
-        for (int i = 0; i < GREEDY_W; i++)
-          if ((pend >> i & 1) && c[i] >= 0) {
-            pend &= ~(1u << i);
-            if (c[i] >= POISON) bad = true;
-            else if (c[i] < 64) used |= 1ull << c[i];
-          }
-        batch = false;
-      } else { /* the largest pending one */
-        int i = 31 - __clz(pend);
-        int32_t u = col[w + i];
-        int32_t c = u >= first ? vs[u - first] : vc[u];
-        if (c >= 0) {
+      for (int i = 0; i < GREEDY_W; i++)
+        if ((pend >> i & 1) && c[i] >= 0) {
           pend &= ~(1u << i);
-          if (c >= POISON) bad = true;
-          else if (c < 64) used |= 1ull << c;
-          batch = pend != 0;
-        } else if (++polls > WAIT_POLLS)
-          bad = true;
-      }
-      if (!pend && !bad && tail) { /* lower neighbours past these entries (unsorted or long rows) */
-        w += GREEDY_W;
-        pend = greedy_lower<R>(v, w, r1, col, keep);
-        tail = greedy_tail<R>(v, w + GREEDY_W, r1, col, keep);
-        batch = true;
-        continue;
-      }
-      if (bad) mine = POISON;
-      else if (!pend)
-        mine = ~used ? __ffsll((long long)~used) - 1 : greedy_past_64<R>(v, first, rp, col, keep, vc, vs);
-      if (mine >= 0) { /* publish in this pass: to the range, then to the later ranges */
-        vs[threadIdx.x] = mine;
-        vc[v] = mine;
-      }
+          if (c[i] >= POISON) bad = true;
+          else if (c[i] < 64) used |= 1ull << c[i];
+        }
+      batch = false;
+    } else { /* the largest pending one */
+      int i = 31 - __clz(pend);
+      int32_t u = col[w + i];
+      int32_t c = u >= first ? vs[u - first] : vc[u];
+      if (c >= 0) {
+        pend &= ~(1u << i);
+        if (c >= POISON) bad = true;
+        else if (c < 64) used |= 1ull << c;
+        batch = pend != 0;
+      } else if (++polls > WAIT_POLLS)
+        bad = true;
     }
-    if (mine >= POISON) atomicExch(fail, 1);
+    if (!pend && !bad && tail) { /* lower neighbours past these entries (unsorted or long rows) */
+      w += GREEDY_W;
+      pend = greedy_lower<R>(v, w, r1, col, keep);
+      tail = greedy_tail<R>(v, w + GREEDY_W, r1, col, keep);
+      batch = true;
+      continue;
+    }
+    if (bad) mine = POISON;
+    else if (!pend)
+      mine = ~used ? __ffsll((long long)~used) - 1 : greedy_past_64<R>(v, first, rp, col, keep, vc, vs);
+    if (mine >= 0) { /* publish in this pass: to the range, then to the later ranges */
+      vs[threadIdx.x] = mine;
+      vc[v] = mine;
+    }
   }
+  if (mine >= POISON) atomicExch(cnt + 1, 1);
 }
 
 __global__ void k_max(int32_t n, const int32_t *color, int *most)
@@ -291,17 +401,34 @@ out: /* (the context's pool: stream-ordered, no device-wide wait) */
   return st;
 }
 
-/* The natural order's greedy launched on stream s, a block per range of
- * rows; cnt: 2 device ints (the ticket, the timeout flag). */
+/* NG_COLORING_GUESS: 0 (unset) guess, then the greedy where it fails; 1
+ * (off) the greedy only; 2 (only) fail where the guess fails. */
+static int guess_mode(void)
+{
+  const char *g = getenv("NG_COLORING_GUESS");
+  return !g ? 0 : !strcmp(g, "off") ? 1 : !strcmp(g, "only") ? 2 : 0;
+}
+
+/* The natural order's colors queued on stream s: the stencil guess (no
+ * keep mask), then the greedy, a block per range of rows (its blocks return
+ * at once where the guess held); cnt: NG_COLORING_NATURAL_WORDS device ints. */
 template <typename R>
 static ng_status natural_begin(cudaStream_t s, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
                                int32_t *color, int *cnt)
 {
   ng_status st = NG_SUCCESS;
-  unsigned nbg = (unsigned)((n + GREEDY_ROWS - 1) / GREEDY_ROWS);
+  unsigned nbg = (unsigned)((n + GREEDY_ROWS - 1) / GREEDY_ROWS), nb = (unsigned)((n + TPB - 1) / TPB);
   E_CHECK(cudaMemsetAsync(color, 0xff, (size_t)n * sizeof(int32_t), s)); /* -1 */
-  E_CHECK(cudaMemsetAsync(cnt, 0, 2 * sizeof(int), s));
-  k_greedy_natural<R><<<nbg, GREEDY_ROWS, 0, s>>>(n, rp, col, keep, color, (unsigned int *)cnt, cnt + 1);
+  E_CHECK(cudaMemsetAsync(cnt, 0, NG_COLORING_NATURAL_WORDS * sizeof(int), s));
+  if (!keep && guess_mode() != 1) {
+    k_guess_grid<R><<<1, TPB, 0, s>>>(n, rp, col, cnt);
+    E_CHECK(cudaGetLastError());
+    k_guess_check<R><<<nb, TPB, 0, s>>>(n, rp, col, cnt);
+    E_CHECK(cudaGetLastError());
+    k_guess_write<<<nb, TPB, 0, s>>>(n, cnt, color);
+    E_CHECK(cudaGetLastError());
+  }
+  k_greedy_natural<R><<<nbg, GREEDY_ROWS, 0, s>>>(n, rp, col, keep, color, cnt);
   E_CHECK(cudaGetLastError());
 out:
   return st;
@@ -309,16 +436,19 @@ out:
 
 /* ... and its end on the context's stream (after the greedy's work there):
  * the number of colors, or, when a wait timed out, the same colors again by
- * JPL rounds with index keys. */
+ * JPL rounds with index keys; *guessed: whether the stencil guess held. */
 template <typename R>
 static ng_status natural_end(ng_context ctx, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
-                             int32_t *color, int *cnt, int *ncolors)
+                             int32_t *color, int *cnt, int *ncolors, int *guessed)
 {
   cudaStream_t s = ctx->cuda->stream;
-  int h[2] = {0, 0};
+  int h[3] = {0, 0, 0};
   ng_status st = NG_SUCCESS;
   E_CHECK(cudaMemcpyAsync(h, cnt, sizeof(h), cudaMemcpyDeviceToHost, s));
   E_CHECK(cudaStreamSynchronize(s));
+  if (guessed) *guessed = h[2] != 0;
+  if (!h[2] && !keep && guess_mode() == 2)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "GPU coloring: the stencil guess does not hold (NG_COLORING_GUESS=only)");
   if (h[1]) return color_jpl<R>(ctx, n, rp, col, keep, NG_COLOR_NATURAL, color, ncolors);
   h[0] = -1;
   E_CHECK(cudaMemcpyAsync(cnt, h, sizeof(int), cudaMemcpyHostToDevice, s));
@@ -334,16 +464,17 @@ out:
 /* The coloring of the device pattern (rp, col, keep) into the device array color. */
 template <typename R>
 static ng_status color_device(ng_context ctx, int32_t n, const R *rp, const int32_t *col, const unsigned char *keep,
-                              int order, int32_t *color, int *ncolors)
+                              int order, int32_t *color, int *ncolors, int *guessed)
 {
   int *cnt = NULL;
   ng_status st = NG_SUCCESS;
   *ncolors = 0;
+  if (guessed) *guessed = 0;
   if (n == 0) return NG_SUCCESS;
   if (order != NG_COLOR_NATURAL) return color_jpl<R>(ctx, n, rp, col, keep, order, color, ncolors);
-  NG_CHECK(NG_CUDA_TMP(ctx->cuda, cnt, 2));
+  NG_CHECK(NG_CUDA_TMP(ctx->cuda, cnt, NG_COLORING_NATURAL_WORDS));
   st = natural_begin<R>(ctx->cuda->stream, n, rp, col, keep, color, cnt);
-  if (st == NG_SUCCESS) st = natural_end<R>(ctx, n, rp, col, keep, color, cnt, ncolors);
+  if (st == NG_SUCCESS) st = natural_end<R>(ctx, n, rp, col, keep, color, cnt, ncolors, guessed);
   ng_cuda_tmp_free(ctx->cuda, cnt);
   return st;
 }
@@ -361,18 +492,20 @@ extern "C" ng_status ng_coloring_cuda_natural_begin(cudaStream_t s, int32_t n, c
 }
 
 extern "C" ng_status ng_coloring_cuda_natural_end(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
-                                                  int32_t *color, int *cnt, int *ncolors)
+                                                  int32_t *color, int *cnt, int *ncolors, int *guessed)
 {
   *ncolors = 0;
+  if (guessed) *guessed = 0;
   if (n == 0) return NG_SUCCESS;
-  NG_CHECK(natural_end<int32_t>(ctx, n, rp, col, NULL, color, cnt, ncolors));
+  NG_CHECK(natural_end<int32_t>(ctx, n, rp, col, NULL, color, cnt, ncolors, guessed));
   return NG_SUCCESS;
 }
 
 extern "C" ng_status ng_coloring_cuda_csr(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
-                                          const unsigned char *keep, int order, int32_t *color, int *ncolors)
+                                          const unsigned char *keep, int order, int32_t *color, int *ncolors,
+                                          int *guessed)
 {
-  NG_CHECK(color_device<int32_t>(ctx, n, rp, col, keep, order, color, ncolors));
+  NG_CHECK(color_device<int32_t>(ctx, n, rp, col, keep, order, color, ncolors, guessed));
   return NG_SUCCESS;
 }
 
@@ -397,7 +530,7 @@ static ng_status color_cuda(ng_context ctx, const ng_graph *G, int order, int32_
       goto out;
     }
   }
-  NG_CHECK_GOTO(st, color_device<int64_t>(ctx, n, rp, col, NULL, order, dcolor, ncolors), out);
+  NG_CHECK_GOTO(st, color_device<int64_t>(ctx, n, rp, col, NULL, order, dcolor, ncolors, NULL), out);
   {
     cudaError_t e = n ? cudaMemcpyAsync(color, dcolor, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost, s) : cudaSuccess;
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);

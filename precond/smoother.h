@@ -94,9 +94,12 @@ extern const ng_coloring_ops ng_coloring_cuda;
 /* The same colorings of a device CSR pattern (rp, col: n rows, on the
  * context's device), its diagonal left out and, when keep != NULL, the
  * entries k with keep[k] == 0 too; the kept pattern must be symmetric.
- * color: n entries on the device. */
+ * color: n entries on the device; *guessed (may be NULL): 1 when the
+ * natural order's colors came from the stencil guess (coloring_cuda.cu). */
 ng_status ng_coloring_cuda_csr(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
-                               const unsigned char *keep, int order, int32_t *color, int *ncolors);
+                               const unsigned char *keep, int order, int32_t *color, int *ncolors, int *guessed);
+/* device ints the natural order's two halves share (coloring_cuda.cu) */
+#define NG_COLORING_NATURAL_WORDS 8
 #endif
 /* 1 when no two adjacent vertices of G share a color (tests). */
 int ng_coloring_valid(const ng_graph *G, const int32_t *color);

@@ -48,7 +48,7 @@ extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int3
 extern "C" ng_status ng_coloring_cuda_natural_begin(cudaStream_t s, int32_t n, const int32_t *rp, const int32_t *col,
                                                     int32_t *color, int *cnt);
 extern "C" ng_status ng_coloring_cuda_natural_end(ng_context ctx, int32_t n, const int32_t *rp, const int32_t *col,
-                                                  int32_t *color, int *cnt, int *ncolors);
+                                                  int32_t *color, int *cnt, int *ncolors, int *guessed);
 
 typedef struct {
   ng_context ctx;
@@ -652,7 +652,7 @@ typedef struct {
   int32_t n;
   const int32_t *rp; /* the table's row offsets: build takes the colors for this table only */
   int32_t *color;    /* context pool (ordered on the context's stream before the side stream starts) */
-  int *flag;         /* [0] k_check's flag, [1..2] the greedy's ticket and timeout flag */
+  int *flag;         /* [0] k_check's flag, then the coloring's NG_COLORING_NATURAL_WORDS */
 } mcgs_early;
 
 static void cuda_early_free(void *p)
@@ -688,7 +688,7 @@ static ng_status cuda_precolor(ng_context ctx, const ng_spmv_ops *ops, void *dat
   E_CHECK(cudaStreamCreateWithFlags(&e->stream, cudaStreamNonBlocking));
   E_CHECK(cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
   NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, e->color, n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, e->flag, 3), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, e->flag, 1 + NG_COLORING_NATURAL_WORDS), out);
   /* the side stream after the context stream's work so far (the matrix, these buffers) */
   E_CHECK(cudaEventRecord(e->done, cu->stream));
   E_CHECK(cudaStreamWaitEvent(e->stream, e->done, 0));
@@ -761,7 +761,7 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   void *tmp = NULL;
   int *dflag = NULL;
   size_t tb = 0;
-  int flag = 0, nc = 0;
+  int flag = 0, nc = 0, guessed = 0;
   mcgs_cuda *d;
   ng_status st = NG_SUCCESS;
   if (ng_csr_cuda_arrays(*ops, *data, &rp, &col, &val) != NG_SUCCESS) {
@@ -805,13 +805,13 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   if (e) { /* the early colors: their count (or, a wait timed out, JPL's same colors) */
     d->color = e->color;
     e->color = NULL;
-    NG_CHECK_GOTO(st, ng_coloring_cuda_natural_end(ctx, n, rp, col, d->color, e->flag + 1, &nc), out);
+    NG_CHECK_GOTO(st, ng_coloring_cuda_natural_end(ctx, n, rp, col, d->color, e->flag + 1, &nc, &guessed), out);
   } else {
     NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->color, n ? n : 1), out);
-    NG_CHECK_GOTO(st, ng_coloring_cuda_csr(ctx, n, rp, col, keep, order, d->color, &nc), out);
+    NG_CHECK_GOTO(st, ng_coloring_cuda_csr(ctx, n, rp, col, keep, order, d->color, &nc, &guessed), out);
   }
   dcolor = d->color;
-  trace(ctx, "coloring", n, &t0);
+  trace(ctx, guessed ? "coloring (the stencil guess)" : "coloring", n, &t0);
   NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->rows, n ? n : 1), out);
   NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->scolor, n ? n : 1), out);
   NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, iota, n ? n : 1), out);

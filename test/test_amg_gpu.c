@@ -20,7 +20,9 @@
  * levels in one cooperative launch, and with NG_MCGS_COOP_ENTRIES=0 a launch
  * per color, the 27-point finest level in color-DIA blocks, FP32 ones with
  * -amg_mcgs_values single (V-cycle within 1e-5, and not the FP64 one).
- * Skips (77) without a CUDA device. */
+ * gpu_coloring_stencil_guess: the natural order's stencil guess holds on
+ * grids, fails on a cut grid and on real matrices, and the colors are the
+ * host's either way. Skips (77) without a CUDA device. */
 #include "testutil.h"
 #include "../precond/smoother.h"
 #include <math.h>
@@ -515,6 +517,85 @@ START_TEST(gpu_mcgs_device_setup)
 }
 END_TEST
 
+#ifdef NG_HAVE_CUDA
+/* The natural order's stencil guess (coloring_cuda.cu) against the host's
+ * first-fit coloring in row order: on 7-point grids (a box and a plane) and
+ * 27-point ones the guess holds (NG_COLORING_GUESS=only succeeds) and its
+ * colors are the host's; on a 27-point grid with one coupling removed and
+ * on real matrices it does not (=only fails) and the greedy kernel's colors
+ * (by default, and with =off on every graph) are the host's. */
+static ng_status color_gpu_with(const char *mode, const ng_graph *G, int32_t *color, int *nc)
+{
+  if (mode) setenv("NG_COLORING_GUESS", mode, 1);
+  else unsetenv("NG_COLORING_GUESS");
+  ng_status st = ng_coloring_cuda.color(gpu, G, NG_COLOR_NATURAL, color, nc);
+  unsetenv("NG_COLORING_GUESS");
+  return st;
+}
+
+/* G without the coupling (v, u), both ways. */
+static void graph_cut(const ng_graph *G, int32_t v, int32_t u, ng_graph *H)
+{
+  int32_t n = G->n;
+  H->n = n;
+  H->rowptr = malloc(((size_t)n + 1) * sizeof(int64_t));
+  H->col = malloc((size_t)G->rowptr[n] * sizeof(int32_t));
+  int64_t p = 0;
+  H->rowptr[0] = 0;
+  for (int32_t i = 0; i < n; i++) {
+    for (int64_t k = G->rowptr[i]; k < G->rowptr[i + 1]; k++)
+      if (!((i == v && G->col[k] == u) || (i == u && G->col[k] == v))) H->col[p++] = G->col[k];
+    H->rowptr[i + 1] = p;
+  }
+  ck_assert_int_eq(p, G->rowptr[n] - 2);
+}
+
+START_TEST(gpu_coloring_stencil_guess)
+{
+  const char *src[] = {"lap7:12", "lap7:17x9x1", "lap27:11", "fem27:9x7x6", "aniso27:10", "lap27:13", "bcsstk13.mtx",
+                       "jagmesh7.mtx"};
+  for (int q = 0; q < 8; q++) {
+    int cut = q == 5, grid = q < 5;
+    ng_matrix A;
+    ng_graph G, H;
+    if (strstr(src[q], ".mtx")) NG_ASSERT_OK(ng_matrix_read_mtx(host, ng_test_data(src[q]), &A));
+    else NG_ASSERT_OK(ng_matrix_generate(host, src[q], &A, NULL));
+    NG_ASSERT_OK(ng_coloring_graph(&A->local, 0.0, &G));
+    if (cut) { /* lap27:13: row (5, 5, 5) loses its lower neighbour (4, 5, 5), the only one of color 6 */
+      int32_t v = 5 + 13 * (5 + 13 * 5);
+      graph_cut(&G, v, v - 1, &H);
+      ng_graph_free(&G);
+      G = H;
+    }
+    int32_t n = G.n, *ref = malloc(n * sizeof(int32_t)), *c = malloc(n * sizeof(int32_t));
+    int nref = 0, nc = 0;
+    NG_ASSERT_OK(ng_coloring_host.color(host, &G, NG_COLOR_NATURAL, ref, &nref));
+    ck_assert(ng_coloring_valid(&G, ref));
+    const char *modes[] = {"off", NULL, "only"};
+    for (int m = 0; m < 3; m++) {
+      memset(c, 0xff, n * sizeof(int32_t));
+      ng_status st = color_gpu_with(modes[m], &G, c, &nc);
+      if (m == 2 && !grid) {
+        ck_assert_msg(st == NG_ERR_UNSUPPORTED, "%s: the stencil guess held (status %d)", src[q], (int)st);
+        continue;
+      }
+      ck_assert_msg(st == NG_SUCCESS, "%s mode %s: %s", src[q], modes[m] ? modes[m] : "default", ng_last_error());
+      int32_t d = 0;
+      while (d < n && c[d] == ref[d]) d++;
+      ck_assert_msg(d == n, "%s mode %s: GPU natural colors differ from the host's first at row %d (%d, host %d)",
+                    src[q], modes[m] ? modes[m] : "default", (int)d, (int)c[d < n ? d : 0], (int)ref[d < n ? d : 0]);
+      ck_assert_int_eq(nc, nref);
+    }
+    printf("%s: %d natural colors, the stencil guess %s\n", src[q], nref, grid ? "held" : "did not hold");
+    free(ref);
+    free(c);
+    ng_graph_free(&G);
+    ng_matrix_destroy(A);
+  }
+}
+END_TEST
+#endif
+
 int main(void)
 {
   if (ng_test_no_gpu()) return 77;
@@ -528,6 +609,7 @@ int main(void)
   NG_TEST_ADD(tc, gpu_mcgs_device_setup);
 #ifdef NG_HAVE_CUDA
   NG_TEST_ADD(tc, gpu_setup_matches_host);
+  NG_TEST_ADD(tc, gpu_coloring_stencil_guess);
 #endif
   suite_add_tcase(s, tc);
   return ng_test_run(s);
