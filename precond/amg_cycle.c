@@ -11,12 +11,17 @@
 #include "smoother.h"
 
 /* r = b - A x on level l: through the level's table (level 0: its own copy
- * of the matrix, amg_fine.c, else the user's matrix), in one pass when the
- * table has the fused entry. */
+ * of the matrix, amg_fine.c, else the smoother's copy when it has one, else
+ * the user's matrix), in one pass when the table has the fused entry. */
 ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r)
 {
   ng_context ctx = P->ctx;
   ng_amg_level *L = &M->L[l];
+  if (!L->Aops && M->smoother->residual) {
+    int done = 0;
+    NG_CHECK(M->smoother->residual(P, M, l, b, x, r, &done));
+    if (done) return NG_SUCCESS;
+  }
   if (!L->Aops) { /* level 0 on the matrix */
     NG_CHECK(ng_matrix_apply_raw(P->A, x, r));
     NG_CHECK(ctx->vops->xpay(ctx, L->n, b, -1.0, r));

@@ -3,7 +3,9 @@
  * H100), and the user's matrix is usually CSR, so the cycle may keep its
  * own copy of A in a faster format as L[0].Aops: "auto" (the default) takes
  * dia_half, else dia, on a one-rank GPU context (a stencil: 0.76 ms per
- * lap27:256 product against CSR's 2.41) and the matrix itself elsewhere;
+ * lap27:256 product against CSR's 2.41) and the matrix itself elsewhere
+ * and for smoothers that give the residual from a copy of their own (mcgs,
+ * mmcgs: no 4 ms conversion at 100^3 for the one product a cycle);
  * "matrix" always the matrix; any other spec that format, the matrix when
  * it refuses A. On the GPU the copy is converted on the device from the
  * matrix's device CSR (amg_fine_cuda.cu), nothing crosses PCIe. Its tables
@@ -11,6 +13,7 @@
  * MPI the finest level is always the distributed matrix. */
 #include "amg.h"
 #include "../spmv/formats.h"
+#include "smoother.h"
 
 static ng_status create(ng_context ctx, ng_amg *M, ng_matrix A, const char *spec, const ng_spmv_ops **ops,
                         void **data)
@@ -48,7 +51,9 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
     M->fine_used[0] = 0;
     if (ctx->size > 1 || !strcmp(M->fine_format, "matrix")) return NG_SUCCESS;
     if (!strcmp(M->fine_format, "auto")) {
-      if (!ctx->on_gpu) return NG_SUCCESS;
+      /* a smoother with its own copy of A gives the residual (mcgs, mmcgs:
+       * their blocks), the only use of this copy in their cycle */
+      if (!ctx->on_gpu || M->smoother->residual) return NG_SUCCESS;
       cand[0] = "dia_half";
       cand[1] = "dia";
     }

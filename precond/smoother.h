@@ -49,6 +49,10 @@ typedef struct ng_smoother_ops {
    * for setup(l = 0). Failing quietly is allowed: setup then does it all. */
   void (*prepare)(ng_context ctx, ng_amg *M, ng_matrix A);
   void (*destroy)(ng_context ctx, void *data);
+  /* Optional: r = b - A x on level l from the smoother's own copy of A
+   * (*done = 1), else *done = 0 and nothing ran. The cycle asks for it on
+   * a level without a table of its own (level 0 on the matrix). */
+  ng_status (*residual)(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r, int *done);
 } ng_smoother_ops;
 
 extern const ng_smoother_ops ng_smoother_jacobi, ng_smoother_mcgs, ng_smoother_mmcgs, ng_smoother_chebyshev;
@@ -164,6 +168,10 @@ typedef struct ng_mcgs_kernels {
   /* Optional: how the level's sweeps run ("cooperative, 8 lanes a row",
    * "color-DIA, a launch per color", ...; -amg_view and tests) */
   const char *(*kind)(void *dev);
+  /* Optional: r = b - A x from the blocks and 1 / a_ii (every row is in
+   * one color's block, with every off-diagonal entry; FP32 blocks give it
+   * to FP32 rounding); *done = 0 when these kernels cannot. */
+  ng_status (*residual)(void *dev, const ng_mcgs_layout *lay, const double *b, const double *x, double *r, int *done);
 } ng_mcgs_kernels;
 extern const ng_mcgs_kernels ng_mcgs_host;
 #ifdef NG_HAVE_CUDA

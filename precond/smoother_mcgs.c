@@ -324,6 +324,18 @@ static void mcgs_destroy(ng_context ctx, void *data)
   ng_free(g);
 }
 
+/* r = b - A x from the level's blocks (one rank: under MPI the blocks lack
+ * the off-rank couplings), where the kernels can: the cycle's level-0
+ * residual without a copy of the matrix of its own (amg_fine.c). */
+static ng_status mcgs_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r, int *done)
+{
+  mcgs *g = M->L[l].sdata;
+  *done = 0;
+  if (!g || g->dist || P->ctx->size > 1 || !g->k->residual) return NG_SUCCESS;
+  NG_CHECK(g->k->residual(g->dev, &g->lay, b, x, r, done));
+  return NG_SUCCESS;
+}
+
 const ng_smoother_ops ng_smoother_mcgs = {
   .name = "mcgs",
   .split_coarse = 1,
@@ -334,6 +346,7 @@ const ng_smoother_ops ng_smoother_mcgs = {
   .post = mcgs_post,
   .colors = mcgs_colors,
   .destroy = mcgs_destroy,
+  .residual = mcgs_residual,
 };
 
 const ng_smoother_ops ng_smoother_mmcgs = {
@@ -345,6 +358,7 @@ const ng_smoother_ops ng_smoother_mmcgs = {
   .post = mcgs_post,
   .colors = mcgs_colors,
   .destroy = mcgs_destroy,
+  .residual = mcgs_residual,
 };
 
 /* Level l's Gauss-Seidel state, NULL for another smoother or a level

@@ -150,6 +150,41 @@ static void launch_dia(int32_t n, int32_t m, int32_t pad, int32_t w, const int32
   k_mcgs_color_dia<T, DIA_LANES><<<nb, TPB, 0, s>>>(n, m, pad, w, rows, so, val, dinv, omega, t, x, out);
 }
 
+/* r_i = t_i - a_ii x_i - sum_j a_ij x_j for every row at once from the
+ * blocks (the colors do not wait for each other here): slot s of the row
+ * list is block row s - start[c] of color c = scolor[s]; its entries are the
+ * color-DIA slots (DIA; the color's offsets in idx + c MAX_DIA_SLOTS) or
+ * the ELL columns (idx + off[c]); a_ii = 1 / dinv. L lanes a row, as the
+ * color-DIA sweep. */
+template <typename T, bool DIA, int L>
+__global__ void k_mcgs_resid(int32_t n, const int32_t *__restrict__ scolor, const int32_t *__restrict__ start,
+                             const int32_t *__restrict__ pad, const int32_t *__restrict__ width,
+                             const int64_t *__restrict__ off, const int32_t *__restrict__ rows,
+                             const int32_t *__restrict__ idx, const T *__restrict__ val,
+                             const double *__restrict__ dinv, const double *__restrict__ t,
+                             const double *__restrict__ x, double *__restrict__ r)
+{
+  int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int32_t s = (int32_t)(g / L), lane = (int32_t)(g % L), i = 0;
+  bool act = s < n; /* the whole warp stays for the shuffles */
+  double sum = 0.0;
+  if (act) {
+    int32_t c = scolor[s], k = s - start[c], p = pad[c], w = width[c];
+    const T *v = val + off[c];
+    const int32_t *ix = DIA ? idx + (int64_t)c * MAX_DIA_SLOTS : idx + off[c];
+    i = rows[s];
+#pragma unroll 4
+    for (int32_t j = lane; j < w; j += L) {
+      int32_t cc = DIA ? i + __ldg(ix + j) : ix[(int64_t)j * p + k];
+      double a = (double)v[(int64_t)j * p + k];
+      if (!DIA || (uint32_t)cc < (uint32_t)n) sum += a * __ldg(x + cc);
+    }
+  }
+#pragma unroll
+  for (int o = L / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, L);
+  if (act && lane == 0) r[i] = t[i] - x[i] / dinv[s] - sum;
+}
+
 /* A barrier over the whole grid of a cooperative launch (every block
  * resident): bar[0] counts the arrivals, the last one resets it and moves
  * the generation bar[1] on; the others wait for that. The fences make each
@@ -928,6 +963,32 @@ static ng_status cuda_sweeps(void *dev, const ng_mcgs_layout *y, int sweeps, int
   return NG_SUCCESS;
 }
 
+/* r = b - A x in one launch (ng_mcgs_kernels.residual) where the build
+ * ran on the device (scolor: the row list's colors); a host-built layout
+ * leaves it to the matrix. */
+static ng_status cuda_residual(void *dev, const ng_mcgs_layout *y, const double *b, const double *x, double *r,
+                               int *done)
+{
+  mcgs_cuda *d = (mcgs_cuda *)dev;
+  cudaStream_t s = d->ctx->cuda->stream;
+  *done = 0;
+  if (!d->scolor || y->n == 0) return NG_SUCCESS;
+  unsigned nb = (unsigned)(((int64_t)y->n * DIA_LANES + TPB - 1) / TPB);
+  const int32_t *st = d->dstart, *pd = d->dpad, *wd = d->dwidth, *sc = d->scolor, *rw = d->rows;
+  const int64_t *of = d->doff;
+  if (d->dslot && d->fval)
+    k_mcgs_resid<float, true, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->dslot, d->fval, d->dinv, b, x, r);
+  else if (d->dslot)
+    k_mcgs_resid<double, true, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->dslot, d->val, d->dinv, b, x, r);
+  else if (d->fval)
+    k_mcgs_resid<float, false, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->col, d->fval, d->dinv, b, x, r);
+  else
+    k_mcgs_resid<double, false, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->col, d->val, d->dinv, b, x, r);
+  NG_CUDA_LAUNCH_CHECK();
+  *done = 1;
+  return NG_SUCCESS;
+}
+
 static ng_status cuda_colors(void *dev, int32_t n, int32_t *color)
 {
   mcgs_cuda *d = (mcgs_cuda *)dev;
@@ -954,4 +1015,4 @@ static const char *cuda_kind(void *dev)
 
 extern "C" const ng_mcgs_kernels ng_mcgs_cuda = {"cuda",        cuda_create,   cuda_values,     cuda_color,
                                                  cuda_sweeps,   cuda_destroy,  cuda_build,      cuda_precolor,
-                                                 cuda_early_free, cuda_colors, cuda_kind};
+                                                 cuda_early_free, cuda_colors, cuda_kind,   cuda_residual};

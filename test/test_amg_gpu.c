@@ -20,7 +20,8 @@
  * levels in one cooperative launch, and with NG_MCGS_COOP_ENTRIES=0 a launch
  * per color, the 27-point finest level in color-DIA blocks, FP32 ones with
  * -amg_mcgs_values single (V-cycle within 1e-5, and not the FP64 one).
- * gpu_coloring_stencil_guess: the natural order's stencil guess holds on
+ * gpu_mcgs_residual: the cycle's level-0 residual from the mcgs blocks is
+ * b - A x. gpu_coloring_stencil_guess: the natural order's stencil guess holds on
  * grids, fails on a cut grid and on real matrices, and the colors are the
  * host's either way. Skips (77) without a CUDA device. */
 #include "testutil.h"
@@ -517,6 +518,65 @@ START_TEST(gpu_mcgs_device_setup)
 }
 END_TEST
 
+/* The cycle's level-0 residual from the mcgs / mmcgs blocks (the hierarchy
+ * keeps no copy of the matrix of its own then, -amg_fine_format auto):
+ * b - A x as the host's CSR gives it, to rounding with FP64 blocks
+ * (color-DIA, ELL, mmcgs's ELL with intra-color couplings; mode 0: the
+ * ELL of a level swept in one launch) and to FP32 rounding with
+ * -amg_mcgs_values single; a wrong slot or row gives O(1). */
+START_TEST(gpu_mcgs_residual)
+{
+  const char *cfg[] = {"-amg_smoother mcgs", "-amg_smoother mmcgs", "-amg_smoother mcgs -amg_mcgs_values single"};
+  for (int mode = 0; mode < 2; mode++)
+    for (int s = 0; s < 3; s++) {
+      if (mode) setenv("NG_MCGS_COOP_ENTRIES", "0", 1);
+      else unsetenv("NG_MCGS_COOP_ENTRIES");
+      ng_matrix A;
+      ng_vector b, x, r;
+      char opt[256];
+      NG_ASSERT_OK(ng_matrix_generate(gpu, "aniso27:24", &A, NULL));
+      snprintf(opt, sizeof(opt), "-precond amg -amg_coarse_size 50 %s", cfg[s]);
+      ng_precond P = ng_test_amg(gpu, A, opt);
+      ng_amg *M = ng_amg_of(P);
+      ck_assert_msg(M->L[0].Aops == NULL, "%s: the hierarchy made a copy of the finest matrix", cfg[s]);
+      const char *how = ng_smoother_sweep_kind(M, 0);
+      ck_assert(how != NULL);
+      if (mode) ck_assert_msg(strstr(how, "color-DIA") || strstr(cfg[s], "mmcgs"), "level 0 sweeps by: %s", how);
+      else ck_assert_msg(strstr(how, "one launch") != NULL, "level 0 sweeps by: %s", how);
+      int32_t n = A->n_local;
+      double *bh = malloc(n * sizeof(double)), *xh = malloc(n * sizeof(double)), *rh = malloc(n * sizeof(double));
+      ng_test_random(bh, n);
+      ng_test_random(xh, n);
+      NG_ASSERT_OK(ng_vector_create(A, &b));
+      NG_ASSERT_OK(ng_vector_create(A, &x));
+      NG_ASSERT_OK(ng_vector_create(A, &r));
+      NG_ASSERT_OK(ng_vector_set_values(b, bh));
+      NG_ASSERT_OK(ng_vector_set_values(x, xh));
+      NG_ASSERT_OK(ng_amg_residual(P, M, 0, b->data, x->data, r->data));
+      NG_ASSERT_OK(ng_vector_get_values(r, rh));
+      const ng_csr *H = &A->local;
+      double dmax = 0, rmax = 0;
+      for (int32_t i = 0; i < n; i++) {
+        double ri = bh[i];
+        for (int64_t k = H->rowptr[i]; k < H->rowptr[i + 1]; k++) ri -= H->val[k] * xh[H->col[k]];
+        dmax = fmax(dmax, fabs(ri - rh[i]));
+        rmax = fmax(rmax, fabs(ri));
+      }
+      double tol = strstr(cfg[s], "single") ? 1e-6 : 1e-13;
+      printf("%s (%s): level-0 residual from the blocks, relative difference %.2e\n", cfg[s], how, dmax / rmax);
+      ck_assert_msg(dmax <= tol * rmax, "%s: residual differs by %.3e (max %.3e)", cfg[s], dmax, rmax);
+      if (mode && strstr(cfg[s], "single")) ck_assert_msg(dmax > 0, "FP32 blocks gave the FP64 residual exactly");
+      free(bh); free(xh); free(rh);
+      ng_vector_destroy(b);
+      ng_vector_destroy(x);
+      ng_vector_destroy(r);
+      ng_precond_destroy(P);
+      ng_matrix_destroy(A);
+    }
+  unsetenv("NG_MCGS_COOP_ENTRIES");
+}
+END_TEST
+
 #ifdef NG_HAVE_CUDA
 /* The natural order's stencil guess (coloring_cuda.cu) against the host's
  * first-fit coloring in row order: on 7-point grids (a box and a plane) and
@@ -607,6 +667,7 @@ int main(void)
   NG_TEST_ADD(tc, gpu_matches_host);
   NG_TEST_ADD(tc, gpu_smoothers_match_host);
   NG_TEST_ADD(tc, gpu_mcgs_device_setup);
+  NG_TEST_ADD(tc, gpu_mcgs_residual);
 #ifdef NG_HAVE_CUDA
   NG_TEST_ADD(tc, gpu_setup_matches_host);
   NG_TEST_ADD(tc, gpu_coloring_stencil_guess);
