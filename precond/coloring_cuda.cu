@@ -124,7 +124,7 @@ __device__ static __forceinline__ unsigned grid_parity(uint32_t v, uint32_t nx, 
 /* Formula f's color from the parities: 0, (x + y + z) mod 2; 1, x + 2 y + 4 z. */
 __device__ static __forceinline__ unsigned guess_color(int f, unsigned p) { return f ? p : (__popc(p) & 1u); }
 
-/* One block: the widest row among GUESS_ROWS rows at each eighth of the
+/* One block: the widest row among the TPB rows at each eighth of the
  * matrix (an interior row of a grid), then from its upper offsets, in runs
  * of consecutive ones, {1} {nx (+-1)} [{nx ny - nx (+-1)}] {nx ny (+-1)}
  * [{nx ny + nx (+-1)}]: nx and nx ny. Anything else: no guess. */
@@ -192,8 +192,9 @@ __global__ void k_guess_check(int32_t n, const R *rp, const int32_t *col, int *w
     unsigned p = grid_parity((uint32_t)v, nx, nxny);
     bad = ((unsigned)(__ffs(~u0) - 1) != guess_color(0, p)) | ((unsigned)(__ffs(~u1) - 1) != p) << 1;
   }
-  /* (the block's vote: one __any_sync per formula into the same variable
-   * lost the second formula's failures on the H100) */
+  /* the block's vote, one atomic a block (a warp vote written as
+   * bad = any(bad & 1) | any(bad & 2) missed the cut grid's one failing row
+   * of test gpu_coloring_stencil_guess on the H100; this form finds it) */
   int f0 = __syncthreads_or((int)(bad & 1u)), f1 = __syncthreads_or((int)(bad & 2u));
   if (threadIdx.x == 0 && (f0 || f1)) atomicOr(w + 3, (f0 ? 1 : 0) | (f1 ? 2 : 0));
 }
