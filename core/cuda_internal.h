@@ -32,6 +32,16 @@ struct ng_cuda {
       return NG_ERROR(ng_cu_e_ == cudaErrorMemoryAllocation ? NG_ERR_DEVICE_MEMORY : NG_ERR_CUDA, \
                       "%s failed: %s", #call, cudaGetErrorString(ng_cu_e_));                     \
   } while (0)
+/* In a function that frees on its way out (label out): when a CUDA call
+ * fails, st = NG_ERR_CUDA naming what, the call and the error; goto out. */
+#define NG_CUDA_CHECK_GOTO(st, call, what)                                                      \
+  do {                                                                                          \
+    cudaError_t ng_cu_e_ = (call);                                                              \
+    if (ng_cu_e_ != cudaSuccess) {                                                              \
+      (st) = NG_ERROR(NG_ERR_CUDA, "%s: %s failed: %s", (what), #call, cudaGetErrorString(ng_cu_e_)); \
+      goto out;                                                                                 \
+    }                                                                                           \
+  } while (0)
 /* After a kernel launch: launch errors (bad configuration) are reported here. */
 #define NG_CUDA_LAUNCH_CHECK() NG_CUDA_CHECK(cudaGetLastError())
 #define NG_CUBLAS_CHECK(call)                                                                   \

@@ -349,14 +349,7 @@ __global__ void k_max(int32_t n, const int32_t *color, int *most)
   if (v < n) atomicMax(most, color[v]);
 }
 
-#define E_CHECK(call)                                                                              \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      st = NG_ERROR(NG_ERR_CUDA, "GPU coloring: %s failed: %s", #call, cudaGetErrorString(e_));    \
-      goto out;                                                                                    \
-    }                                                                                              \
-  } while (0)
+#define E_CHECK(call) NG_CUDA_CHECK_GOTO(st, call, "GPU coloring")
 
 /* Jones-Plassmann-Luby rounds with the order's keys (top of the file). */
 template <typename R>

@@ -670,14 +670,7 @@ static ng_status cuda_values(void *dev, const ng_mcgs_layout *y, ng_amg_level *L
 }
 
 /* In the setup functions below: a failed CUDA call sets st (naming the call) and jumps to out. */
-#define E_CHECK(call)                                                                              \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      st = NG_ERROR(NG_ERR_CUDA, "AMG Gauss-Seidel setup: %s failed: %s", #call, cudaGetErrorString(e_)); \
-      goto out;                                                                                    \
-    }                                                                                              \
-  } while (0)
+#define E_CHECK(call) NG_CUDA_CHECK_GOTO(st, call, "AMG Gauss-Seidel setup")
 
 /* ---- the early checks and colors (precolor, before the hierarchy) -------- */
 typedef struct {
