@@ -331,7 +331,7 @@ static ng_status mcgs_residual(ng_precond P, ng_amg *M, int l, const double *b, 
 {
   mcgs *g = M->L[l].sdata;
   *done = 0;
-  if (!g || g->dist || P->ctx->size > 1 || !g->k->residual) return NG_SUCCESS;
+  if (!g || P->ctx->size > 1 || !g->k->residual) return NG_SUCCESS;
   NG_CHECK(g->k->residual(g->dev, &g->lay, b, x, r, done));
   return NG_SUCCESS;
 }

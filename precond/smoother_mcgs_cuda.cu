@@ -643,12 +643,13 @@ static ng_status device_fill(mcgs_cuda *d, const ng_mcgs_layout *y, int columns)
   cudaStream_t s = d->ctx->cuda->stream;
   const int32_t *slot = d->dslot;
   int32_t *ecol = columns && !d->dslot ? d->col : NULL;
+  unsigned nb = fill_blocks(y->n);
   if (d->fval)
-    k_fill<float><<<fill_blocks(y->n), 32 * FILL_WARPS, 0, s>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad, d->doff,
-                                                d->dwidth, slot, ecol, d->fval, d->dinv);
+    k_fill<float><<<nb, 32 * FILL_WARPS, 0, s>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad, d->doff,
+                                                 d->dwidth, slot, ecol, d->fval, d->dinv);
   else
-    k_fill<double><<<fill_blocks(y->n), 32 * FILL_WARPS, 0, s>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad, d->doff,
-                                                 d->dwidth, slot, ecol, d->val, d->dinv);
+    k_fill<double><<<nb, 32 * FILL_WARPS, 0, s>>>(y->n, rp, col, val, d->rows, d->scolor, d->dstart, d->dpad, d->doff,
+                                                  d->dwidth, slot, ecol, d->val, d->dinv);
   NG_CUDA_LAUNCH_CHECK();
   return NG_SUCCESS;
 }
@@ -956,6 +957,21 @@ static ng_status cuda_sweeps(void *dev, const ng_mcgs_layout *y, int sweeps, int
   return NG_SUCCESS;
 }
 
+/* k_mcgs_resid on the level's blocks: FP32 or FP64 values, idx the
+ * color-DIA slots (DIA) or the ELL columns. */
+template <bool DIA>
+static void launch_resid(const mcgs_cuda *d, int32_t n, const int32_t *idx, const double *b, const double *x, double *r)
+{
+  unsigned nb = nblocks((int64_t)n * DIA_LANES);
+  cudaStream_t s = d->ctx->cuda->stream;
+  if (d->fval)
+    k_mcgs_resid<float, DIA, DIA_LANES><<<nb, TPB, 0, s>>>(n, d->scolor, d->dstart, d->dpad, d->dwidth, d->doff,
+                                                           d->rows, idx, d->fval, d->dinv, b, x, r);
+  else
+    k_mcgs_resid<double, DIA, DIA_LANES><<<nb, TPB, 0, s>>>(n, d->scolor, d->dstart, d->dpad, d->dwidth, d->doff,
+                                                            d->rows, idx, d->val, d->dinv, b, x, r);
+}
+
 /* r = b - A x in one launch (ng_mcgs_kernels.residual) where the build
  * ran on the device (scolor: the row list's colors); a host-built layout
  * leaves it to the matrix. */
@@ -963,20 +979,10 @@ static ng_status cuda_residual(void *dev, const ng_mcgs_layout *y, const double 
                                int *done)
 {
   mcgs_cuda *d = (mcgs_cuda *)dev;
-  cudaStream_t s = d->ctx->cuda->stream;
   *done = 0;
   if (!d->scolor || y->n == 0) return NG_SUCCESS;
-  unsigned nb = (unsigned)(((int64_t)y->n * DIA_LANES + TPB - 1) / TPB);
-  const int32_t *st = d->dstart, *pd = d->dpad, *wd = d->dwidth, *sc = d->scolor, *rw = d->rows;
-  const int64_t *of = d->doff;
-  if (d->dslot && d->fval)
-    k_mcgs_resid<float, true, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->dslot, d->fval, d->dinv, b, x, r);
-  else if (d->dslot)
-    k_mcgs_resid<double, true, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->dslot, d->val, d->dinv, b, x, r);
-  else if (d->fval)
-    k_mcgs_resid<float, false, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->col, d->fval, d->dinv, b, x, r);
-  else
-    k_mcgs_resid<double, false, DIA_LANES><<<nb, TPB, 0, s>>>(y->n, sc, st, pd, wd, of, rw, d->col, d->val, d->dinv, b, x, r);
+  if (d->dslot) launch_resid<true>(d, y->n, d->dslot, b, x, r);
+  else launch_resid<false>(d, y->n, d->col, b, x, r);
   NG_CUDA_LAUNCH_CHECK();
   *done = 1;
   return NG_SUCCESS;
