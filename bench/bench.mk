@@ -16,3 +16,12 @@ bench_halo_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_HOME)/include
 bench_halo_LDADD = $(NG_LDADD) -lm
 endif
 endif
+
+# bench/scaling (MPI builds, GPU or CPU): one distributed solve as one JSON
+# line; bench/scaling.sh runs it on 1..N ranks, strong and weak.
+if NG_MPI
+noinst_PROGRAMS += bench/scaling
+bench_scaling_SOURCES = bench/scaling.c
+bench_scaling_LDADD = $(NG_LDADD) -lm
+endif
+EXTRA_DIST += bench/scaling.sh

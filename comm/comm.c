@@ -1,6 +1,7 @@
 /* comm/comm.c: creates the context's communicator (initialising MPI when the
  * caller has not) and the reductions every Krylov iteration uses. */
 #include "comm.h"
+#include "trace.h"
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -78,8 +79,11 @@ void ng_comm_destroy(ng_comm *c)
 ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n)
 {
 #ifdef NG_HAVE_MPI
-  if (ctx->comm->size > 1)
+  if (ctx->comm->size > 1) {
+    double t0 = ng_trace_t0();
     NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_SUM, ctx->comm->comm));
+    ng_trace_span(NG_TR_ALLREDUCE, t0);
+  }
 #else
   (void)ctx; (void)values; (void)n;
 #endif

@@ -6,6 +6,7 @@
  * table in local numbering. An exchange then only packs, sends and receives:
  * no allocation, no index traffic. */
 #include "transport.h"
+#include "trace.h"
 
 #define NG_TAG_PLAN 7310
 
@@ -162,7 +163,10 @@ ng_status ng_halo_begin(ng_matrix A, const double *x)
   struct ng_halo_plan *h = A->halo;
   double t = ng_wtime();
   NG_CHECK(h->transport->pack(h, x));
+  if (ng_trace_on) ng_trace_span(NG_TR_HALO_PACK, t);
+  double t1 = ng_trace_t0();
   NG_CHECK(h->transport->start(h));
+  ng_trace_span(NG_TR_HALO_START, t1);
   h->comm_seconds += ng_wtime() - t;
   return NG_SUCCESS;
 }
@@ -172,6 +176,7 @@ ng_status ng_halo_end(ng_matrix A)
   struct ng_halo_plan *h = A->halo;
   double t = ng_wtime();
   NG_CHECK(h->transport->finish(h, A->halo_values));
+  ng_trace_span(NG_TR_HALO_FINISH, t);
   h->comm_seconds += ng_wtime() - t;
   h->exchanges++;
   return NG_SUCCESS;

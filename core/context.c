@@ -2,6 +2,7 @@
  * with its stream and cuBLAS/cuSPARSE handles; it picks the vector ops table
  * so that nothing above it branches on where it runs. */
 #include "internal.h"
+#include "trace.h"
 #include "../comm/comm.h"
 #ifdef _OPENMP
 #include <omp.h>
@@ -48,6 +49,7 @@ ng_status ng_context_create_comm(const char *resource, const void *mpi_comm, ng_
   c->gpu_device = -1;
   NG_CHECK_GOTO(st, ng_comm_create_from(mpi_comm, &c->comm), fail);
   c->rank = c->comm->rank;
+  ng_trace_init(c->rank); /* NG_TRACE=prefix: the per-rank timeline */
   c->size = c->comm->size;
   st = NG_SUCCESS;
   if (!strcmp(resource, "cpu")) {

@@ -8,6 +8,7 @@
  * an integer atomic counter) adds the partials in block order. No atomics
  * on doubles, so a solve repeats bit for bit and iteration counts too. */
 #include "cuda_internal.h"
+#include "trace.h"
 
 #define NG_THREADS 256
 #define NG_WARPS (NG_THREADS / 32)
@@ -99,7 +100,9 @@ static ng_status ng_red_fetch(struct ng_cuda *cu, int count, double *result)
   if (!cu->host_scratch_dev)
     NG_CUDA_CHECK(cudaMemcpyAsync(cu->host_scratch, cu->scratch + NG_RED_RESULTS, count * sizeof(double),
                                   cudaMemcpyDeviceToHost, cu->stream));
+  double t0 = ng_trace_t0();
   NG_CUDA_CHECK(cudaStreamSynchronize(cu->stream));
+  ng_trace_span(NG_TR_RED_WAIT, t0);
   for (int k = 0; k < count; k++) result[k] = ((volatile double *)cu->host_scratch)[k];
   return NG_SUCCESS;
 }

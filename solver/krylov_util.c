@@ -7,6 +7,7 @@
  * the same on every rank (the checked values are global sums).
  * Nothing here allocates or branches on the device. */
 #include "internal.h"
+#include "trace.h"
 #include <math.h>
 
 ng_status ng_op_apply(ng_solver S, const double *x, double *y)
@@ -18,10 +19,12 @@ ng_status ng_op_apply(ng_solver S, const double *x, double *y)
 /* z = M^-1 r; identity (a copy) when the solver has no preconditioner. */
 ng_status ng_pc_apply(ng_solver S, const double *r, double *z)
 {
+  double t0 = ng_trace_t0();
   if (S->P)
     NG_CHECK(S->P->ops->apply(S->P, r, z));
   else
     NG_CHECK(S->ctx->vops->copy(S->ctx, S->A->n_local, r, z));
+  ng_trace_span(NG_TR_PRECOND, t0);
   return NG_SUCCESS;
 }
 
@@ -54,6 +57,7 @@ ng_status ng_krylov_begin(ng_solver S, double r0norm, int *done)
 
 ng_status ng_krylov_check(ng_solver S, int it, double rnorm, int *done)
 {
+  ng_trace_span(NG_TR_ITER, ng_trace_t0()); /* a mark: the iteration's end */
   S->iterations = it;
   S->history[it] = rnorm;
   S->history_len = it + 1;
