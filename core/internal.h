@@ -250,6 +250,9 @@ typedef struct ng_spmv_ops {
 /* Host CSR visiting only its non-empty rows (spmv/csr_rows.c): a matrix's
  * off-rank block when most of its rows are empty (core/matrix.c). */
 extern const ng_spmv_ops ng_spmv_csr_rows_host;
+#ifdef NG_HAVE_CUDA
+extern const ng_spmv_ops ng_spmv_csr_rows_cuda; /* its GPU twin (spmv/csr_rows_cuda.cu) */
+#endif
 /* Registry lookup by name for a memory space (NULL when unknown). */
 const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);
 /* Names registered for a memory space, NULL-terminated. */
@@ -309,11 +312,19 @@ struct ng_matrix_s {
   struct ng_halo_plan *halo; /* NULL when there is no off-rank coupling */
   int64_t *value_map;    /* input position -> slot (local: k, offrank: nnz_loc+k); NULL = identity */
   const ng_spmv_ops *spmv;     void *spmv_data;     /* local block in the chosen format */
-  const ng_spmv_ops *spmv_off; void *spmv_off_data; /* off-rank block (CSR) */
+  const ng_spmv_ops *spmv_off; void *spmv_off_data; /* off-rank block (CSR over its non-empty rows) */
+  /* the local block's device CSR kept beside a faster spmv chosen by the
+   * matrix itself (multi-rank GPU: dia_half / dia); NULL otherwise, when
+   * spmv is the CSR (or the user's format). ng_matrix_csr_ops/_data give
+   * the setups (AMG, coloring) the CSR either way. */
+  const ng_spmv_ops *csr_ops; void *csr_data;
   double *halo_values;   /* n_halo received values, context memory */
   char format[32];
   int pinned;            /* local.val page-locked (ng_cuda_host_pin): 1 yes, -1 refused, 0 not tried */
 };
+
+static inline const ng_spmv_ops *ng_matrix_csr_ops(const struct ng_matrix_s *A) { return A->csr_ops ? A->csr_ops : A->spmv; }
+static inline void *ng_matrix_csr_data(const struct ng_matrix_s *A) { return A->csr_ops ? A->csr_data : A->spmv_data; }
 
 struct ng_vector_s {
   ng_context ctx;
@@ -435,6 +446,12 @@ ng_status ng_matrix_create_rect_compact(ng_context ctx, int64_t n_global, int64_
                                         int64_t n_col_global, int64_t col_begin, int64_t col_end,
                                         const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap, int32_t m,
                                         const double *val, ng_matrix *A);
+
+/* ng_matrix_create_distributed keeping CSR for the local block (AMG's
+ * coarse levels); the public one may pick a faster format on the GPU. */
+ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                           const int64_t *rowptr, const int64_t *gcol, const double *val,
+                                           ng_matrix *A);
 
 /* One rank: a matrix over the host CSR W itself (square; validated), W
  * emptied even on failure (core/matrix.c): no copy of a big input. */

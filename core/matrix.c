@@ -10,6 +10,13 @@
 static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
 {
   const ng_spmv_ops *ops = NULL;
+  if (A->csr_ops) { /* a format of the matrix's own choice goes: the CSR is the base again */
+    A->spmv->destroy(A->spmv_data);
+    A->spmv = A->csr_ops;
+    A->spmv_data = A->csr_data;
+    A->csr_ops = NULL;
+    A->csr_data = NULL;
+  }
   void *data = NULL, *old = A->spmv_data;
   /* "name[:options]"; "auto" times the formats and reports "auto:<chosen>".
    * The current instance is the base: on the GPU the new format is built
@@ -21,15 +28,56 @@ static ng_status matrix_setup_spmv(ng_matrix A, const char *format)
   A->spmv_data = data;
   snprintf(A->format, sizeof(A->format), "%s", ops->describe ? ops->describe(data) : format);
   if (A->n_halo > 0 && !A->spmv_off) {
-    /* on the host, a block with fewer than half its rows non-empty (the
-     * usual: only boundary rows couple to other ranks) skips the empty ones */
+    /* a block with fewer than half its rows non-empty (the usual: only
+     * boundary rows couple to other ranks) skips the empty ones */
     int on_gpu = A->ctx->on_gpu;
     int32_t used = 0;
-    for (int32_t i = 0; !on_gpu && i < A->offrank.nrows; i++) used += A->offrank.rowptr[i + 1] > A->offrank.rowptr[i];
-    A->spmv_off = !on_gpu && used < A->offrank.nrows / 2 ? &ng_spmv_csr_rows_host : ng_spmv_find("csr", on_gpu);
+    for (int32_t i = 0; i < A->offrank.nrows; i++) used += A->offrank.rowptr[i + 1] > A->offrank.rowptr[i];
+    A->spmv_off = used < A->offrank.nrows / 2 ? &ng_spmv_csr_rows_host : ng_spmv_find("csr", on_gpu);
+#ifdef NG_HAVE_CUDA
+    /* on the GPU too: cuSPARSE's CSR walks the empty rows between a middle
+     * rank's two boundary bands (spmv/csr_rows_cuda.cu says how slowly) */
+    if (on_gpu && A->spmv_off == &ng_spmv_csr_rows_host) A->spmv_off = &ng_spmv_csr_rows_cuda;
+#endif
     NG_CHECK(A->spmv_off->create(A->ctx, &A->offrank, &A->spmv_off_data));
   }
   if (A->n_halo > 0 && !A->halo_values) NG_CHECK(A->ctx->vops->alloc(A->ctx, &A->halo_values, A->n_halo));
+  return NG_SUCCESS;
+}
+
+/* The local block's format when the user has not chosen, on a GPU context
+ * with several ranks: a stencil's block runs in dia_half (symmetric) or
+ * dia, as the one-rank V-cycle's finest level does (precond/amg_fine.c:
+ * 0.76 ms a lap27:256 product against CSR's 2.41 on an H100), so that the
+ * Krylov SpMV and the distributed V-cycle's level 0 (which is the matrix)
+ * take the fast path with default options (issue 29 item 2). Converted on
+ * the device from the CSR instance, which stays (csr_ops) for the setups
+ * that read the device CSR. Anything that is not a stencil, or does not fit
+ * in memory, keeps CSR; ng_matrix_set_format overrides it. One rank keeps
+ * CSR here: its V-cycle makes its own copy with the fused smoother kernels. */
+static ng_status matrix_fast_format(ng_matrix A)
+{
+  static const char *const cand[2] = {"dia_half", "dia"};
+  if (!A->ctx->on_gpu || A->ctx->size == 1 || A->n_local == 0 || A->csr_ops || strcmp(A->spmv->name, "csr"))
+    return NG_SUCCESS;
+  for (int k = 0; k < 2; k++) {
+    const ng_spmv_ops *ops;
+    void *data, *base = A->spmv_data;
+    ng_status st = ng_spmv_create_from(A->ctx, cand[k], &A->local, A->spmv, &base, &ops, &data);
+    if (st == NG_ERR_DOES_NOT_FIT || st == NG_ERR_DEVICE_MEMORY) {
+      ng_error_clear();
+      continue;
+    }
+    NG_CHECK(st);
+    if (base) { /* not taken over (a non-CSR format never is): kept for the setups */
+      A->csr_ops = A->spmv;
+      A->csr_data = base;
+    }
+    A->spmv = ops;
+    A->spmv_data = data;
+    snprintf(A->format, sizeof(A->format), "%s", ops->describe ? ops->describe(data) : cand[k]);
+    return NG_SUCCESS;
+  }
   return NG_SUCCESS;
 }
 
@@ -297,6 +345,20 @@ ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t
                                        const int64_t *rowptr, const int64_t *gcol, const double *val,
                                        ng_matrix *Aout)
 {
+  NG_CHECK(ng_matrix_create_distributed_csr(ctx, n_global, row_begin, row_end, rowptr, gcol, val, Aout));
+  ng_status st = ng_comm_agree(ctx, matrix_fast_format(*Aout)); /* a CUDA failure on one rank fails all */
+  if (st) {
+    ng_matrix_destroy(*Aout);
+    *Aout = NULL;
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                           const int64_t *rowptr, const int64_t *gcol, const double *val,
+                                           ng_matrix *Aout)
+{
   NG_CHECK(ng_matrix_create_rect(ctx, n_global, row_begin, row_end, n_global, row_begin, row_end, rowptr, gcol, val,
                                  Aout));
   return NG_SUCCESS;
@@ -462,6 +524,7 @@ ng_status ng_matrix_update_values(ng_matrix A, const double *val)
     }
   }
   NG_CHECK(A->spmv->update_values(A->spmv_data, &A->local));
+  if (A->csr_ops) NG_CHECK(A->csr_ops->update_values(A->csr_data, &A->local));
   if (A->spmv_off) NG_CHECK(A->spmv_off->update_values(A->spmv_off_data, &A->offrank));
   return NG_SUCCESS;
 }
@@ -544,6 +607,7 @@ ng_status ng_matrix_destroy(ng_matrix A)
 {
   if (!A) return NG_SUCCESS;
   if (A->spmv) A->spmv->destroy(A->spmv_data);
+  if (A->csr_ops) A->csr_ops->destroy(A->csr_data);
   if (A->spmv_off) A->spmv_off->destroy(A->spmv_off_data);
   if (A->halo_values) A->ctx->vops->free(A->ctx, A->halo_values);
   ng_halo_plan_destroy(A->halo);

@@ -138,7 +138,11 @@ ng_status ng_matrix_create_csr(ng_context ctx, int32_t nrows, int32_t ncols,
  * rank may own no rows: row_begin == row_end, rowptr may then be NULL), and
  * every rank must give the same n_global; otherwise every rank fails with
  * NG_ERR_MPI and the same message. Any rank's bad input fails all ranks
- * (the others' message names the failing rank). Collective. */
+ * (the others' message names the failing rank). Collective. On a GPU
+ * context with several ranks a stencil's local block is stored in dia_half
+ * (symmetric) or dia, as the one-rank V-cycle's finest level: the Krylov
+ * SpMV and the V-cycle's level 0 then run at the stencil formats' speed;
+ * ng_matrix_format names the choice, ng_matrix_set_format overrides it. */
 ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global,
                                        int64_t row_begin, int64_t row_end,
                                        const int64_t *rowptr, const int64_t *gcol,

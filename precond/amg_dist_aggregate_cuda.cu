@@ -216,8 +216,8 @@ static ng_status upload(dagg *d)
   int64_t *rp64 = NULL;
   int32_t *rp32 = NULL;
   NG_CHECK(NG_CUDA_MALLOC(d->Lrp, (size_t)n + 1));
-  if (ng_csr_cuda_arrays64(A->spmv, A->spmv_data, &rp64, &d->Lcol, &d->Lval) == NG_SUCCESS ||
-      ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp32, &d->Lcol, &d->Lval) == NG_SUCCESS) {
+  if (ng_csr_cuda_arrays64(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &rp64, &d->Lcol, &d->Lval) == NG_SUCCESS ||
+      ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &rp32, &d->Lcol, &d->Lval) == NG_SUCCESS) {
     ng_error_clear();
     d->borrowed = 1;
     if (rp64) NG_CUDA_CHECK(cudaMemcpyAsync(d->Lrp, rp64, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice, d->s));

@@ -450,7 +450,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, st, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
   else {
     NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
-    st = ng_matrix_create_distributed(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
+    st = ng_matrix_create_distributed_csr(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
   }
 out:
   ng_free(rows_s);

@@ -157,7 +157,7 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const i
   if (!st) st = NG_MALLOC(S->val, S->nnz_out > 0 ? S->nnz_out : 1);
   NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
   ng_amg_dsparsify_values(S, val);
-  NG_CHECK_GOTO(st, ng_matrix_create_distributed(ctx, nc, c0, c0 + n, rp2, gc2, S->val, Ac), out);
+  NG_CHECK_GOTO(st, ng_matrix_create_distributed_csr(ctx, nc, c0, c0 + n, rp2, gc2, S->val, Ac), out);
   *out = S;
   S = NULL;
 out:

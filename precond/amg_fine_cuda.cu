@@ -23,8 +23,8 @@ static ng_status fine_view(ng_context ctx, ng_amg *M, ng_matrix A, ng_dcsr **vie
   int32_t *rp32, *col = NULL;
   int64_t *rp64;
   double *val = NULL;
-  if (ng_csr_cuda_arrays64(A->spmv, A->spmv_data, &rp64, &col, &val) != NG_SUCCESS &&
-      ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp32, &col, &val) != NG_SUCCESS)
+  if (ng_csr_cuda_arrays64(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &rp64, &col, &val) != NG_SUCCESS &&
+      ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &rp32, &col, &val) != NG_SUCCESS)
     return NG_ERR_ARGUMENT;
   ng_dcsr *d = (ng_dcsr *)M->fine_dcsr;
   if (d && d->col == col && d->val == val) {
@@ -34,7 +34,7 @@ static ng_status fine_view(ng_context ctx, ng_amg *M, ng_matrix A, ng_dcsr **vie
   ng_dcsr_destroy(M->fine_dcsr);
   M->fine_dcsr = NULL;
   void *v;
-  NG_CHECK(ng_dcsr_view(ctx, A->spmv, A->spmv_data, &A->local, &v));
+  NG_CHECK(ng_dcsr_view(ctx, ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &A->local, &v));
   M->fine_dcsr = v;
   *view = (ng_dcsr *)v;
   return NG_SUCCESS;

@@ -528,13 +528,13 @@ static ng_status device_matrix(amg_gpu *g, ng_matrix A, int refresh)
   int32_t *rp, *col;
   int64_t *rp64;
   double *val;
-  if (!g->own_val && ng_csr_cuda_arrays64(A->spmv, A->spmv_data, &rp64, &col, &val) == NG_SUCCESS) {
+  if (!g->own_val && ng_csr_cuda_arrays64(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &rp64, &col, &val) == NG_SUCCESS) {
     g->Arp = rp64;
     g->Acol = col;
     g->Aval = val;
     return NG_SUCCESS;
   }
-  if (!g->own_val && ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val) == NG_SUCCESS) {
+  if (!g->own_val && ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &rp, &col, &val) == NG_SUCCESS) {
     NG_CHECK(widen_offsets(g, rp));
     g->Arp = g->own_rp;
     g->Acol = col;
@@ -1263,7 +1263,7 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
   if (l == 0) { /* the user's matrix when it is one rank's device CSR (its diagonal read from there) */
     int32_t *r, *c;
     double *x;
-    if (!A->ctx->on_gpu || A->n_local != A->n_global || ng_csr_cuda_arrays(A->spmv, A->spmv_data, &r, &c, &x) != NG_SUCCESS)
+    if (!A->ctx->on_gpu || A->n_local != A->n_global || ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &r, &c, &x) != NG_SUCCESS)
       return NG_SUCCESS;
     rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz;
   } else { /* level l - 1's device product */
@@ -1286,7 +1286,7 @@ extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int 
   double *val;
   cudaStream_t stream = A->ctx->cuda->stream;
   *done = 0;
-  if (ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val) != NG_SUCCESS) return NG_SUCCESS;
+  if (ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &rp, &col, &val) != NG_SUCCESS) return NG_SUCCESS;
   NG_CHECK(NG_CUDA_MALLOC(dbad, 1));
   cudaError_t e = cudaMemcpyAsync(dbad, &bad, sizeof(int32_t), cudaMemcpyHostToDevice, stream);
   if (e == cudaSuccess) {

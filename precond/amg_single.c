@@ -208,7 +208,7 @@ ng_status ng_amg_single_build(ng_context ctx, ng_amg *M, ng_matrix A)
     snprintf(what, sizeof(what), "level %d's A", l);
     if (!(last && M->coarse_direct)) {
       if (L->Aops) NG_CHECK(fmat_from(ctx, S->f, L->Aops, L->Adata, L->n, L->n, &F->A, what));
-      else NG_CHECK(fmat_from(ctx, S->f, A->spmv, A->spmv_data, L->n, L->n, &F->A, "the matrix (finest level)"));
+      else NG_CHECK(fmat_from(ctx, S->f, ng_matrix_csr_ops(A), ng_matrix_csr_data(A), L->n, L->n, &F->A, "the matrix (finest level)"));
       NG_CHECK(falloc(ctx, &F->dinv, L->n, "float dinv"));
       NG_CHECK(S->f->d2f(ctx, L->n, L->dinv, F->dinv));
     }

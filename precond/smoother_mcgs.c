@@ -243,7 +243,7 @@ static void mcgs_prepare(ng_context ctx, ng_amg *M, ng_matrix A)
   if (!k->precolor || M->smoother_early || M->smoother_host_setup || ctx->size > 1 || A->halo ||
       level_theta(M, 0, 0) > 0 || M->coloring != NG_COLOR_NATURAL || !A->spmv)
     return;
-  if (k->precolor(ctx, A->spmv, A->spmv_data, A->n_local, &M->smoother_early) != NG_SUCCESS) {
+  if (k->precolor(ctx, ng_matrix_csr_ops(A), ng_matrix_csr_data(A), A->n_local, &M->smoother_early) != NG_SUCCESS) {
     ng_error_clear(); /* setup colors the level itself (and reports a real failure then) */
     M->smoother_early = NULL;
     return;

@@ -3,7 +3,7 @@ libnagare_la_SOURCES += spmv/registry.c spmv/csr.c
 # the off-rank block's CSR over its non-empty rows (core/matrix.c)
 libnagare_la_SOURCES += spmv/csr_rows.c
 if NG_CUDA
-libnagare_la_SOURCES += spmv/csr_cuda.cu
+libnagare_la_SOURCES += spmv/csr_cuda.cu spmv/csr_rows_cuda.cu
 endif
 # SpMV formats (issue 5): DIA full/half, ELL, ELLR, SELL-C-sigma, auto.
 libnagare_la_SOURCES += spmv/formats.h spmv/dia.c spmv/ell.c spmv/sell.c spmv/autotune.c

@@ -12,6 +12,8 @@
  *   fem27:12, mps:8, bcsstk13.mtx and a matrix with empty rows (and one with
  *   no entries): per row within 1e-13 of |alpha| sum |a_ij x_j| + |beta y_i|;
  *   beta = 0 overwrites NaN in y; update_values; bytes().
+ * - The off-rank block's GPU CSR over non-empty rows against the host one
+ *   (a middle rank's two bands, empty rows, no entries), same bounds.
  * - CG, PCG+Jacobi, BiCGSTAB and PBiCGSTAB on the GPU and on the host: both
  *   converge, iteration counts within 2, residual recomputed on the host;
  *   a second GPU solve repeats the first bit for bit.
@@ -298,16 +300,20 @@ END_TEST
 
 /* ---- SpMV ---------------------------------------------------------------------- */
 
-static void spmv_case(const char *what, ng_csr *A)
+/* G against H (host) on A; csr: its footprint checked too. */
+static void spmv_case_ops(const char *what, ng_csr *A, const ng_spmv_ops *H, const ng_spmv_ops *G)
 {
-  const ng_spmv_ops *H = ng_spmv_find("csr", 0), *G = ng_spmv_find("csr", 1);
-  ck_assert(H && G && G->on_gpu == 1 && !strcmp(G->name, "csr"));
+  ck_assert(H && G && G->on_gpu == 1 && H->on_gpu == 0 && !strcmp(G->name, H->name));
   void *hd, *gd;
   NG_ASSERT_OK(H->create(hctx, A, &hd));
   NG_ASSERT_OK(G->create(gctx, A, &gd));
   size_t min_bytes = ((size_t)A->nrows + 1) * 4 + (size_t)A->nnz * 12;
-  ck_assert_msg(G->bytes(gd) >= min_bytes && G->bytes(gd) < min_bytes + ((size_t)64 << 20) + (size_t)A->nrows * 64,
-                "%s: bytes %zu vs arrays %zu", what, G->bytes(gd), min_bytes);
+  if (!strcmp(G->name, "csr"))
+    ck_assert_msg(G->bytes(gd) >= min_bytes && G->bytes(gd) < min_bytes + ((size_t)64 << 20) + (size_t)A->nrows * 64,
+                  "%s: bytes %zu vs arrays %zu", what, G->bytes(gd), min_bytes);
+  else
+    ck_assert_msg(G->bytes(gd) >= (size_t)A->nnz * 12, "%s: bytes %zu below the entries' %zu", what, G->bytes(gd),
+                  (size_t)A->nnz * 12);
   int32_t n = A->nrows, m = A->ncols;
   double *x = hrand(m), *y = hrand(n), *s = malloc(((size_t)n + 1) * sizeof(double));
   double *dx = dev(x, m), *dy;
@@ -338,13 +344,72 @@ static void spmv_case(const char *what, ng_csr *A)
     NG_ASSERT_OK(H->update_values(hd, A));
     NG_ASSERT_OK(G->update_values(gd, A));
   }
-  printf("%-28s n %8d nnz %9lld  gpu bytes %zu\n", what, (int)n, (long long)A->nnz, G->bytes(gd));
+  printf("%-28s %-8s n %8d nnz %9lld  gpu bytes %zu\n", what, G->name, (int)n, (long long)A->nnz, G->bytes(gd));
   G->destroy(gd);
   H->destroy(hd);
   gctx->vops->free(gctx, dx);
   gctx->vops->free(gctx, dy);
   free(x); free(y); free(s);
 }
+
+static void spmv_case(const char *what, ng_csr *A) { spmv_case_ops(what, A, ng_spmv_find("csr", 0), ng_spmv_find("csr", 1)); }
+
+/* A middle rank's off-rank block: entries in its first and last `band`
+ * rows only, 1..40 a row (every lane count of the GPU kernel), random
+ * columns. */
+#ifdef NG_HAVE_CUDA /* the GPU tables are declared in CUDA builds only */
+static double uniform01(void)
+{
+  double v;
+  ng_test_random(&v, 1);
+  return 0.5 * (v + 1.0);
+}
+static void two_bands(ng_csr *A, int32_t n, int32_t ncols, int32_t band)
+{
+  int64_t nnz = 0;
+  int32_t *len = malloc(((size_t)n + 1) * sizeof(int32_t));
+  for (int32_t i = 0; i < n; i++) {
+    len[i] = (i < band || i >= n - band) ? 1 + (int32_t)(uniform01() * 40) % 40 : 0;
+    nnz += len[i];
+  }
+  NG_ASSERT_OK(ng_csr_alloc(A, n, ncols, nnz));
+  A->rowptr[0] = 0;
+  for (int32_t i = 0; i < n; i++) {
+    A->rowptr[i + 1] = A->rowptr[i] + len[i];
+    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++) {
+      A->col[p] = (int32_t)(uniform01() * ncols) % ncols;
+      A->val[p] = 2.0 * uniform01() - 1.0;
+    }
+  }
+  free(len);
+}
+
+/* The off-rank block's GPU CSR over its non-empty rows against the host
+ * one (spmv/csr_rows_cuda.cu, spmv/csr_rows.c) and the whole-CSR kernel's
+ * bounds: two bands with a million empty rows between, the 6 x 9 block
+ * with empty rows, a block with no entries; beta 1 (the off-rank add) and
+ * others (every row scaled). */
+START_TEST(spmv_offrank_rows_matches_host)
+{
+  ng_csr A;
+  two_bands(&A, 1000003, 5000, 700);
+  spmv_case_ops("two bands", &A, &ng_spmv_csr_rows_host, &ng_spmv_csr_rows_cuda);
+  ng_csr_free(&A);
+  NG_ASSERT_OK(ng_csr_alloc(&A, 6, 9, 7));
+  int64_t rp[7] = {0, 0, 3, 4, 4, 4, 7};
+  int32_t col[7] = {0, 4, 8, 2, 1, 5, 7};
+  double val[7] = {1.5, -2, 3, 4.25, -1, 0.5, 2};
+  memcpy(A.rowptr, rp, sizeof(rp));
+  memcpy(A.col, col, sizeof(col));
+  memcpy(A.val, val, sizeof(val));
+  spmv_case_ops("empty rows", &A, &ng_spmv_csr_rows_host, &ng_spmv_csr_rows_cuda);
+  ng_csr_free(&A);
+  NG_ASSERT_OK(ng_csr_alloc(&A, 5, 5, 0));
+  spmv_case_ops("no entries", &A, &ng_spmv_csr_rows_host, &ng_spmv_csr_rows_cuda);
+  ng_csr_free(&A);
+}
+END_TEST
+#endif
 
 START_TEST(spmv_matches_host)
 {
@@ -493,6 +558,9 @@ int main(void)
   tcase_set_timeout(tc, 120);
   NG_TEST_ADD(tc, vec_ops_match_host);
   NG_TEST_ADD(tc, spmv_matches_host);
+#ifdef NG_HAVE_CUDA
+  NG_TEST_ADD(tc, spmv_offrank_rows_matches_host);
+#endif
   NG_TEST_ADD(tc, solvers_match_host);
   NG_TEST_ADD(tc, device_out_of_memory);
   suite_add_tcase(s, tc);
