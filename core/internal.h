@@ -207,6 +207,18 @@ typedef struct ng_vec_ops {
    * d is NULL. alpha stays on the device: one wait per CG iteration. */
   ng_status (*cg_step)(ng_context ctx, int32_t n, double rho, const double *p, const double *q, double *r,
                        const double *d, double *z, double result[3]);
+  /* Chronopoulos-Gear CG's one pass (solver/cg_single.c): p = u + beta p,
+   * s = w + beta s (beta 0: p = u, s = w, whatever they held), x += alpha p,
+   * r -= alpha s, u = d .* r (without d, u must be r itself); this rank's
+   * (r, u), (r, r) go into stash on the host tables; on the GPU they stay
+   * on the device (no wait here) until cg1_dot, the next reduction, which
+   * must follow before any other. */
+  ng_status (*cg1_update)(ng_context ctx, int32_t n, double alpha, double beta, const double *d, double *u,
+                          const double *w, double *p, double *s, double *x, double *r, double stash[2]);
+  /* result = {(w, u), (r, u), (r, r)}: the last two are cg1_update's (from
+   * stash on the host), all three fetched with one wait. */
+  ng_status (*cg1_dot)(ng_context ctx, int32_t n, const double *w, const double *u, const double stash[2],
+                       double result[3]);
   /* New entries go above this line, and every table (vec_host.c,
    * vec_cuda.cu) fills them by designated initializer. */
 } ng_vec_ops;
@@ -373,6 +385,7 @@ struct ng_solver_s {
   ng_options opts;        /* private copy */
   double tol, atol, divtol;
   int maxit, monitor, norm_r0;
+  int classic_cg;         /* -cg_single_reduction 0: the textbook two reductions on several ranks */
   double **work;          /* nwork vectors of n_local, context memory */
   double *history;        /* maxit + 1 */
   int iterations, history_len;
@@ -390,6 +403,10 @@ ng_status ng_pc_apply(ng_solver S, const double *r, double *z);   /* z = M^-1 r 
 ng_status ng_dot(ng_context ctx, int32_t n, const double *x, const double *y, double *r);
 ng_status ng_dot2(ng_context ctx, int32_t n, const double *x1, const double *y1,
                   const double *x2, const double *y2, double r[2]);
+
+/* CG with one reduction an iteration (solver/cg_single.c): cg / pcg on
+ * several ranks with no (S->P NULL) or a diagonal preconditioner (dinv). */
+ng_status ng_cg_single_solve(ng_solver S, const double *b, double *x, const double *dinv);
 
 /* Convergence bookkeeping (solver/krylov_util.c). ng_krylov_begin records
  * ||r0|| as history[0], sets the target and *done when r0 already meets it;

@@ -232,6 +232,32 @@ __global__ void k_cg_step_r(int32_t n, double rho, const double *__restrict__ q,
   if (ng_reduce_finish<2>(v, scratch, out) && threadIdx.x == 0) out[2] = pq;
 }
 
+/* cg1_update (internal.h): its two sums land at out[1], out[2], beside
+ * the (w, u) that cg1_dot's k_dot1 writes to out[0], so that one fetch of
+ * three reads them all. Without D, u is r (read before r is written). */
+template <bool D>
+__global__ void k_cg1_update(int32_t n, double alpha, double beta, const double *__restrict__ d, double *u,
+                             const double *__restrict__ w, double *__restrict__ p, double *__restrict__ s,
+                             double *__restrict__ x, double *r, double *scratch, double *out)
+{
+  double v[2] = {0.0, 0.0};
+  NG_FOR_GRID(i, n)
+  {
+    double pi = beta == 0.0 ? u[i] : u[i] + beta * p[i];
+    double si = beta == 0.0 ? w[i] : w[i] + beta * s[i];
+    p[i] = pi;
+    s[i] = si;
+    x[i] += alpha * pi;
+    double ri = r[i] - alpha * si;
+    r[i] = ri;
+    double ui = D ? d[i] * ri : ri;
+    if (D) u[i] = ui;
+    v[0] += ri * ui;
+    v[1] += ri * ri;
+  }
+  ng_reduce_finish<2>(v, scratch, out + 1);
+}
+
 /* shat may be r itself (no preconditioner): it is read before r is written. */
 __global__ void k_bicgstab_update(int32_t n, double alpha, const double *__restrict__ phat, double omega,
                                   const double *shat, const double *__restrict__ t, double *__restrict__ x,
@@ -411,6 +437,28 @@ static ng_status c_bicgstab_update(ng_context ctx, int32_t n, double alpha, cons
   return NG_SUCCESS;
 }
 
+static ng_status c_cg1_update(ng_context ctx, int32_t n, double alpha, double beta, const double *d, double *u,
+                              const double *w, double *p, double *s, double *x, double *r, double stash[2])
+{
+  (void)stash; /* the sums stay on the device until c_cg1_dot */
+  unsigned g = ng_red_grid(CU, n, 2);
+  if (d)
+    k_cg1_update<true><<<g, NG_THREADS, 0, CU->stream>>>(n, alpha, beta, d, u, w, p, s, x, r, CU->scratch, ng_red_out(CU));
+  else
+    k_cg1_update<false><<<g, NG_THREADS, 0, CU->stream>>>(n, alpha, beta, NULL, u, w, p, s, x, r, CU->scratch,
+                                                          ng_red_out(CU));
+  NG_CUDA_LAUNCH_CHECK();
+  return NG_SUCCESS;
+}
+static ng_status c_cg1_dot(ng_context ctx, int32_t n, const double *w, const double *u, const double stash[2],
+                           double result[3])
+{
+  (void)stash;
+  k_dot1<<<ng_red_grid(CU, n, 1), NG_THREADS, 0, CU->stream>>>(n, w, u, CU->scratch, ng_red_out(CU));
+  NG_CHECK(ng_red_fetch(CU, 3, result));
+  return NG_SUCCESS;
+}
+
 extern "C" const ng_vec_ops ng_vec_ops_cuda = {
   .name = "cuda",
   .alloc = c_alloc,
@@ -435,4 +483,6 @@ extern "C" const ng_vec_ops ng_vec_ops_cuda = {
   .cg_update_xp = c_cg_update_xp,
   .bicgstab_update = c_bicgstab_update,
   .cg_step = c_cg_step,
+  .cg1_update = c_cg1_update,
+  .cg1_dot = c_cg1_dot,
 };

@@ -173,6 +173,42 @@ static ng_status h_cg_step(ng_context ctx, int32_t n, double rho, const double *
   return NG_SUCCESS;
 }
 
+static ng_status h_cg1_update(ng_context ctx, int32_t n, double alpha, double beta, const double *d, double *u,
+                              const double *w, double *p, double *s, double *x, double *r, double stash[2])
+{
+  double ru = 0.0, rr = 0.0;
+  (void)ctx;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : ru, rr) schedule(static) if (n > 20000)
+#endif
+  for (int32_t i = 0; i < n; i++) {
+    double pi = beta == 0.0 ? u[i] : u[i] + beta * p[i];
+    double si = beta == 0.0 ? w[i] : w[i] + beta * s[i];
+    p[i] = pi;
+    s[i] = si;
+    x[i] += alpha * pi;
+    double ri = r[i] - alpha * si;
+    r[i] = ri;
+    double ui = d ? d[i] * ri : ri;
+    if (d) u[i] = ui;
+    ru += ri * ui;
+    rr += ri * ri;
+  }
+  stash[0] = ru;
+  stash[1] = rr;
+  return NG_SUCCESS;
+}
+
+static ng_status h_cg1_dot(ng_context ctx, int32_t n, const double *w, const double *u, const double stash[2],
+                           double result[3])
+{
+  const double *xs[1] = {w}, *ys[1] = {u};
+  h_dot(ctx, n, 1, xs, ys, &result[0]);
+  result[1] = stash[0];
+  result[2] = stash[1];
+  return NG_SUCCESS;
+}
+
 const ng_vec_ops ng_vec_ops_host = {
   .name = "host",
   .alloc = h_alloc,
@@ -197,4 +233,6 @@ const ng_vec_ops ng_vec_ops_host = {
   .cg_update_xp = h_cg_update_xp,
   .bicgstab_update = h_bicgstab_update,
   .cg_step = h_cg_step,
+  .cg1_update = h_cg1_update,
+  .cg1_dot = h_cg1_dot,
 };

@@ -51,8 +51,10 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   double rho, rr, d[2], d3[3];
   int done;
   /* One rank with no or a diagonal preconditioner: one host wait per
-   * iteration (cg_step). Otherwise (p, q) is summed over ranks first. */
+   * iteration (cg_step). Several: one reduction per iteration
+   * (solver/cg_single.c). Otherwise (p, q) is summed over ranks first. */
   int one_step = ctx->size == 1 && (dinv || !S->P);
+  if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg) return ng_cg_single_solve(S, b, x, dinv);
 
   /* r0 = b - A x0,  z0 = M^-1 r0,  p0 = z0 */
   NG_CHECK(ng_op_apply(S, x, r));
@@ -113,5 +115,6 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   return ng_krylov_not_converged(S);
 }
 
-const ng_solver_ops ng_solver_cg = {"cg", 0, 3, cg_solve};
-const ng_solver_ops ng_solver_pcg = {"pcg", 1, 4, cg_solve};
+/* one more work vector than the textbook form needs: s of cg_single.c */
+const ng_solver_ops ng_solver_cg = {"cg", 0, 4, cg_solve};
+const ng_solver_ops ng_solver_pcg = {"pcg", 1, 5, cg_solve};

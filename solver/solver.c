@@ -22,6 +22,11 @@ static ng_status create_local(ng_solver s, ng_options opts)
   NG_CHECK(ng_options_get_real(s->opts, "divtol", &s->divtol));
   NG_CHECK(ng_options_get_int(s->opts, "maxit", &s->maxit));
   NG_CHECK(ng_options_get_bool(s->opts, "monitor", &s->monitor));
+  {
+    int single = 1;
+    NG_CHECK(ng_options_get_bool(s->opts, "cg_single_reduction", &single));
+    s->classic_cg = !single;
+  }
   NG_CHECK(ng_options_get_string(s->opts, "norm", &norm));
   s->norm_r0 = !strcmp(norm, "r0");
   if (s->maxit < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-maxit %d must be >= 0", s->maxit);

@@ -1,7 +1,7 @@
 # solver/solver.mk: the public solver API, the Krylov building blocks, one
 # file per method (pcg and pbicgstab share cg.c and bicgstab.c) and the tests.
 libnagare_la_SOURCES += solver/solver.c solver/krylov_util.c solver/registry.c \
-  solver/cg.c solver/bicgstab.c
+  solver/cg.c solver/cg_single.c solver/bicgstab.c
 if NG_CHECK
 check_PROGRAMS += test/test_solver
 test_test_solver_SOURCES = test/test_solver.c

@@ -8,6 +8,8 @@
  *   1e-12 of sum |x_i y_i|; copies, fills, gathers exact; reductions
  *   bit-for-bit repeatable. cg_step forms alpha from its own (p, q), so its
  *   r is held to 1e-12 and its (r, r), (r, z) to 1e-10 relative.
+ * - cg1_update / cg1_dot (the one-reduction CG's pass and its deferred
+ *   sums) against the host, with and without a diagonal, beta 0 and not.
  * - GPU CSR SpMV (cuSPARSE) against the host CSR kernel on lap27:16,
  *   fem27:12, mps:8, bcsstk13.mtx and a matrix with empty rows (and one with
  *   no entries): per row within 1e-13 of |alpha| sum |a_ij x_j| + |beta y_i|;
@@ -286,10 +288,64 @@ static void vec_ops_case(int32_t n)
   free(x); free(y); free(z); free(d); free(s); free(hy); free(hz);
 }
 
+/* cg1_update + cg1_dot (solver/cg_single.c) against the host: with and
+ * without a diagonal (then u is r itself), beta 0 (p, s hold NaN: must be
+ * overwritten) and not; the three sums fetched by cg1_dot with one wait. */
+static void cg1_case(int32_t n)
+{
+  const ng_vec_ops *H = hctx->vops, *G = gctx->vops;
+  for (int withd = 0; withd < 2; withd++)
+    for (int b = 0; b < 2; b++) {
+      double alpha = 0.61, beta = b ? 0.37 : 0.0, hs3[2], h3[3], g3[3];
+      double *d = hrand(n), *u = hrand(n), *w = hrand(n), *p = hrand(n), *sv = hrand(n), *x = hrand(n), *r = hrand(n);
+      double *w2 = hrand(n), *sc = malloc(((size_t)n + 1) * sizeof(double));
+      for (int32_t i = 0; i < n; i++) d[i] = 1.5 + d[i];
+      if (!b)
+        for (int32_t i = 0; i < n; i++) p[i] = sv[i] = NAN;
+      if (!withd) memcpy(u, r, (size_t)n * sizeof(double));
+      double *du = dev(u, n), *dw = dev(w, n), *dp = dev(p, n), *ds = dev(sv, n), *dx = dev(x, n), *dr = dev(r, n);
+      double *dd = dev(d, n), *dw2 = dev(w2, n);
+      double *hu = withd ? u : r, *gu = withd ? du : dr;
+      /* elementwise bounds from the inputs (before the host call overwrites them) */
+      double *sp = malloc(((size_t)n + 1) * sizeof(double)), *sx = malloc(((size_t)n + 1) * sizeof(double));
+      for (int32_t i = 0; i < n; i++) {
+        double pi = fabs(hu[i]) + (b ? fabs(beta * p[i]) : 0), si = fabs(w[i]) + (b ? fabs(beta * sv[i]) : 0);
+        sp[i] = pi;
+        sc[i] = si;
+        sx[i] = fabs(x[i]) + fabs(alpha) * pi;
+      }
+      double *sr = malloc(((size_t)n + 1) * sizeof(double));
+      for (int32_t i = 0; i < n; i++) sr[i] = fabs(r[i]) + fabs(alpha) * sc[i];
+      NG_ASSERT_OK(H->cg1_update(hctx, n, alpha, beta, withd ? d : NULL, hu, w, p, sv, x, r, hs3));
+      NG_ASSERT_OK(G->cg1_update(gctx, n, alpha, beta, withd ? dd : NULL, gu, dw, dp, ds, dx, dr, NULL));
+      compare_dev("cg1_update: p", n, dp, p, sp, ETOL);
+      compare_dev("cg1_update: s", n, ds, sv, sc, ETOL);
+      compare_dev("cg1_update: x", n, dx, x, sx, ETOL);
+      compare_dev("cg1_update: r", n, dr, r, sr, ETOL);
+      if (withd) {
+        for (int32_t i = 0; i < n; i++) sr[i] *= fabs(d[i]);
+        compare_dev("cg1_update: u", n, du, u, sr, ETOL);
+      }
+      /* the sums of cg1_update arrive with the next reduction's */
+      NG_ASSERT_OK(H->cg1_dot(hctx, n, w2, hu, hs3, h3));
+      NG_ASSERT_OK(G->cg1_dot(gctx, n, dw2, gu, NULL, g3));
+      double s0 = 0, s1 = 0, s2 = 0;
+      for (int32_t i = 0; i < n; i++) s0 += fabs(w2[i] * hu[i]), s1 += fabs(r[i] * hu[i]), s2 += r[i] * r[i];
+      compare_scalar("cg1_dot (w, u)", g3[0], h3[0], s0, RTOL);
+      compare_scalar("cg1_dot (r, u)", g3[1], h3[1], s1, RTOL);
+      compare_scalar("cg1_dot (r, r)", g3[2], h3[2], s2, RTOL);
+      ck_assert_msg(isfinite(h3[1]) && isfinite(g3[2]), "cg1: beta 0 must overwrite the NaN in p and s");
+      G->free(gctx, du); G->free(gctx, dw); G->free(gctx, dp); G->free(gctx, ds); G->free(gctx, dx); G->free(gctx, dr);
+      G->free(gctx, dd); G->free(gctx, dw2);
+      free(d); free(u); free(w); free(p); free(sv); free(x); free(r); free(w2); free(sc); free(sp); free(sx); free(sr);
+    }
+}
+
 START_TEST(vec_ops_match_host)
 {
   int32_t sizes[] = {1, 1000, 1000003};
   for (int k = 0; k < 3; k++) vec_ops_case(sizes[k]);
+  for (int k = 0; k < 3; k++) cg1_case(sizes[k]);
   /* n = 0: reductions give 0, nothing else happens */
   double r[2] = {1, 1};
   const double *xs[2] = {NULL, NULL};
