@@ -150,9 +150,9 @@ END_TEST
 START_TEST(restart_honoured)
 {
   tcsr T;
-  convdiff2d(&T, 32, 0.5, 0.25);
+  convdiff2d(&T, 32, 0.1, 0.05); /* mildly nonsymmetric: restarts cost much */
   double *b = malloc(T.n * sizeof(double)), *x = malloc(T.n * sizeof(double));
-  ng_test_random(b, T.n);
+  for (int32_t i = 0; i < T.n; i++) b[i] = 1.0; /* fixed: the counts below do not depend on the seed */
   int its[3], m[3] = {5, 30, 1};
   for (int k = 0; k < 3; k++) {
     char opt[128];
