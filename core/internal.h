@@ -169,6 +169,8 @@ typedef struct ng_vec_ops {
   /* z = alpha x + beta y + gamma z (gamma may be 0: z overwritten) */
   ng_status (*axpbypcz)(ng_context ctx, int32_t n, double alpha, const double *x, double beta,
                         const double *y, double gamma, double *z);
+  /* x = alpha x */
+  ng_status (*scale)(ng_context ctx, int32_t n, double alpha, double *x);
   /* z = d .* x */
   ng_status (*pointwise_mult)(ng_context ctx, int32_t n, const double *d, const double *x, double *z);
   /* result[k] = sum x_k . y_k for k < count (fused when count is 2) */
@@ -219,6 +221,15 @@ typedef struct ng_vec_ops {
    * stash on the host), all three fetched with one wait. */
   ng_status (*cg1_dot)(ng_context ctx, int32_t n, const double *w, const double *u, const double stash[2],
                        double result[3]);
+  /* A Krylov basis of k vectors stored one after the other, vector j at
+   * V + j * ldv (ldv >= n; GMRES, solver/gmres.c); the k coefficients are
+   * host arrays. basis_dot: h[j] = (V_j, w) for j < k, this rank's share
+   * (the caller reduces all k at once). basis_update: w = alpha V y + beta w
+   * (beta 0: w overwritten). Blocked on the host, cuBLAS dgemv on a GPU. */
+  ng_status (*basis_dot)(ng_context ctx, int32_t n, int k, const double *V, int64_t ldv, const double *w,
+                         double *h);
+  ng_status (*basis_update)(ng_context ctx, int32_t n, int k, const double *V, int64_t ldv, double alpha,
+                            const double *y, double beta, double *w);
   /* New entries go above this line, and every table (vec_host.c,
    * vec_cuda.cu) fills them by designated initializer. */
 } ng_vec_ops;
@@ -370,10 +381,20 @@ struct ng_precond_s {
 
 typedef struct ng_solver_ops {
   const char *name;
-  int preconditioned; /* pcg / pbicgstab use the -precond; cg / bicgstab ignore it */
-  int nwork;          /* work vectors it needs (allocated once at set_operator) */
+  /* Work vectors (context memory, allocated once at set_operator as one
+   * block, each vector aligned; S->ld entries apart) without and with a
+   * preconditioner (-precond other than none). */
+  int nwork, nwork_precond;
   ng_status (*solve)(ng_solver S, const double *b, double *x);
+  /* Optional (NULL: the counts above, no host scratch): the work when it
+   * depends on the options (gmres: on -gmres_restart): vectors and doubles
+   * of host scratch (S->hwork). */
+  void (*work_size)(ng_solver S, int *nvec, size_t *nhost);
 } ng_solver_ops;
+/* Largest -gmres_restart (the GPU basis products pass m + 1 coefficients
+ * through the reduction scratch; the host Hessenberg matrix is (m+1) x m). */
+#define NG_GMRES_MAX_RESTART 1000
+/* The method by name or alias (pcg is cg, pbicgstab is bicgstab); NULL when unknown. */
 const ng_solver_ops *ng_solver_find(const char *name);
 void ng_solver_list(char *buf, size_t len);
 
@@ -381,12 +402,20 @@ struct ng_solver_s {
   ng_context ctx;
   const ng_solver_ops *ops;
   ng_matrix A;
-  ng_precond P;           /* NULL: identity */
+  ng_precond P;           /* NULL: identity (-precond none) */
   ng_options opts;        /* private copy */
   double tol, atol, divtol;
   int maxit, monitor, norm_r0;
   int classic_cg;         /* -cg_single_reduction 0: the textbook two reductions on several ranks */
-  double **work;          /* nwork vectors of n_local, context memory */
+  int has_precond;        /* -precond is not none: set_operator builds P */
+  int restart;            /* -gmres_restart */
+  ng_monitor_fn monitor_fn; /* ng_solver_set_monitor (NULL: none) */
+  void *monitor_ctx;
+  double **work;          /* nwork vectors of n_local, context memory, ld apart in one block */
+  double *work_block;     /* the block (vops->alloc_raw) */
+  int nwork;              /* vectors in work */
+  int64_t ld;             /* distance between consecutive work vectors (>= n_local) */
+  double *hwork;          /* host scratch of the method (work_size's nhost doubles) */
   double *history;        /* maxit + 1 */
   int iterations, history_len;
   double residual;        /* final relative residual */
@@ -426,6 +455,10 @@ ng_status ng_krylov_nonfinite(ng_solver S, int it, const char *what, double valu
 ng_status ng_krylov_preconditioned_nonfinite(ng_solver S, int it, const char *what, double value,
                                              const double *z, const char *zname, const char *if_z_finite);
 ng_status ng_krylov_not_converged(ng_solver S);
+/* Replaces the last recorded ||r|| (history, relative residual) by rnorm,
+ * a recomputed true residual norm, without calling the monitors again;
+ * *done when it meets the target. NG_ERR_NUMERIC when not finite. */
+ng_status ng_krylov_true_residual(ng_solver S, double rnorm, int *done);
 
 /* Halo plan (comm/halo.c): built once at setup from the global columns this
  * rank reads but does not own; begin/end move owned entries of x into

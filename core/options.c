@@ -25,8 +25,12 @@ typedef struct {
 } opt_def;
 
 static const opt_def known[] = {
-  {"solver", OPT_STRING, "pcg", NULL, 0, "Krylov method: cg, pcg, bicgstab, pbicgstab"},
-  {"precond", OPT_STRING, "jacobi", NULL, 0, "preconditioner of pcg/pbicgstab: none, jacobi, amg"},
+  {"solver", OPT_STRING, "pcg", NULL, 0,
+   "Krylov method: cg (SPD), bicgstab, gmres, fgmres (flexible GMRES: for a preconditioner that changes between "
+   "applications); pcg and pbicgstab are other names of cg and bicgstab"},
+  {"precond", OPT_STRING, "jacobi", NULL, 0, "preconditioner of every solver: none, jacobi, amg"},
+  {"gmres_restart", OPT_INT, "30", NULL, 1,
+   "GMRES/FGMRES restart m: Krylov vectors kept per cycle (1 to 1000; memory m + 1 vectors, FGMRES 2m + 1)"},
   {"format", OPT_STRING, "csr", NULL, 0, "SpMV storage format: csr, dia, dia_half, ell, ellr, sell, auto"},
   {"tol", OPT_REAL, "1e-8", NULL, 1, "relative tolerance: stop when ||r|| <= tol * ||b|| (or ||r0||, see -norm)"},
   {"atol", OPT_REAL, "0", NULL, 1, "absolute tolerance: stop when ||r|| <= atol"},

@@ -131,6 +131,11 @@ __global__ void k_axpbypcz(int32_t n, double a, const double *x, double b, const
   int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) z[i] = c == 0.0 ? a * x[i] + b * y[i] : a * x[i] + b * y[i] + c * z[i];
 }
+__global__ void k_scale(int32_t n, double a, double *__restrict__ x)
+{
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
 /* x and z may be the same array. */
 __global__ void k_pmult(int32_t n, const double *__restrict__ d, const double *x, double *z)
 {
@@ -338,6 +343,11 @@ static ng_status c_axpbypcz(ng_context ctx, int32_t n, double a, const double *x
   LAUNCH(k_axpbypcz, n, a, x, b, y, c, z);
   return NG_SUCCESS;
 }
+static ng_status c_scale(ng_context ctx, int32_t n, double a, double *x)
+{
+  LAUNCH(k_scale, n, a, x);
+  return NG_SUCCESS;
+}
 static ng_status c_pmult(ng_context ctx, int32_t n, const double *d, const double *x, double *z)
 {
   LAUNCH(k_pmult, n, d, x, z);
@@ -456,6 +466,49 @@ static ng_status c_cg1_dot(ng_context ctx, int32_t n, const double *w, const dou
   (void)stash;
   k_dot1<<<ng_red_grid(CU, n, 1), NG_THREADS, 0, CU->stream>>>(n, w, u, CU->scratch, ng_red_out(CU));
   NG_CHECK(ng_red_fetch(CU, 3, result));
+/* Krylov basis products by cuBLAS dgemv on the contiguous basis (column j
+ * of the n x k matrix V, leading dimension ldv). The k coefficients pass
+ * through the scratch's partials area (free between reductions, which the
+ * stream orders): h is read back after a wait; y is copied in from pageable
+ * host memory, which cudaMemcpyAsync stages before it returns, so the
+ * caller may reuse y at once. */
+static ng_status c_basis_args(ng_context ctx, int32_t n, int k, int64_t ldv, const char *what)
+{
+  NG_ASSERT_ARG(k >= 0 && k <= NG_CUDA_SCRATCH - NG_RED_PARTIALS,
+                "%s: %d basis vectors (at most %d on a GPU context)", what, k, NG_CUDA_SCRATCH - NG_RED_PARTIALS);
+  NG_ASSERT_ARG(ldv >= n && ldv <= 2147483647, "%s: leading dimension %lld for n = %d", what, (long long)ldv,
+                (int)n);
+  return NG_SUCCESS;
+}
+static ng_status c_basis_dot(ng_context ctx, int32_t n, int k, const double *V, int64_t ldv, const double *w,
+                             double *h)
+{
+  const double one = 1.0, zero = 0.0;
+  double *dh = CU->scratch + NG_RED_PARTIALS;
+  NG_CHECK(c_basis_args(ctx, n, k, ldv, "basis_dot"));
+  if (k == 0) return NG_SUCCESS;
+  if (n == 0) { /* a rank without rows: its share is 0 */
+    for (int j = 0; j < k; j++) h[j] = 0.0;
+    return NG_SUCCESS;
+  }
+  NG_CUBLAS_CHECK(cublasDgemv(CU->cublas, CUBLAS_OP_T, n, k, &one, V, (int)ldv, w, 1, &zero, dh, 1));
+  NG_CUDA_CHECK(cudaMemcpyAsync(h, dh, (size_t)k * sizeof(double), cudaMemcpyDeviceToHost, CU->stream));
+  NG_CUDA_CHECK(cudaStreamSynchronize(CU->stream));
+  return NG_SUCCESS;
+}
+static ng_status c_basis_update(ng_context ctx, int32_t n, int k, const double *V, int64_t ldv, double alpha,
+                                const double *y, double beta, double *w)
+{
+  double *dy = CU->scratch + NG_RED_PARTIALS;
+  NG_CHECK(c_basis_args(ctx, n, k, ldv, "basis_update"));
+  if (n == 0) return NG_SUCCESS;
+  if (k == 0) { /* w = beta w */
+    if (beta == 0.0) LAUNCH(k_fill, n, 0.0, w);
+    else if (beta != 1.0) LAUNCH(k_scale, n, beta, w);
+    return NG_SUCCESS;
+  }
+  NG_CUDA_CHECK(cudaMemcpyAsync(dy, y, (size_t)k * sizeof(double), cudaMemcpyHostToDevice, CU->stream));
+  NG_CUBLAS_CHECK(cublasDgemv(CU->cublas, CUBLAS_OP_N, n, k, &alpha, V, (int)ldv, dy, 1, &beta, w, 1));
   return NG_SUCCESS;
 }
 
@@ -470,6 +523,7 @@ extern "C" const ng_vec_ops ng_vec_ops_cuda = {
   .axpy = c_axpy,
   .xpay = c_xpay,
   .axpbypcz = c_axpbypcz,
+  .scale = c_scale,
   .pointwise_mult = c_pmult,
   .dot_local = c_dot,
   .alloc_raw = c_alloc_raw,
@@ -485,4 +539,6 @@ extern "C" const ng_vec_ops ng_vec_ops_cuda = {
   .cg_step = c_cg_step,
   .cg1_update = c_cg1_update,
   .cg1_dot = c_cg1_dot,
+  .basis_dot = c_basis_dot,
+  .basis_update = c_basis_update,
 };

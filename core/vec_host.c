@@ -52,6 +52,12 @@ static ng_status h_axpbypcz(ng_context ctx, int32_t n, double a, const double *x
   }
   return NG_SUCCESS;
 }
+static ng_status h_scale(ng_context ctx, int32_t n, double a, double *x)
+{
+  NG_OMP_FOR
+  for (int32_t i = 0; i < n; i++) x[i] *= a;
+  return NG_SUCCESS;
+}
 static ng_status h_pmult(ng_context ctx, int32_t n, const double *d, const double *x, double *z)
 {
   NG_OMP_FOR
@@ -206,6 +212,47 @@ static ng_status h_cg1_dot(ng_context ctx, int32_t n, const double *w, const dou
   h_dot(ctx, n, 1, xs, ys, &result[0]);
   result[1] = stash[0];
   result[2] = stash[1];
+/* Krylov basis products, blocked by rows: a block of w (and of the result)
+ * stays in cache while the k basis vectors stream past it once. */
+#define NG_BASIS_BLOCK 1024
+static ng_status h_basis_dot(ng_context ctx, int32_t n, int k, const double *V, int64_t ldv, const double *w,
+                             double *h)
+{
+  NG_ASSERT_ARG(k >= 0 && ldv >= n, "basis_dot: k = %d, ldv = %lld for n = %d", k, (long long)ldv, (int)n);
+  for (int j = 0; j < k; j++) h[j] = 0.0;
+  int64_t nblocks = ((int64_t)n + NG_BASIS_BLOCK - 1) / NG_BASIS_BLOCK;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : h[:k]) schedule(static) if (n > 20000)
+#endif
+  for (int64_t c = 0; c < nblocks; c++) {
+    int64_t i0 = c * NG_BASIS_BLOCK, i1 = i0 + NG_BASIS_BLOCK < n ? i0 + NG_BASIS_BLOCK : n;
+    for (int j = 0; j < k; j++) {
+      const double *v = V + j * ldv;
+      double s = 0.0;
+      for (int64_t i = i0; i < i1; i++) s += v[i] * w[i];
+      h[j] += s;
+    }
+  }
+  return NG_SUCCESS;
+}
+static ng_status h_basis_update(ng_context ctx, int32_t n, int k, const double *V, int64_t ldv, double alpha,
+                                const double *y, double beta, double *w)
+{
+  NG_ASSERT_ARG(k >= 0 && ldv >= n, "basis_update: k = %d, ldv = %lld for n = %d", k, (long long)ldv, (int)n);
+  int64_t nblocks = ((int64_t)n + NG_BASIS_BLOCK - 1) / NG_BASIS_BLOCK;
+  NG_OMP_FOR
+  for (int64_t c = 0; c < nblocks; c++) {
+    int64_t i0 = c * NG_BASIS_BLOCK, i1 = i0 + NG_BASIS_BLOCK < n ? i0 + NG_BASIS_BLOCK : n;
+    if (beta == 0.0)
+      for (int64_t i = i0; i < i1; i++) w[i] = 0.0;
+    else if (beta != 1.0)
+      for (int64_t i = i0; i < i1; i++) w[i] *= beta;
+    for (int j = 0; j < k; j++) {
+      const double *v = V + j * ldv;
+      double a = alpha * y[j];
+      for (int64_t i = i0; i < i1; i++) w[i] += a * v[i];
+    }
+  }
   return NG_SUCCESS;
 }
 
@@ -220,6 +267,7 @@ const ng_vec_ops ng_vec_ops_host = {
   .axpy = h_axpy,
   .xpay = h_xpay,
   .axpbypcz = h_axpbypcz,
+  .scale = h_scale,
   .pointwise_mult = h_pmult,
   .dot_local = h_dot,
   .alloc_raw = h_alloc_raw,
@@ -235,4 +283,6 @@ const ng_vec_ops ng_vec_ops_host = {
   .cg_step = h_cg_step,
   .cg1_update = h_cg1_update,
   .cg1_dot = h_cg1_dot,
+  .basis_dot = h_basis_dot,
+  .basis_update = h_basis_update,
 };

@@ -123,11 +123,11 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
   const char *solver = "", *precond = "";
   ng_status st, solve_st;
   ng_context_rank(ctx, &rank, &size);
-  ng_options_get_string(opts, "solver", &solver);
-  ng_options_get_string(opts, "precond", &precond);
   ng_matrix_get_size(A, &n, NULL, &nnz);
   if ((st = ng_solver_create(ctx, opts, &S))) return st;
   if ((st = ng_solver_set_operator(S, A))) { ng_solver_destroy(S); return st; }
+  /* what runs (pcg is cg), not what the options say */
+  if ((st = ng_solver_get_method(S, &solver, &precond))) { ng_solver_destroy(S); return st; }
   solve_st = ng_solver_solve(S, b, x);
   if (solve_st != NG_SUCCESS && solve_st != NG_ERR_NOT_CONVERGED && solve_st != NG_ERR_BREAKDOWN &&
       solve_st != NG_ERR_DIVERGED) {

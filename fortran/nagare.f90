@@ -79,7 +79,21 @@ module nagare
   public :: ng_solver_create, ng_solver_set_operator, ng_solver_solve, ng_solver_get_iterations, &
             ng_solver_get_residual, ng_solver_get_history, ng_solver_get_times, ng_solver_destroy, &
             ng_solver_get_precond_comm_seconds, ng_context_set_transport, ng_context_get_transport, &
-            ng_matrix_get_transport
+            ng_matrix_get_transport, ng_solver_set_monitor, ng_solver_clear_monitor
+  public :: ng_monitor_fn
+
+  ! The monitor callback (ng_solver_set_monitor): a bind(c) subroutine of
+  ! this interface, called on every rank with iteration 0, 1, ... and the
+  ! residual norm; s is the solver's C handle, user_ctx what was given
+  ! (c_loc of the caller's data, or c_null_ptr).
+  abstract interface
+    subroutine ng_monitor_fn(s, iteration, rnorm, user_ctx) bind(c)
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: s, user_ctx
+      integer(c_int), value :: iteration
+      real(c_double), value :: rnorm
+    end subroutine
+  end interface
 
   interface ng_matrix_create_csr
     module procedure ng_matrix_create_csr_i4, ng_matrix_create_csr_i8
@@ -530,6 +544,12 @@ module nagare
       character(kind=c_char), dimension(*) :: buf
       integer(c_size_t), value :: len
       integer(c_int) :: c_ng_matrix_get_transport
+    end function
+    function c_ng_solver_set_monitor(s, fn, user_ctx) bind(c, name='ng_solver_set_monitor')
+      import :: c_ptr, c_funptr, c_int
+      type(c_ptr), value :: s, user_ctx
+      type(c_funptr), value :: fn
+      integer(c_int) :: c_ng_solver_set_monitor
     end function
     function c_ng_solver_destroy(s) bind(c, name='ng_solver_destroy')
       import :: c_ptr, c_int
@@ -1269,6 +1289,25 @@ contains
     else
       allocate (history(0))
     end if
+  end subroutine
+
+  ! fn: a bind(c) subroutine of interface ng_monitor_fn; user_ctx (optional,
+  ! default c_null_ptr) is passed to it unchanged.
+  subroutine ng_solver_set_monitor(s, fn, user_ctx, stat)
+    type(ng_solver), intent(in) :: s
+    procedure(ng_monitor_fn) :: fn
+    type(c_ptr), intent(in), optional :: user_ctx
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: u
+    u = c_null_ptr
+    if (present(user_ctx)) u = user_ctx
+    call check(c_ng_solver_set_monitor(s%ptr, c_funloc(fn), u), 'ng_solver_set_monitor', stat)
+  end subroutine
+
+  subroutine ng_solver_clear_monitor(s, stat)
+    type(ng_solver), intent(in) :: s
+    integer, intent(out), optional :: stat
+    call check(c_ng_solver_set_monitor(s%ptr, c_null_funptr, c_null_ptr), 'ng_solver_clear_monitor', stat)
   end subroutine
 
   subroutine ng_solver_get_precond_comm_seconds(s, seconds, stat)

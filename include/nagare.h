@@ -100,7 +100,8 @@ int ng_have_zlib(void);
 
 /* ---- options database ---------------------------------------------------- */
 /* Known options (ng_options_print_help lists each with default and help):
- *   -solver cg|pcg|bicgstab|pbicgstab   -precond none|jacobi|amg
+ *   -solver cg|bicgstab|gmres|fgmres (pcg, pbicgstab: aliases of cg, bicgstab)
+ *   -precond none|jacobi|amg (every solver)  -gmres_restart 30
  *   -format csr|dia|dia_half|ell|ellr|sell|auto  -tol 1e-8  -atol 0
  *   -maxit 1000  -norm b|r0  -monitor  -device auto|cpu|gpu  ... */
 ng_status ng_options_create(ng_options *opts);
@@ -220,6 +221,11 @@ ng_status ng_precond_destroy(ng_precond P);
 ng_status ng_precond_describe(ng_precond P, char *buf, size_t len);
 
 /* ---- solvers ------------------------------------------------------------- */
+/* -solver cg (CG), bicgstab (BiCGSTAB, right-preconditioned), gmres
+ * (GMRES(m), right-preconditioned, m = -gmres_restart) or fgmres (flexible
+ * GMRES(m): the preconditioner may change between applications); pcg and
+ * pbicgstab are other names of cg and bicgstab. Every solver applies the
+ * -precond preconditioner (none: unpreconditioned). */
 ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S);
 /* Set the operator; builds the preconditioner named by -precond (setup). */
 ng_status ng_solver_set_operator(ng_solver S, ng_matrix A);
@@ -242,6 +248,19 @@ ng_status ng_solver_get_times(ng_solver S, double *setup_seconds, double *solve_
  * since its setup (the distributed AMG's coarse levels, P and R; the
  * finest level's halo counts in ng_matrix_get_comm_info); 0 without one. */
 ng_status ng_solver_get_precond_comm_seconds(ng_solver S, double *seconds);
+/* What runs: the method's name ("cg" for -solver pcg) and the
+ * preconditioner's ("none" without one). Either output may be NULL; the
+ * strings are static. The preconditioner is known after set_operator
+ * ("none" before). */
+ng_status ng_solver_get_method(ng_solver S, const char **method, const char **precond);
+/* Convergence monitor: called by every solver on every rank with the
+ * iteration and the residual norm ||r|| (global, the same on every rank):
+ * once with iteration 0 and ||r0||, then once per iteration, so a solve of
+ * k iterations calls it k + 1 times (GMRES: the least-squares estimate of
+ * ||r||, as in the history). It must not call collective nagare functions.
+ * fn NULL removes it. Independent of -monitor (which prints on rank 0). */
+typedef void (*ng_monitor_fn)(ng_solver S, int iteration, double rnorm, void *user_ctx);
+ng_status ng_solver_set_monitor(ng_solver S, ng_monitor_fn fn, void *user_ctx);
 ng_status ng_solver_destroy(ng_solver S);
 
 #ifdef __cplusplus

@@ -1,5 +1,6 @@
 /* solver/bicgstab.c: BiCGSTAB (van der Vorst, SIAM J. Sci. Stat. Comput. 13,
- * 1992), plain (bicgstab) and right-preconditioned (pbicgstab): it iterates
+ * 1992; pbicgstab is another name of it), right-preconditioned by the
+ * -precond preconditioner (or none): it iterates
  * on A M^-1 y = b, x = M^-1 y, so the residual it monitors is the true
  * recursive residual b - A x. s overwrites r; without a preconditioner phat
  * is p and shat is s (no copies). Reductions per iteration: (r0hat, v), the
@@ -7,7 +8,7 @@
  * update of x and r (one pass, vops->bicgstab_update). Each of them is
  * checked finite where it is formed: NaN/Inf end the solve at once with
  * NG_ERR_NUMERIC (krylov_util.c).
- * Work: r, r0hat, p, v, t (+ phat, shat for pbicgstab). */
+ * Work: r, r0hat, p, v, t (+ phat, shat with a preconditioner). */
 #include "internal.h"
 #include <math.h>
 
@@ -80,5 +81,4 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
   return ng_krylov_not_converged(S);
 }
 
-const ng_solver_ops ng_solver_bicgstab = {"bicgstab", 0, 5, bicgstab_solve};
-const ng_solver_ops ng_solver_pbicgstab = {"pbicgstab", 1, 7, bicgstab_solve};
+const ng_solver_ops ng_solver_bicgstab = {"bicgstab", 5, 7, bicgstab_solve, NULL};

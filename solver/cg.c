@@ -1,7 +1,8 @@
-/* solver/cg.c: conjugate gradients, plain (cg) and preconditioned (pcg).
+/* solver/cg.c: conjugate gradients (cg; pcg is another name of it), with
+ * the -precond preconditioner or none.
  * Hestenes & Stiefel (1952); the preconditioned form as in Saad, Iterative
  * Methods for Sparse Linear Systems, 2nd ed., Algorithm 9.1. Without a
- * preconditioner z is r itself (no copy). Work: r, p, q (+ z for pcg).
+ * preconditioner z is r itself (no copy). Work: r, p, q (+ z with one).
  *
  * Fused for few passes over memory (same arithmetic as the textbook form):
  * one pass does r -= alpha q and (r, r) (and, with a diagonal preconditioner
@@ -116,5 +117,4 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
 }
 
 /* one more work vector than the textbook form needs: s of cg_single.c */
-const ng_solver_ops ng_solver_cg = {"cg", 0, 4, cg_solve};
-const ng_solver_ops ng_solver_pcg = {"pcg", 1, 5, cg_solve};
+const ng_solver_ops ng_solver_cg = {"cg", 4, 5, cg_solve, NULL};

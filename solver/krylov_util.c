@@ -1,6 +1,7 @@
 /* solver/krylov_util.c: building blocks every Krylov method shares: the
  * operator and preconditioner applications on context memory, and the
- * convergence/divergence bookkeeping (history, -monitor, status messages).
+ * convergence/divergence bookkeeping (history, -monitor and the monitor
+ * callback, status messages).
  * Numeric faults: every scalar a method forms from a global reduction is
  * checked finite where it is formed, so NaN/Inf from the matrix product or
  * the preconditioner ends the solve at that iteration with NG_ERR_NUMERIC,
@@ -28,8 +29,11 @@ ng_status ng_pc_apply(ng_solver S, const double *r, double *z)
   return NG_SUCCESS;
 }
 
+/* -monitor prints on rank 0; the user's callback (ng_solver_set_monitor)
+ * runs on every rank. Both see every iteration, 0 included, from here. */
 static void monitor(ng_solver S, int it, double rnorm)
 {
+  if (S->monitor_fn) S->monitor_fn(S, it, rnorm, S->monitor_ctx);
   if (S->monitor && S->ctx->rank == 0) {
     printf("  it %4d  ||r|| %.6e  rel %.3e\n", it, rnorm, S->norm_ref > 0 ? rnorm / S->norm_ref : 0.0);
     fflush(stdout);
@@ -104,4 +108,16 @@ ng_status ng_krylov_not_converged(ng_solver S)
   return NG_ERROR(NG_ERR_NOT_CONVERGED,
                   "%s: not converged after %d iterations: ||r|| = %.3e, relative %.3e > tol %g (atol %g)",
                   S->ops->name, S->iterations, S->history[S->history_len - 1], S->residual, S->tol, S->atol);
+}
+
+ng_status ng_krylov_true_residual(ng_solver S, double rnorm, int *done)
+{
+  int last = S->history_len - 1;
+  if (!isfinite(rnorm))
+    return NG_ERROR(NG_ERR_NUMERIC, "%s: NaN/Inf at iteration %d: the recomputed residual norm ||b - A x|| is %g",
+                    S->ops->name, S->iterations, rnorm);
+  S->history[last] = rnorm;
+  S->residual = S->norm_ref > 0 ? rnorm / S->norm_ref : 0.0;
+  *done = rnorm <= S->target;
+  return NG_SUCCESS;
 }

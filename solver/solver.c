@@ -1,14 +1,16 @@
 /* solver/solver.c: the public solver API. create() reads the options once
- * (method, tolerances, limits), set_operator() allocates the work vectors
+ * (method, preconditioner name, tolerances, limits, restart),
+ * set_operator() allocates the work vectors (one block), the host scratch
  * and the history and builds the preconditioner (timed as setup), solve()
- * handles b = 0 and times the method's solve. */
+ * handles b = 0 and times the method's solve. Every method takes -precond;
+ * none means no preconditioner object at all (S->P NULL). */
 #include "internal.h"
 #include <math.h>
 
 /* The local part of create: reads the options into s (no communication). */
 static ng_status create_local(ng_solver s, ng_options opts)
 {
-  const char *name, *norm;
+  const char *name, *norm, *precond;
   NG_CHECK(ng_options_copy(opts, &s->opts));
   NG_CHECK(ng_options_get_string(s->opts, "solver", &name));
   s->ops = ng_solver_find(name);
@@ -29,7 +31,13 @@ static ng_status create_local(ng_solver s, ng_options opts)
   }
   NG_CHECK(ng_options_get_string(s->opts, "norm", &norm));
   s->norm_r0 = !strcmp(norm, "r0");
+  NG_CHECK(ng_options_get_string(s->opts, "precond", &precond));
+  s->has_precond = strcmp(precond, "none") != 0;
+  NG_CHECK(ng_options_get_int(s->opts, "gmres_restart", &s->restart));
   if (s->maxit < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-maxit %d must be >= 0", s->maxit);
+  if (s->restart < 1 || s->restart > NG_GMRES_MAX_RESTART)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-gmres_restart %d must be between 1 and %d", s->restart,
+                    NG_GMRES_MAX_RESTART);
   return NG_SUCCESS;
 }
 
@@ -55,20 +63,33 @@ ng_status ng_solver_create(ng_context ctx, ng_options opts, ng_solver *S)
 
 static void free_work(ng_solver S)
 {
-  if (S->work)
-    for (int k = 0; k < S->ops->nwork; k++) S->ctx->vops->free(S->ctx, S->work[k]);
+  if (S->work_block) S->ctx->vops->free_raw(S->ctx, S->work_block);
   ng_free(S->work);
+  ng_free(S->hwork);
   ng_free(S->history);
+  S->work_block = NULL;
   S->work = NULL;
+  S->hwork = NULL;
   S->history = NULL;
+  S->nwork = 0;
 }
 
-/* The work vectors and the history for n local rows (local, no communication). */
+/* The work vectors (one block of context memory, each vector 256-byte
+ * aligned, S->ld apart), the method's host scratch and the history for n
+ * local rows (local, no communication). */
 static ng_status alloc_work(ng_solver S, int64_t n)
 {
+  int nvec = S->has_precond ? S->ops->nwork_precond : S->ops->nwork;
+  size_t nhost = 0;
   free_work(S);
-  NG_CHECK(NG_CALLOC(S->work, S->ops->nwork));
-  for (int k = 0; k < S->ops->nwork; k++) NG_CHECK(S->ctx->vops->alloc(S->ctx, &S->work[k], n));
+  if (S->ops->work_size) S->ops->work_size(S, &nvec, &nhost);
+  S->ld = (n + 31) / 32 * 32;
+  NG_CHECK(NG_CALLOC(S->work, nvec > 0 ? nvec : 1));
+  NG_CHECK(S->ctx->vops->alloc_raw(S->ctx, (void **)&S->work_block, (size_t)nvec * (size_t)S->ld * sizeof(double),
+                                   "solver work vectors"));
+  S->nwork = nvec;
+  for (int k = 0; k < nvec; k++) S->work[k] = S->work_block + (int64_t)k * S->ld;
+  NG_CHECK(NG_MALLOC(S->hwork, nhost));
   NG_CHECK(NG_MALLOC(S->history, (size_t)S->maxit + 1));
   return NG_SUCCESS;
 }
@@ -96,7 +117,7 @@ ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
   ng_precond_destroy(S->P);
   S->P = NULL;
   S->A = A;
-  if (S->ops->preconditioned) {
+  if (S->has_precond) {
     ng_status st = ng_precond_create(S->ctx, S->opts, A, &S->P);
     if (st != NG_SUCCESS) {
       S->A = NULL; /* not usable: solve() refuses until a good set_operator */
@@ -178,6 +199,22 @@ ng_status ng_solver_get_precond_comm_seconds(ng_solver S, double *seconds)
 {
   NG_ASSERT_ARG(S && seconds, "ng_solver_get_precond_comm_seconds: null argument");
   *seconds = S->P && S->P->ops->comm_seconds ? S->P->ops->comm_seconds(S->P) : 0.0;
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_get_method(ng_solver S, const char **method, const char **precond)
+{
+  NG_ASSERT_ARG(S, "ng_solver_get_method: null solver");
+  if (method) *method = S->ops->name;
+  if (precond) *precond = S->P ? S->P->ops->name : "none";
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_set_monitor(ng_solver S, ng_monitor_fn fn, void *user_ctx)
+{
+  NG_ASSERT_ARG(S, "ng_solver_set_monitor: null solver");
+  S->monitor_fn = fn;
+  S->monitor_ctx = user_ctx;
   return NG_SUCCESS;
 }
 

@@ -1,11 +1,17 @@
 # solver/solver.mk: the public solver API, the Krylov building blocks, one
-# file per method (pcg and pbicgstab share cg.c and bicgstab.c) and the tests.
+# file per method (pcg and pbicgstab are names of cg and bicgstab; gmres.c
+# holds GMRES and FGMRES) and the tests.
 libnagare_la_SOURCES += solver/solver.c solver/krylov_util.c solver/registry.c \
-  solver/cg.c solver/cg_single.c solver/bicgstab.c
+  solver/cg.c solver/cg_single.c solver/bicgstab.c solver/gmres.c
 if NG_CHECK
 check_PROGRAMS += test/test_solver
-test_test_solver_SOURCES = test/test_solver.c
+test_test_solver_SOURCES = test/test_solver.c test/solver_helpers.h
 test_test_solver_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_solver_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_solver
+check_PROGRAMS += test/test_gmres
+test_test_gmres_SOURCES = test/test_gmres.c test/solver_helpers.h
+test_test_gmres_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_gmres_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_gmres
 endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test/mpi_gpu_np2.sh: two ranks on GPU contexts (sharing the node's GPUs):
 # the halo goes device -> host -> MPI -> device through the host-staging
-# transport. PCG+Jacobi, BiCGSTAB and AMG-PCG (the hierarchy across both
+# transport. PCG+Jacobi, BiCGSTAB, AMG-PCG and AMG-GMRES (the hierarchy across both
 # ranks, V-cycle on the GPU) must match the 1-rank GPU iteration count within
 # 1 and the recomputed residual must meet the tolerance.
 # Skipped without a CUDA device.
@@ -12,7 +12,7 @@ if [ $? -ne 0 ]; then
   if echo "$probe" | grep -q "NG_ERR_NO_DEVICE"; then echo "skipped: no CUDA device"; exit 77; fi
   echo "$probe"; echo "FAIL: probe run"; exit 1
 fi
-for solver in "pcg -precond jacobi" "bicgstab" "pcg -precond amg"; do
+for solver in "pcg -precond jacobi" "bicgstab -precond none" "pcg -precond amg" "gmres -precond amg"; do
   # mpi-run.sh exits 77 (skip) in a build without MPI: pass that on.
   out1=$("$dir/mpi-run.sh" 1 "$top/nagare-solve" -problem lap27:32 -device gpu -solver $solver) || { rc=$?; echo "$out1"; exit $rc; }
   out2=$("$dir/mpi-run.sh" 2 "$top/nagare-solve" -problem lap27:32 -device gpu -solver $solver) || { rc=$?; echo "$out2"; exit $rc; }

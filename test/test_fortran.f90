@@ -3,9 +3,25 @@
 ! stat), a 1-based CSR with default-integer indices (ng_matrix_create_csr),
 ! sizes and ownership, vector operations, Matrix Market round trip, a
 ! preconditioner of its own (create, apply, update, describe), a solver with
-! history and times, and a value update. Exit status 1 on the first failure.
+! history, times and a monitor callback, and a value update. Exit status 1 on the first failure.
+! The monitor callback's counter (a bind(c) module procedure).
+module test_fortran_monitor
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_double
+  implicit none
+  integer :: calls = 0, last_iteration = -1
+contains
+  subroutine count_calls(s, iteration, rnorm, user_ctx) bind(c)
+    type(c_ptr), value :: s, user_ctx
+    integer(c_int), value :: iteration
+    real(c_double), value :: rnorm
+    if (iteration == calls .and. rnorm >= 0d0) last_iteration = iteration
+    calls = calls + 1
+  end subroutine
+end module
+
 program test_fortran
   use nagare
+  use test_fortran_monitor
   use, intrinsic :: iso_c_binding, only: c_double, c_int64_t
   implicit none
   integer, parameter :: n = 50
@@ -120,9 +136,12 @@ program test_fortran
   ! solver, then a value update (diagonal 3 -> 4) on the same operator
   call ng_solver_create(ctx, opts, s)
   call ng_solver_set_operator(s, a)
+  call ng_solver_set_monitor(s, count_calls)
   call ng_vector_fill(x, 0d0)
   call ng_solver_solve(s, b, x)
   call ng_solver_get_iterations(s, its)
+  call expect(calls == its + 1 .and. last_iteration == its, 'monitor called for iterations 0..its')
+  call ng_solver_clear_monitor(s)
   call ng_solver_get_residual(s, res)
   call ng_solver_get_history(s, hist)
   call ng_solver_get_times(s, setup, solve)
@@ -134,6 +153,7 @@ program test_fortran
   call ng_solver_solve(s, b, x, stat=st)
   call ng_solver_get_residual(s, res)
   call expect(st == NG_SUCCESS .and. res <= 1d-10, 'solve after update')
+  call expect(calls == its + 1, 'no monitor calls after clear')
   call ng_matrix_apply(a, x, y)
   call ng_vector_axpy(-1d0, b, y)
   d = ng_vector_norm2(y) / ng_vector_norm2(b)

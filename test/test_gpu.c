@@ -567,12 +567,17 @@ static void solver_case(const char *spec, const char *options, double tol)
 
 START_TEST(solvers_match_host)
 {
-  solver_case("lap27:16", "-solver cg -tol 1e-10", 1e-10);
+  solver_case("lap27:16", "-solver cg -precond none -tol 1e-10", 1e-10);
   solver_case("lap27:16", "-solver pcg -precond jacobi -tol 1e-10", 1e-10);
   solver_case("fem27:12", "-solver pcg -precond jacobi -tol 1e-10", 1e-10);
-  solver_case("mps:8", "-solver cg -tol 1e-10", 1e-10);
-  solver_case("lap27:16", "-solver bicgstab -tol 1e-8", 1e-8);
+  solver_case("mps:8", "-solver cg -precond none -tol 1e-10", 1e-10);
+  solver_case("lap27:16", "-solver bicgstab -precond none -tol 1e-8", 1e-8);
   solver_case("fem27:12", "-solver pbicgstab -precond jacobi -tol 1e-8", 1e-8);
+  /* GMRES: the basis products by cuBLAS dgemv against the host's blocked loops */
+  solver_case("lap27:16", "-solver gmres -precond none -tol 1e-10", 1e-10);
+  solver_case("fem27:12", "-solver gmres -precond jacobi -gmres_restart 10 -tol 1e-8", 1e-8);
+  solver_case("fem27:12", "-solver fgmres -precond jacobi -gmres_restart 20 -tol 1e-8", 1e-8);
+  solver_case("mps:8", "-solver fgmres -precond amg -tol 1e-10", 1e-10);
 }
 END_TEST
 

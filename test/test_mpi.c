@@ -142,14 +142,17 @@ static void compare_with_serial(const char *spec, const char *opts)
 
 START_TEST(krylov_matches_serial)
 {
-  const char *opts[] = {"-solver cg -tol 1e-9", "-solver pcg -precond jacobi -tol 1e-9",
-                        "-solver bicgstab -tol 1e-9", "-solver pbicgstab -precond jacobi -tol 1e-9"};
-  for (int k = 0; k < 4; k++) {
+  const char *opts[] = {"-solver cg -precond none -tol 1e-9", "-solver pcg -precond jacobi -tol 1e-9",
+                        "-solver bicgstab -precond none -tol 1e-9", "-solver pbicgstab -precond jacobi -tol 1e-9",
+                        "-solver gmres -precond jacobi -tol 1e-9 -gmres_restart 10",
+                        "-solver fgmres -precond amg -tol 1e-9"};
+  for (int k = 0; k < 6; k++) {
     compare_with_serial("lap27:12", opts[k]);
     compare_with_serial("fem27:12x10x14", opts[k]);
   }
   /* more ranks than z-planes: ranks 2, 3 own no rows */
   compare_with_serial("lap27:6x5x2", opts[1]);
+  compare_with_serial("lap27:6x5x2", opts[4]);
 }
 END_TEST
 

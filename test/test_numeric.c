@@ -131,8 +131,10 @@ static result solve(problem *P, const char *opts, int poison_at)
   return R;
 }
 
-static const char *all_solvers[] = {"-solver cg", "-solver pcg -precond jacobi", "-solver pcg -precond amg",
-                                    "-solver bicgstab", "-solver pbicgstab -precond amg"};
+static const char *all_solvers[] = {"-solver cg -precond none", "-solver pcg -precond jacobi", "-solver pcg -precond amg",
+                                    "-solver bicgstab -precond none", "-solver pbicgstab -precond amg",
+                                    "-solver gmres -precond none", "-solver gmres -precond amg",
+                                    "-solver fgmres -precond jacobi"};
 #define NSOLVERS (int)(sizeof(all_solvers) / sizeof(all_solvers[0]))
 
 #define ASSERT_NUMERIC(R, opts, ...)                                                                         \
@@ -216,8 +218,8 @@ END_TEST
  * in the first iteration (no preconditioner to rescale it). */
 START_TEST(overflow_in_the_iteration)
 {
-  const char *opts[] = {"-solver cg", "-solver bicgstab"};
-  for (int k = 0; k < 2; k++) {
+  const char *opts[] = {"-solver cg -precond none", "-solver bicgstab -precond none", "-solver gmres -precond none"};
+  for (int k = 0; k < 3; k++) {
     problem P;
     problem_create(&P, "lap7:8");
     int64_t nnz;
@@ -240,7 +242,7 @@ END_TEST
 
 /* The preconditioner's k-th application gives NaN on the last rank. pcg
  * applies it once before the loop and once per iteration; pbicgstab twice
- * per iteration (M^-1 p, then M^-1 s). */
+ * per iteration (M^-1 p, then M^-1 s); gmres and fgmres once per iteration. */
 START_TEST(preconditioner_produces_nan)
 {
   struct {
@@ -254,6 +256,10 @@ START_TEST(preconditioner_produces_nan)
       {"-solver pbicgstab -precond amg", 3, 2, "(r0hat, A M^-1 p)"},
       {"-solver pbicgstab -precond amg", 4, 2, "A M^-1 s"},
       {"-solver pbicgstab -precond jacobi", 1, 1, "(r0hat, A M^-1 p)"},
+      /* gmres and fgmres: once per iteration, from the first */
+      {"-solver gmres -precond amg", 1, 1, "h = (v_i, A M^-1 v_j)"},
+      {"-solver gmres -precond jacobi", 3, 3, "h = (v_i, A M^-1 v_j)"},
+      {"-solver fgmres -precond amg", 2, 2, "h = (v_i, A M^-1 v_j)"},
   };
   for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
     problem P;

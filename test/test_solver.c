@@ -4,170 +4,7 @@
  * checked by recomputing ||b - A x|| with the CSR SpMV below, written from
  * the arrays (not the library's). Also: failure statuses, history, b = 0,
  * -norm r0, -atol, -divtol, and the public preconditioner API. */
-#include "testutil.h"
-#include "../core/internal.h"
-#include <math.h>
-
-typedef struct {
-  int32_t n;
-  int64_t *rp;
-  int32_t *col;
-  double *val;
-} tcsr;
-
-static void tcsr_free(tcsr *A) { free(A->rp); free(A->col); free(A->val); }
-
-/* Builder: rows appended in order. */
-static void tcsr_init(tcsr *A, int32_t n, int per_row)
-{
-  A->n = n;
-  A->rp = calloc((size_t)n + 1, sizeof(int64_t));
-  A->col = malloc((size_t)n * per_row * sizeof(int32_t));
-  A->val = malloc((size_t)n * per_row * sizeof(double));
-}
-static void tcsr_push(tcsr *A, int32_t i, int32_t j, double v)
-{
-  int64_t k = A->rp[i + 1]++;
-  A->col[k] = j;
-  A->val[k] = v;
-}
-static void tcsr_next_row(tcsr *A, int32_t i) { if (i + 1 < A->n) A->rp[i + 2] = A->rp[i + 1]; }
-
-/* 2D 5-point Laplacian on an m x m grid (Dirichlet). */
-static void lap2d(tcsr *A, int m)
-{
-  tcsr_init(A, m * m, 5);
-  for (int y = 0; y < m; y++)
-    for (int x = 0; x < m; x++) {
-      int32_t i = y * m + x;
-      if (y > 0) tcsr_push(A, i, i - m, -1);
-      if (x > 0) tcsr_push(A, i, i - 1, -1);
-      tcsr_push(A, i, i, 4);
-      if (x < m - 1) tcsr_push(A, i, i + 1, -1);
-      if (y < m - 1) tcsr_push(A, i, i + m, -1);
-      tcsr_next_row(A, i);
-    }
-}
-
-/* 1D Laplacian times scale, shifted by -shift on the diagonal. */
-static void lap1d(tcsr *A, int n, double scale, double shift)
-{
-  tcsr_init(A, n, 3);
-  for (int32_t i = 0; i < n; i++) {
-    if (i > 0) tcsr_push(A, i, i - 1, -scale);
-    tcsr_push(A, i, i, 2 * scale - shift);
-    if (i < n - 1) tcsr_push(A, i, i + 1, -scale);
-    tcsr_next_row(A, i);
-  }
-}
-
-/* Random diagonally dominant nonsymmetric matrix, 7 entries a row. */
-static void nonsym(tcsr *A, int n)
-{
-  double r[7];
-  tcsr_init(A, n, 8);
-  for (int32_t i = 0; i < n; i++) {
-    ng_test_random(r, 7);
-    double sum = 0;
-    int32_t cols[6];
-    for (int k = 0; k < 6; k++) {
-      /* distinct off-diagonal columns around i, upwind-biased (convection-like) */
-      int32_t j = (i + 1 + k * 3 + (int32_t)(n / 7) * (k % 2)) % n;
-      if (j == i) j = (j + 1) % n;
-      int dup = 0;
-      for (int q = 0; q < k; q++) dup |= cols[q] == j;
-      cols[k] = dup ? -1 : j;
-    }
-    for (int k = 0; k < 6; k++)
-      if (cols[k] >= 0) {
-        double v = r[k] - (k == 0 ? 1.5 : 0.0);
-        tcsr_push(A, i, cols[k], v);
-        sum += fabs(v);
-      }
-    tcsr_push(A, i, i, 1.2 * sum + 0.1 + fabs(r[6]));
-    tcsr_next_row(A, i);
-  }
-}
-
-/* ||b - A x|| from the arrays. */
-static double true_residual(const tcsr *A, const double *b, const double *x)
-{
-  double s = 0;
-  for (int32_t i = 0; i < A->n; i++) {
-    double ri = b[i];
-    for (int64_t k = A->rp[i]; k < A->rp[i + 1]; k++) ri -= A->val[k] * x[A->col[k]];
-    s += ri * ri;
-  }
-  return sqrt(s);
-}
-static double norm(const double *x, int32_t n)
-{
-  double s = 0;
-  for (int32_t i = 0; i < n; i++) s += x[i] * x[i];
-  return sqrt(s);
-}
-
-static ng_context ctx;
-static void setup(void) { NG_ASSERT_OK(ng_context_create("cpu", &ctx)); }
-static void teardown(void) { ng_context_destroy(ctx); }
-
-typedef struct {
-  ng_status status;
-  int its, hlen;
-  double reported, truerel, h0, hlast, hmax, bn;
-  char msg[512];
-} result;
-
-/* Solve A x = b (x0 given or zero) with the option string; x returned in x. */
-static result run(const tcsr *T, const char *options, const double *b, double *x)
-{
-  result R = {0};
-  ng_options o;
-  ng_matrix A;
-  ng_vector vb, vx;
-  ng_solver S;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, options));
-  NG_ASSERT_OK(ng_matrix_create_csr(ctx, T->n, T->n, T->rp, T->col, T->val, &A));
-  NG_ASSERT_OK(ng_vector_create(A, &vb));
-  NG_ASSERT_OK(ng_vector_create(A, &vx));
-  NG_ASSERT_OK(ng_vector_set_values(vb, b));
-  NG_ASSERT_OK(ng_vector_set_values(vx, x));
-  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
-  NG_ASSERT_OK(ng_options_destroy(o)); /* the solver keeps its own copy */
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
-  R.status = ng_solver_solve(S, vb, vx);
-  snprintf(R.msg, sizeof(R.msg), "%s", ng_last_error());
-  const double *h;
-  NG_ASSERT_OK(ng_solver_get_iterations(S, &R.its));
-  NG_ASSERT_OK(ng_solver_get_residual(S, &R.reported));
-  NG_ASSERT_OK(ng_solver_get_history(S, &h, &R.hlen));
-  ck_assert_int_ge(R.hlen, 1);
-  R.h0 = h[0];
-  R.hlast = h[R.hlen - 1];
-  for (int k = 0; k < R.hlen; k++) R.hmax = fmax(R.hmax, h[k]);
-  double ts, tv;
-  NG_ASSERT_OK(ng_solver_get_times(S, &ts, &tv));
-  ck_assert(ts >= 0 && tv >= 0);
-  NG_ASSERT_OK(ng_vector_get_values(vx, x));
-  double bn = R.bn = norm(b, T->n);
-  R.truerel = bn > 0 ? true_residual(T, b, x) / bn : true_residual(T, b, x);
-  ng_solver_destroy(S);
-  ng_vector_destroy(vb);
-  ng_vector_destroy(vx);
-  ng_matrix_destroy(A);
-  return R;
-}
-
-static void check_converged(const result *R, double tol, const char *what)
-{
-  ck_assert_msg(R->status == NG_SUCCESS, "%s: %s: %s", what, ng_status_name(R->status), R->msg);
-  ck_assert_msg(R->truerel < 10 * tol, "%s: true relative residual %.3e vs tol %.1e", what, R->truerel, tol);
-  ck_assert_msg(R->reported <= tol, "%s: reported residual %.3e", what, R->reported);
-  ck_assert_int_eq(R->hlen, R->its + 1);
-  ck_assert_double_eq_tol(R->hlast / R->bn, R->reported, 1e-12); /* -norm b */
-  printf("%-32s its %4d  true rel %.3e\n", what, R->its, R->truerel);
-}
+#include "solver_helpers.h"
 
 START_TEST(cg_and_pcg_converge_on_lap2d)
 {
@@ -175,7 +12,7 @@ START_TEST(cg_and_pcg_converge_on_lap2d)
   lap2d(&T, 20);
   double *b = malloc(T.n * sizeof(double)), *x = calloc(T.n, sizeof(double));
   ng_test_random(b, T.n);
-  const char *opts[] = {"-solver cg -tol 1e-10", "-solver pcg -tol 1e-10", "-solver pcg -precond none -tol 1e-10",
+  const char *opts[] = {"-solver cg -precond none -tol 1e-10", "-solver pcg -tol 1e-10", "-solver pcg -precond none -tol 1e-10",
                         "-solver pcg -jacobi_omega 0.7 -tol 1e-10"};
   for (int k = 0; k < 4; k++) {
     memset(x, 0, T.n * sizeof(double));
@@ -202,7 +39,7 @@ START_TEST(jacobi_helps_on_bad_scaling)
     for (int64_t k = T.rp[i]; k < T.rp[i + 1]; k++) T.val[k] *= s[i] * s[T.col[k]];
   double *b = malloc(T.n * sizeof(double)), *x = calloc(T.n, sizeof(double));
   ng_test_random(b, T.n);
-  result cg = run(&T, "-solver cg -tol 1e-10 -maxit 20000", b, x);
+  result cg = run(&T, "-solver cg -precond none -tol 1e-10 -maxit 20000", b, x);
   check_converged(&cg, 1e-10, "cg, badly scaled");
   memset(x, 0, T.n * sizeof(double));
   result pcg = run(&T, "-solver pcg -precond jacobi -tol 1e-10", b, x);
@@ -219,7 +56,7 @@ START_TEST(bicgstab_on_nonsymmetric)
   nonsym(&T, 500);
   double *b = malloc(T.n * sizeof(double)), *x = calloc(T.n, sizeof(double));
   ng_test_random(b, T.n);
-  const char *opts[] = {"-solver bicgstab -tol 1e-10", "-solver pbicgstab -tol 1e-10",
+  const char *opts[] = {"-solver bicgstab -precond none -tol 1e-10", "-solver pbicgstab -tol 1e-10",
                         "-solver pbicgstab -precond none -tol 1e-10"};
   for (int k = 0; k < 3; k++) {
     memset(x, 0, T.n * sizeof(double));
@@ -246,9 +83,11 @@ START_TEST(maxit_too_small)
   lap2d(&T, 20);
   double *b = malloc(T.n * sizeof(double)), *x = calloc(T.n, sizeof(double));
   ng_test_random(b, T.n);
-  const char *opts[] = {"-solver cg -maxit 5", "-solver bicgstab -maxit 5", "-solver pcg -maxit 0"};
-  int want[] = {5, 5, 0};
-  for (int k = 0; k < 3; k++) {
+  const char *opts[] = {"-solver cg -precond none -maxit 5", "-solver bicgstab -precond none -maxit 5", "-solver pcg -maxit 0",
+                        "-solver gmres -precond jacobi -maxit 5", "-solver fgmres -maxit 7 -gmres_restart 3",
+                        "-solver gmres -maxit 0"};
+  int want[] = {5, 5, 0, 5, 7, 0};
+  for (int k = 0; k < 6; k++) {
     memset(x, 0, T.n * sizeof(double));
     result R = run(&T, opts[k], b, x);
     ck_assert_msg(R.status == NG_ERR_NOT_CONVERGED, "%s: %s", opts[k], ng_status_name(R.status));
@@ -299,7 +138,7 @@ START_TEST(indefinite_matrix_with_cg)
   /* negative definite: (p, A p) < 0 at once */
   lap1d(&T, 100, -1.0, 0.0);
   for (int i = 0; i < 100; i++) b[i] = 1.0;
-  result R = run(&T, "-solver cg", b, x);
+  result R = run(&T, "-solver cg -precond none", b, x);
   ck_assert_int_eq(R.status, NG_ERR_BREAKDOWN);
   ck_assert_msg(strstr(R.msg, "(p, A p)") != NULL, "message: %s", R.msg);
   ck_assert_int_eq(R.its, 0);
@@ -308,7 +147,7 @@ START_TEST(indefinite_matrix_with_cg)
   lap1d(&T, 100, 1.0, 2.0);
   ng_test_random(b, 100);
   memset(x, 0, 100 * sizeof(double));
-  R = run(&T, "-solver cg -tol 1e-10", b, x);
+  R = run(&T, "-solver cg -precond none -tol 1e-10", b, x);
   ck_assert_msg(R.status == NG_ERR_BREAKDOWN || R.status == NG_ERR_DIVERGED, "%s: %s", ng_status_name(R.status), R.msg);
   free(b); free(x);
   tcsr_free(&T);
@@ -320,8 +159,9 @@ START_TEST(zero_rhs_gives_zero)
   tcsr T;
   lap2d(&T, 8);
   double *b = calloc(T.n, sizeof(double)), *x = malloc(T.n * sizeof(double));
-  const char *opts[] = {"-solver cg", "-solver pcg", "-solver bicgstab", "-solver pbicgstab"};
-  for (int k = 0; k < 4; k++) {
+  const char *opts[] = {"-solver cg", "-solver pcg", "-solver bicgstab", "-solver pbicgstab", "-solver gmres",
+                        "-solver fgmres -precond none"};
+  for (int k = 0; k < 6; k++) {
     ng_test_random(x, T.n);
     result R = run(&T, opts[k], b, x);
     NG_ASSERT_OK(R.status);
@@ -343,7 +183,7 @@ START_TEST(norm_r0_atol_divtol)
   ng_test_random(b, T.n);
   /* x0 near the solution: -norm r0 measures from ||r0|| */
   memset(x, 0, T.n * sizeof(double));
-  result R = run(&T, "-solver cg -tol 1e-6", b, x);
+  result R = run(&T, "-solver cg -precond none -tol 1e-6", b, x);
   NG_ASSERT_OK(R.status);
   for (int32_t i = 0; i < T.n; i++) x0[i] = x[i] + 1e-3 * sin(i);
   double r0 = true_residual(&T, b, x0);
@@ -360,12 +200,12 @@ START_TEST(norm_r0_atol_divtol)
   ck_assert_int_lt(Rb.its, R.its);
   /* -atol alone: ||r|| <= atol */
   memset(x, 0, T.n * sizeof(double));
-  R = run(&T, "-solver cg -tol 0 -atol 1e-3", b, x);
+  R = run(&T, "-solver cg -precond none -tol 0 -atol 1e-3", b, x);
   NG_ASSERT_OK(R.status);
   ck_assert(R.hlast <= 1e-3 && true_residual(&T, b, x) < 1.01e-3);
   /* -divtol 0: any residual above 0 is divergence */
   memset(x, 0, T.n * sizeof(double));
-  R = run(&T, "-solver bicgstab -divtol 0", b, x);
+  R = run(&T, "-solver bicgstab -precond none -divtol 0", b, x);
   ck_assert_int_eq(R.status, NG_ERR_DIVERGED);
   ck_assert_ptr_nonnull(strstr(R.msg, "diverged at iteration 1"));
   free(b); free(x); free(x0);
@@ -380,10 +220,15 @@ START_TEST(bad_names)
   tcsr T;
   ng_matrix A;
   NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set(o, "solver", "gmres"));
+  NG_ASSERT_OK(ng_options_set(o, "solver", "minres"));
   ck_assert_int_eq(ng_solver_create(ctx, o, &S), NG_ERR_ARGUMENT);
-  ck_assert_ptr_nonnull(strstr(ng_last_error(), "gmres"));
-  ck_assert_ptr_nonnull(strstr(ng_last_error(), "pbicgstab"));
+  ck_assert_ptr_nonnull(strstr(ng_last_error(), "minres"));
+  ck_assert_ptr_nonnull(strstr(ng_last_error(), "fgmres"));
+  ck_assert_ptr_nonnull(strstr(ng_last_error(), "pbicgstab = bicgstab"));
+  NG_ASSERT_OK(ng_options_set_from_string(o, "-solver gmres -gmres_restart 0"));
+  ck_assert_int_eq(ng_solver_create(ctx, o, &S), NG_ERR_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(ng_last_error(), "-gmres_restart 0"));
+  NG_ASSERT_OK(ng_options_set(o, "gmres_restart", "30"));
   NG_ASSERT_OK(ng_options_set(o, "solver", "pcg"));
   NG_ASSERT_OK(ng_options_set(o, "precond", "ilu"));
   NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
@@ -391,11 +236,16 @@ START_TEST(bad_names)
   NG_ASSERT_OK(ng_matrix_create_csr(ctx, T.n, T.n, T.rp, T.col, T.val, &A));
   ck_assert_int_eq(ng_solver_set_operator(S, A), NG_ERR_ARGUMENT);
   ck_assert_ptr_nonnull(strstr(ng_last_error(), "ilu"));
-  /* plain cg ignores -precond */
-  ng_solver_destroy(S);
-  NG_ASSERT_OK(ng_options_set(o, "solver", "cg"));
-  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
+  /* cg, bicgstab, gmres and fgmres take -precond too (issue 32: cg used to
+   * ignore it silently) */
+  const char *names[] = {"cg", "bicgstab", "gmres", "fgmres"};
+  for (int k = 0; k < 4; k++) {
+    ng_solver_destroy(S);
+    NG_ASSERT_OK(ng_options_set(o, "solver", names[k]));
+    NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
+    ck_assert_int_eq(ng_solver_set_operator(S, A), NG_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(ng_last_error(), "ilu"));
+  }
   ng_solver_destroy(S);
   ng_solver_destroy(NULL);
   ng_matrix_destroy(A);
@@ -502,7 +352,7 @@ END_TEST
 START_TEST(generated_problems)
 {
   const char *specs[] = {"lap27:12", "fem27:12"};
-  const char *opts[] = {"-solver cg -tol 1e-10", "-solver pcg -tol 1e-10", "-solver pbicgstab -tol 1e-10"};
+  const char *opts[] = {"-solver cg -precond none -tol 1e-10", "-solver pcg -tol 1e-10", "-solver pbicgstab -tol 1e-10"};
   for (int p = 0; p < 2; p++) {
     ng_csr G;
     double *b;
