@@ -406,7 +406,7 @@ struct ng_solver_s {
   ng_options opts;        /* private copy */
   double tol, atol, divtol;
   int maxit, monitor, norm_r0;
-  int classic_cg;         /* -cg_single_reduction 0: the textbook two reductions on several ranks */
+  int classic_cg;         /* -cg_single_reduction 0 (default): the textbook two reductions on several ranks */
   int has_precond;        /* -precond is not none: set_operator builds P */
   int restart;            /* -gmres_restart */
   ng_monitor_fn monitor_fn; /* ng_solver_set_monitor (NULL: none) */

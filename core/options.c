@@ -38,9 +38,9 @@ static const opt_def known[] = {
   {"norm", OPT_STRING, "b", "b|r0", 0, "-tol is relative to ||b|| (b) or to the initial residual (r0)"},
   {"divtol", OPT_REAL, "1e5", NULL, 1, "diverged when ||r|| > divtol * ||r0||"},
   {"monitor", OPT_FLAG, "0", NULL, 0, "print the iteration and residual norm (rank 0)"},
-  {"cg_single_reduction", OPT_BOOL, "1", NULL, 0,
-   "on several ranks, cg/pcg with no or a diagonal preconditioner sum their dot products in one allreduce an "
-   "iteration (Chronopoulos-Gear); 0: the textbook two"},
+  {"cg_single_reduction", OPT_BOOL, "0", NULL, 0,
+   "on several ranks, cg with no or a diagonal preconditioner sums its dot products in one allreduce an "
+   "iteration (Chronopoulos-Gear; for networks where an allreduce costs more than two vector passes)"},
   {"jacobi_omega", OPT_REAL, "1.0", NULL, 1, "Jacobi damping: z = omega D^-1 r"},
   {"device", OPT_STRING, "auto", "auto|cpu|gpu", 0, "where to compute: auto, cpu, gpu"},
   {"comm_transport", OPT_STRING, "", NULL, 0,

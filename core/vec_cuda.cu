@@ -466,6 +466,9 @@ static ng_status c_cg1_dot(ng_context ctx, int32_t n, const double *w, const dou
   (void)stash;
   k_dot1<<<ng_red_grid(CU, n, 1), NG_THREADS, 0, CU->stream>>>(n, w, u, CU->scratch, ng_red_out(CU));
   NG_CHECK(ng_red_fetch(CU, 3, result));
+  return NG_SUCCESS;
+}
+
 /* Krylov basis products by cuBLAS dgemv on the contiguous basis (column j
  * of the n x k matrix V, leading dimension ldv). The k coefficients pass
  * through the scratch's partials area (free between reductions, which the

@@ -212,6 +212,9 @@ static ng_status h_cg1_dot(ng_context ctx, int32_t n, const double *w, const dou
   h_dot(ctx, n, 1, xs, ys, &result[0]);
   result[1] = stash[0];
   result[2] = stash[1];
+  return NG_SUCCESS;
+}
+
 /* Krylov basis products, blocked by rows: a block of w (and of the result)
  * stays in cache while the k basis vectors stream past it once. */
 #define NG_BASIS_BLOCK 1024

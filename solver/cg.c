@@ -52,8 +52,9 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   double rho, rr, d[2], d3[3];
   int done;
   /* One rank with no or a diagonal preconditioner: one host wait per
-   * iteration (cg_step). Several: one reduction per iteration
-   * (solver/cg_single.c). Otherwise (p, q) is summed over ranks first. */
+   * iteration (cg_step). Several with -cg_single_reduction 1: one
+   * reduction per iteration (solver/cg_single.c). Otherwise (p, q) is
+   * summed over ranks first. */
   int one_step = ctx->size == 1 && (dinv || !S->P);
   if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg) return ng_cg_single_solve(S, b, x, dinv);
 

@@ -1,11 +1,14 @@
 /* solver/cg_single.c: conjugate gradients with one reduction an iteration
  * (Chronopoulos & Gear, "s-step iterative methods for symmetric linear
  * systems", J. Comput. Appl. Math. 25, 1989; the preconditioned form as in
- * PETSc's KSPCG with -ksp_cg_single_reduction). cg and pcg take it on
- * several ranks with no or a diagonal preconditioner (solver/cg.c): there
- * the textbook form waits twice an iteration, for (p, A p) and for
- * (r, M^-1 r), and each wait is a device sync plus an allreduce that every
- * rank pays (~20 us on 4 H100s with NVLink, 5% of a lap27:256 iteration).
+ * PETSc's KSPCG with -ksp_cg_single_reduction). cg takes it with
+ * -cg_single_reduction 1 on several ranks with no or a diagonal
+ * preconditioner (solver/cg.c): the textbook form waits twice an iteration,
+ * for (p, A p) and for (r, M^-1 r), each wait a device sync plus an
+ * allreduce. Here one, for two more vector passes (u and w read again):
+ * measured on 4 H100s with NVLink (lap27:256, Jacobi) 0.436 ms an iteration
+ * against the textbook's 0.414, so it is an option for networks where an
+ * allreduce costs more than two passes over the local vectors.
  *
  * With u = M^-1 r, w = A u and s = A p kept by recurrence:
  *   gamma = (r, u), delta = (w, u)          one allreduce, with (r, r)

@@ -25,7 +25,7 @@ static ng_status create_local(ng_solver s, ng_options opts)
   NG_CHECK(ng_options_get_int(s->opts, "maxit", &s->maxit));
   NG_CHECK(ng_options_get_bool(s->opts, "monitor", &s->monitor));
   {
-    int single = 1;
+    int single = 0;
     NG_CHECK(ng_options_get_bool(s->opts, "cg_single_reduction", &single));
     s->classic_cg = !single;
   }

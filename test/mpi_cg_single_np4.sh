@@ -1,6 +1,6 @@
 #!/bin/sh
 # test/mpi_cg_single_np4.sh: CG with one reduction an iteration
-# (solver/cg_single.c, the default on several ranks) against the textbook
+# (solver/cg_single.c, -cg_single_reduction 1) against the textbook
 # form (-cg_single_reduction 0) on 4 ranks and against one rank: the same
 # iteration counts (within 1) and a recomputed relative residual under the
 # tolerance, for pcg + Jacobi on fem27 (a varying diagonal) and cg with no
