@@ -1,6 +1,6 @@
 # solver/solver.mk: the public solver API, the Krylov building blocks, one
 # file per method (pcg and pbicgstab share cg.c and bicgstab.c) and the tests.
-libnagare_la_SOURCES += solver/solver.c solver/krylov_util.c solver/registry.c \
+libnagare_la_SOURCES += solver/solver.c solver/krylov_util.c solver/null_space.c solver/registry.c \
   solver/cg.c solver/bicgstab.c
 if NG_CHECK
 check_PROGRAMS += test/test_solver
@@ -8,4 +8,9 @@ test_test_solver_SOURCES = test/test_solver.c
 test_test_solver_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_solver_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_solver
+check_PROGRAMS += test/test_nullspace
+test_test_nullspace_SOURCES = test/test_nullspace.c
+test_test_nullspace_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_nullspace_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_nullspace
 endif
