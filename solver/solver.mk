@@ -14,3 +14,6 @@ test_test_nullspace_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_nullspace_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_nullspace
 endif
+# issue 32 under MPI: Neumann problems with -null_space constant on 1, 2, 4 ranks
+TESTS += test/mpi_null_space.sh
+EXTRA_DIST += test/mpi_null_space.sh
