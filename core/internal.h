@@ -383,7 +383,10 @@ struct ng_solver_s {
   double *null_b;
   double null_removed;
   /* CG's symmetry probe (krylov_util.c): -1 not yet measured for this
-   * operator, else the relative asymmetry |(Ab, Ab) - (b, A A b)| / (Ab, Ab) */
+   * matrix (reset by a new matrix, not by its value updates: a time step's
+   * new coefficients keep the discretisation's symmetry, and the probe's
+   * two products are paid once), else the relative asymmetry
+   * |(Ab, Ab) - (b, A A b)| / (Ab, Ab) */
   double asymmetry;
 };
 

@@ -152,7 +152,10 @@ ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A);
 /* Write the matrix (gathered to rank 0) as coordinate real general. */
 ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
 /* Generate a test problem: spec "fem27:64" (64^3 nodes), "fem27:64x32x32",
- * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width).
+ * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width);
+ * "lap7:N:neumann", "lap27:N:neumann": pure Neumann, singular (rows sum to
+ * zero, the constant null space: see ng_solver_set_null_space; under MPI
+ * generated on rank 0 and scattered).
  * b (may be NULL) receives the problem's right-hand side.
  * Under MPI grid problems are cut into slabs of whole z-planes (natural
  * order, so a slab is a contiguous row range with a one-plane halo each

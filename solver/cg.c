@@ -18,7 +18,7 @@
  * (r, z) is formed, so every p, and x, stays orthogonal to the null space
  * (the preconditioner, Jacobi too, is then applied unfused). Safeguards
  * (krylov_util.c): (p, A p) <= 0 is NG_ERR_BREAKDOWN naming the likely
- * causes; on an operator measured nonsymmetric once (two products of A at
+ * causes; on a matrix measured nonsymmetric once (two products of A at
  * its first solve), a residual growing past NG_CG_GROWTH times its
  * smallest is NG_ERR_DIVERGED instead of a run to -maxit. */
 #include "internal.h"

@@ -80,7 +80,6 @@ ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
   NG_ASSERT_ARG(A->ctx == S->ctx, "ng_solver_set_operator: the matrix belongs to another context");
   NG_ASSERT_ARG(A->n_global > 0 && (int64_t)A->n_local >= 0, "ng_solver_set_operator: empty matrix");
   double t0 = ng_wtime();
-  S->asymmetry = -1.0; /* new values or a new matrix: CG measures it again */
   if (S->A == A && S->P) {
     /* same matrix (new values, same pattern): refresh the preconditioner */
     NG_CHECK(ng_precond_update(S->P, A));
@@ -98,6 +97,7 @@ ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
   ng_precond_destroy(S->P);
   S->P = NULL;
   S->A = A;
+  S->asymmetry = -1.0; /* a new matrix: CG measures it at its first solve (not after value updates) */
   wst = ng_null_space_setup(S); /* -null_space constant for A's rows (collective) */
   if (wst != NG_SUCCESS) {
     S->A = NULL;
