@@ -73,17 +73,17 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b)
   NG_ASSERT_ARG(nd == 1 || nd == 3, "generator spec '%s': give one size (N) or three (NXxNYxNZ), not %d",
                 spec, nd);
 
-  if (len == 3 && strncmp(spec, "mps", 3) == 0) {
-    NG_ASSERT_ARG(nd == 1, "generator spec '%s': mps takes one size, the particles along the column width",
-                  spec);
-    NG_CHECK(ng_gen_mps((int32_t)dims[0], A, b));
-    return NG_SUCCESS;
-  }
   if (bc) {
     NG_ASSERT_ARG(!strcmp(bc, "neumann"), "generator spec '%s': unknown boundary condition '%s' (known: neumann)",
                   spec, bc);
     NG_ASSERT_ARG((len == 4 && !strncmp(spec, "lap7", 4)) || (len == 5 && !strncmp(spec, "lap27", 5)),
                   "generator spec '%s': ':neumann' is for lap7 and lap27 only", spec);
+  }
+  if (len == 3 && strncmp(spec, "mps", 3) == 0) {
+    NG_ASSERT_ARG(nd == 1, "generator spec '%s': mps takes one size, the particles along the column width",
+                  spec);
+    NG_CHECK(ng_gen_mps((int32_t)dims[0], A, b));
+    return NG_SUCCESS;
   }
   if (nd == 1) dims[1] = dims[2] = dims[0];
   for (size_t k = 0; k < sizeof(grid_problems) / sizeof(grid_problems[0]); k++) {
