@@ -1,6 +1,7 @@
 /* core/generate.c: ng_generate_csr, the entry of the problem generators.
  * Parses "NAME:N" (N^3 grid nodes) or "NAME:NXxNYxNZ" (nodes per dimension)
- * and dispatches to generate_stencil.c (lap7, lap27, aniso27),
+ * and dispatches to generate_stencil.c (lap7, lap27, aniso27; lap7 and
+ * lap27 also "NAME:N:neumann", the pure-Neumann singular operator),
  * generate_fem27.c (fem27), generate_elast27.c (elast27: 3 rows per node) or generate_mps.c ("mps:N", N = particles along
  * the width of the dam-break column; one number only) or generate_hard.c
  * (het7, het5, rotaniso, rotaniso3: NAME:N[:parameters]). Sizes are plain
@@ -57,9 +58,14 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b)
     NG_CHECK(ng_gen_hard(spec, len, dims[0], s, A, b));
     return NG_SUCCESS;
   }
+  const char *bc = NULL; /* ":neumann" after the sizes */
   for (;;) {
     NG_CHECK(parse_size(spec, &s, &dims[nd++]));
     if (*s == '\0') break;
+    if (*s == ':') {
+      bc = s + 1;
+      break;
+    }
     NG_ASSERT_ARG(*s == 'x' && nd < 3, "generator spec '%s': unexpected '%s' after the size%s", spec, s,
                   nd == 1 ? "" : "s");
     s++;
@@ -67,6 +73,12 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b)
   NG_ASSERT_ARG(nd == 1 || nd == 3, "generator spec '%s': give one size (N) or three (NXxNYxNZ), not %d",
                 spec, nd);
 
+  if (bc) {
+    NG_ASSERT_ARG(!strcmp(bc, "neumann"), "generator spec '%s': unknown boundary condition '%s' (known: neumann)",
+                  spec, bc);
+    NG_ASSERT_ARG((len == 4 && !strncmp(spec, "lap7", 4)) || (len == 5 && !strncmp(spec, "lap27", 5)),
+                  "generator spec '%s': ':neumann' is for lap7 and lap27 only", spec);
+  }
   if (len == 3 && strncmp(spec, "mps", 3) == 0) {
     NG_ASSERT_ARG(nd == 1, "generator spec '%s': mps takes one size, the particles along the column width",
                   spec);
@@ -80,7 +92,10 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b)
     if (n <= INT32_MAX) n *= dims[2];
     NG_ASSERT_ARG(n <= INT32_MAX, "generator spec '%s': %lldx%lldx%lld nodes is more than %d rows", spec,
                   (long long)dims[0], (long long)dims[1], (long long)dims[2], (int)INT32_MAX);
-    NG_CHECK(grid_problems[k].fn((int32_t)dims[0], (int32_t)dims[1], (int32_t)dims[2], A, b));
+    if (bc)
+      NG_CHECK(ng_gen_lap_neumann(len == 5 ? 27 : 7, (int32_t)dims[0], (int32_t)dims[1], (int32_t)dims[2], A, b));
+    else
+      NG_CHECK(grid_problems[k].fn((int32_t)dims[0], (int32_t)dims[1], (int32_t)dims[2], A, b));
     return NG_SUCCESS;
   }
   return NG_ERROR(NG_ERR_ARGUMENT, "generator spec '%s': unknown problem '%.*s' (problems: %s)", spec,

@@ -12,6 +12,12 @@
 ng_status ng_gen_lap7(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
 ng_status ng_gen_lap27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
 ng_status ng_gen_aniso27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
+/* The pure-Neumann lap7 (points 7) or lap27 (points 27): the same couplings,
+ * each diagonal the sum of its row's off-diagonal magnitudes, so every row
+ * sums to zero and the constant vector spans the null space (singular,
+ * symmetric positive semidefinite); b = A u with u_i = the node's x index,
+ * a consistent right-hand side (generate_stencil.c). */
+ng_status ng_gen_lap_neumann(int points, int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
 
 /* Q1 FEM Poisson on (nx-1)(ny-1)(nz-1) elements; needs nx, ny, nz >= 2 (generate_fem27.c). */
 ng_status ng_gen_fem27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);

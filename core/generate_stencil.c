@@ -14,12 +14,19 @@
  * on a larger grid: symmetric positive definite.
  * Right-hand side b = A * ones (row sums), so x = ones is the exact solution
  * (HPCG's b = 26 - #neighbours is the same thing for lap27).
+ * Pure Neumann ("lap7:N:neumann", "lap27:N:neumann": a pressure Poisson
+ * with zero-flux walls): the same off-diagonals, and each diagonal the sum
+ * of its row's off-diagonal magnitudes (6 inside, 3 at a corner for lap7),
+ * so the rows sum to exactly zero and A's null space is the constant
+ * vector; b = A u with u_i = the x index of node i (a flow entering at
+ * x = 0 and leaving at x = nx - 1), consistent up to round-off.
  * Built straight into CSR (sorted columns) in O(nnz). */
 #include "generate.h"
+#include <math.h>
 
 /* Offset (dx,dy,dz) in -1..1 has index (dz+1)*9 + (dy+1)*3 + (dx+1); offsets
  * whose coefficient is 0 are not stored. */
-static ng_status stencil_csr(const double c[27], int32_t nx, int32_t ny, int32_t nz, ng_csr *A,
+static ng_status stencil_csr(const double c[27], int neumann, int32_t nx, int32_t ny, int32_t nz, ng_csr *A,
                              double **b)
 {
   int64_t n = (int64_t)nx * ny * nz, nxy = (int64_t)nx * ny, nnz = 0;
@@ -40,7 +47,8 @@ static ng_status stencil_csr(const double c[27], int32_t nx, int32_t ny, int32_t
   for (int32_t z = 0; z < nz; z++)
     for (int32_t y = 0; y < ny; y++)
       for (int32_t x = 0; x < nx; x++, i++) {
-        double s = 0.0;
+        double s = 0.0, off = 0.0, su = 0.0;
+        int64_t pd = -1;
         A->rowptr[i] = p;
         for (int dz = -1; dz <= 1; dz++) {
           if (z + dz < 0 || z + dz >= nz) continue;
@@ -50,12 +58,18 @@ static ng_status stencil_csr(const double c[27], int32_t nx, int32_t ny, int32_t
               double v = c[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1];
               if (x + dx < 0 || x + dx >= nx || v == 0.0) continue;
               A->col[p] = (int32_t)(i + dz * nxy + dy * nx + dx);
+              if (dx || dy || dz) off += fabs(v), su += v * (x + dx);
+              else pd = p;
               A->val[p++] = v;
               s += v;
             }
           }
         }
         (*b)[i] = s;
+        if (neumann && pd >= 0) { /* the diagonal balances the row; b = A u, u = x index */
+          A->val[pd] = off;
+          (*b)[i] = off * x + su;
+        }
       }
   A->rowptr[n] = p;
   if (p != nnz) { /* the closed form and the loop must agree */
@@ -73,7 +87,7 @@ ng_status ng_gen_lap7(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b)
   double c[27] = {0};
   c[13] = 6.0;
   c[4] = c[10] = c[12] = c[14] = c[16] = c[22] = -1.0; /* the six face neighbours */
-  NG_CHECK(stencil_csr(c, nx, ny, nz, A, b));
+  NG_CHECK(stencil_csr(c, 0, nx, ny, nz, A, b));
   return NG_SUCCESS;
 }
 
@@ -82,7 +96,7 @@ ng_status ng_gen_lap27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b
   double c[27];
   for (int k = 0; k < 27; k++) c[k] = -1.0;
   c[13] = 26.0;
-  NG_CHECK(stencil_csr(c, nx, ny, nz, A, b));
+  NG_CHECK(stencil_csr(c, 0, nx, ny, nz, A, b));
   return NG_SUCCESS;
 }
 
@@ -100,6 +114,16 @@ ng_status ng_gen_aniso27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double *
   /* offsets d and -d summed the same terms in another order: make them
    * bitwise equal so that A is exactly symmetric */
   for (int k = 0; k < 13; k++) c[k] = c[26 - k] = 0.5 * (c[k] + c[26 - k]);
-  NG_CHECK(stencil_csr(c, nx, ny, nz, A, b));
+  NG_CHECK(stencil_csr(c, 0, nx, ny, nz, A, b));
+  return NG_SUCCESS;
+}
+
+ng_status ng_gen_lap_neumann(int points, int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b)
+{
+  double c[27];
+  for (int k = 0; k < 27; k++) c[k] = points == 27 ? -1.0 : 0.0;
+  if (points != 27) c[4] = c[10] = c[12] = c[14] = c[16] = c[22] = -1.0;
+  c[13] = 1.0; /* replaced by each row's off-diagonal sum (kept: nonzero so it is stored) */
+  NG_CHECK(stencil_csr(c, 1, nx, ny, nz, A, b));
   return NG_SUCCESS;
 }

@@ -398,6 +398,8 @@ typedef struct ng_solver_ops {
 const ng_solver_ops *ng_solver_find(const char *name);
 void ng_solver_list(char *buf, size_t len);
 
+#define NG_NULL_SPACE_MAX 8 /* vectors a null space may have */
+
 struct ng_solver_s {
   ng_context ctx;
   const ng_solver_ops *ops;
@@ -423,6 +425,22 @@ struct ng_solver_s {
   double bnorm;           /* ||b|| of the current solve (set before ops->solve) */
   double norm_ref;        /* ||b|| or ||r0||: what S->residual is relative to */
   double target;          /* stop when ||r|| <= target */
+  /* Null space of a singular A (solver/null_space.c): null_n orthonormal
+   * vectors (context memory, null_len entries each); null_b holds the
+   * projected right-hand side of a solve. null_explicit: set by
+   * ng_solver_set_null_space (else -null_space constant builds it at
+   * set_operator). null_removed: ||b - P b|| / ||b|| of the last solve. */
+  double *null_vec[NG_NULL_SPACE_MAX];
+  int null_n, null_explicit, null_constant;
+  int32_t null_len;
+  double *null_b;
+  double null_removed;
+  /* CG's symmetry probe (krylov_util.c): -1 not yet measured for this
+   * matrix (reset by a new matrix, not by its value updates: a time step's
+   * new coefficients keep the discretisation's symmetry, and the probe's
+   * two products are paid once), else the relative asymmetry
+   * |(Ab, Ab) - (b, A A b)| / (Ab, Ab) */
+  double asymmetry;
 };
 
 /* Solver building blocks (solver/krylov_util.c): every call runs on the
@@ -446,6 +464,18 @@ ng_status ng_cg_single_solve(ng_solver S, const double *b, double *x, const doub
 ng_status ng_krylov_begin(ng_solver S, double r0norm, int *done);
 ng_status ng_krylov_check(ng_solver S, int it, double rnorm, int *done);
 ng_status ng_krylov_breakdown(ng_solver S, int it, const char *what, double value);
+/* CG's safeguards (krylov_util.c), their messages naming the likely causes
+ * (a singular A with an inconsistent b and no null space given, a
+ * nonsymmetric or indefinite A): NG_ERR_BREAKDOWN for (p, A p) <= 0 or
+ * (r, M^-1 r) < 0 (what: the quantity, value: its value), and
+ * NG_ERR_DIVERGED when, on an operator measured nonsymmetric (asymmetry
+ * above NG_CG_ASYMMETRY_TOL), ||r|| grows past NG_CG_GROWTH times the
+ * smallest ||r|| so far (CG's recurrences have lost their meaning there:
+ * it would otherwise run to -maxit with a growing residual). */
+#define NG_CG_ASYMMETRY_TOL 1e-6
+#define NG_CG_GROWTH 100.0
+ng_status ng_krylov_cg_curvature(ng_solver S, int it, const char *what, double value);
+ng_status ng_krylov_cg_growth(ng_solver S, int it, double rnorm, double rmin, int itmin);
 /* NG_ERR_NUMERIC: the global scalar `what` became non-finite at iteration it
  * (value), with the cause. The _preconditioned_ form finds the cause itself:
  * it reduces ||z||^2 of the preconditioner output z (named zname) over the
@@ -459,6 +489,20 @@ ng_status ng_krylov_not_converged(ng_solver S);
  * a recomputed true residual norm, without calling the monitors again;
  * *done when it meets the target. NG_ERR_NUMERIC when not finite. */
 ng_status ng_krylov_true_residual(ng_solver S, double rnorm, int *done);
+/* v -= Q Q^T v over the solver's null space Q (orthonormal; nothing
+ * without one); *removed (may be NULL) = ||Q^T v||, the norm of what was
+ * removed. One reduction of null_n values, no allocation. Collective. */
+ng_status ng_krylov_null_project(ng_solver S, double *v, double *removed);
+/* The relative asymmetry of S->A, measured once per operator with two
+ * products of A (w1, w2: work vectors, overwritten) from b (krylov_util.c):
+ * |(A b, A b) - (b, A (A b))| / (A b, A b), 0 for a symmetric A up to
+ * round-off. Collective. */
+ng_status ng_krylov_asymmetry(ng_solver S, const double *b, double *w1, double *w2, double *asym);
+/* Null-space bookkeeping of solver.c (solver/null_space.c): the constant
+ * vector of -null_space constant for A's rows (unless set explicitly), the
+ * vectors freed. */
+ng_status ng_null_space_setup(ng_solver S);
+void ng_null_space_free(ng_solver S);
 
 /* Halo plan (comm/halo.c): built once at setup from the global columns this
  * rank reads but does not own; begin/end move owned entries of x into

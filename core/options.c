@@ -36,7 +36,11 @@ static const opt_def known[] = {
   {"atol", OPT_REAL, "0", NULL, 1, "absolute tolerance: stop when ||r|| <= atol"},
   {"maxit", OPT_INT, "1000", NULL, 1, "maximum number of iterations"},
   {"norm", OPT_STRING, "b", "b|r0", 0, "-tol is relative to ||b|| (b) or to the initial residual (r0)"},
-  {"divtol", OPT_REAL, "1e5", NULL, 1, "diverged when ||r|| > divtol * ||r0||"},
+  {"divtol", OPT_REAL, "1e4", NULL, 1, "diverged when ||r|| > divtol * ||r0|| (every solver; PETSc's default)"},
+  {"null_space", OPT_STRING, "none", "none|constant", 0,
+   "null space of a singular A (and A^T), e.g. a pure-Neumann pressure Poisson: constant. The solvers remove b's "
+   "component in it (reported as the rhs inconsistency), keep the iterates orthogonal to it and return the "
+   "minimum-norm solution; -tol is then relative to the projected ||b||"},
   {"monitor", OPT_FLAG, "0", NULL, 0, "print the iteration and residual norm (rank 0)"},
   {"cg_single_reduction", OPT_BOOL, "0", NULL, 0,
    "on several ranks, cg with no or a diagonal preconditioner sums its dot products in one allreduce an "

@@ -119,7 +119,8 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
   ng_solver S;
   int rank, size, its = 0;
   int64_t n, nnz;
-  double setup = 0, solve = 0, rel = 0, truerel = 0;
+  double setup = 0, solve = 0, rel = 0, truerel = 0, removed = 0;
+  int nnull = 0;
   const char *solver = "", *precond = "";
   ng_status st, solve_st;
   ng_context_rank(ctx, &rank, &size);
@@ -137,6 +138,8 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
   ng_solver_get_iterations(S, &its);
   ng_solver_get_residual(S, &rel);
   ng_solver_get_times(S, &setup, &solve);
+  ng_solver_get_null_space_size(S, &nnull);
+  ng_solver_get_rhs_null_component(S, &removed);
   if ((st = ng_example_true_residual(A, b, x, &truerel))) { ng_solver_destroy(S); return st; }
   if (rank == 0) {
     printf("problem            : %s\n", problem);
@@ -148,6 +151,9 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
            solve_st ? ng_last_error() : "");
     printf("iterations         : %d\n", its);
     printf("relative residual  : %.6e (solver)  %.6e (recomputed ||b-Ax||/||b||)\n", rel, truerel);
+    if (nnull) /* the recomputed residual cannot go below b's removed part */
+      printf("null space         : %d vector%s; b's component in it, removed: %.3e of ||b|| (the rhs inconsistency)\n",
+             nnull, nnull == 1 ? "" : "s", removed);
     printf("setup time         : %.3f s\n", setup);
     printf("solve time         : %.3f s (%.3f ms/iteration)\n", solve, its ? 1e3 * solve / its : 0.0);
     fflush(stdout);

@@ -79,7 +79,8 @@ module nagare
   public :: ng_solver_create, ng_solver_set_operator, ng_solver_solve, ng_solver_get_iterations, &
             ng_solver_get_residual, ng_solver_get_history, ng_solver_get_times, ng_solver_destroy, &
             ng_solver_get_precond_comm_seconds, ng_context_set_transport, ng_context_get_transport, &
-            ng_matrix_get_transport, ng_solver_set_monitor, ng_solver_clear_monitor
+            ng_matrix_get_transport, ng_solver_set_monitor, ng_solver_clear_monitor, &
+            ng_solver_set_null_space, ng_solver_get_rhs_null_component
   public :: ng_monitor_fn
 
   ! The monitor callback (ng_solver_set_monitor): a bind(c) subroutine of
@@ -526,6 +527,19 @@ module nagare
       type(c_ptr), value :: s
       real(c_double) :: seconds
       integer(c_int) :: c_ng_solver_get_precond_comm_seconds
+    end function
+    function c_ng_solver_set_null_space(s, nvec, vecs) bind(c, name='ng_solver_set_null_space')
+      import :: c_ptr, c_int
+      type(c_ptr), value :: s
+      integer(c_int), value :: nvec
+      type(c_ptr) :: vecs(*)
+      integer(c_int) :: c_ng_solver_set_null_space
+    end function
+    function c_ng_solver_get_rhs_null_component(s, rel) bind(c, name='ng_solver_get_rhs_null_component')
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: s
+      real(c_double) :: rel
+      integer(c_int) :: c_ng_solver_get_rhs_null_component
     end function
     function c_ng_context_set_transport(ctx, name) bind(c, name='ng_context_set_transport')
       import :: c_ptr, c_int, c_char
@@ -1315,6 +1329,29 @@ contains
     real(c_double), intent(out) :: seconds
     integer, intent(out), optional :: stat
     call check(c_ng_solver_get_precond_comm_seconds(s%ptr, seconds), 'ng_solver_get_precond_comm_seconds', stat)
+  end subroutine
+
+  ! The null space of a singular A (and A^T): up to 8 vectors, copied and
+  ! orthonormalised; size(vecs) = 0 removes it (user guide: Singular systems).
+  subroutine ng_solver_set_null_space(s, vecs, stat)
+    type(ng_solver), intent(in) :: s
+    type(ng_vector), intent(in) :: vecs(:)
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: p(max(size(vecs), 1))
+    integer :: k
+    p = c_null_ptr
+    do k = 1, size(vecs)
+      p(k) = vecs(k)%ptr
+    end do
+    call check(c_ng_solver_set_null_space(s%ptr, int(size(vecs), c_int), p), 'ng_solver_set_null_space', stat)
+  end subroutine
+
+  ! ||b - P b|| / ||b||: the null-space part of b the last solve removed
+  subroutine ng_solver_get_rhs_null_component(s, relative, stat)
+    type(ng_solver), intent(in) :: s
+    real(c_double), intent(out) :: relative
+    integer, intent(out), optional :: stat
+    call check(c_ng_solver_get_rhs_null_component(s%ptr, relative), 'ng_solver_get_rhs_null_component', stat)
   end subroutine
 
   ! name: 'auto', 'ipc', 'cuda_mpi' or 'host' (the same on every rank)

@@ -103,7 +103,8 @@ int ng_have_zlib(void);
  *   -solver cg|bicgstab|gmres|fgmres (pcg, pbicgstab: aliases of cg, bicgstab)
  *   -precond none|jacobi|amg (every solver)  -gmres_restart 30
  *   -format csr|dia|dia_half|ell|ellr|sell|auto  -tol 1e-8  -atol 0
- *   -maxit 1000  -norm b|r0  -monitor  -device auto|cpu|gpu  ... */
+ *   -maxit 1000  -norm b|r0  -divtol 1e4  -null_space none|constant
+ *   -monitor  -device auto|cpu|gpu  ... */
 ng_status ng_options_create(ng_options *opts);
 ng_status ng_options_destroy(ng_options opts);
 /* Parse argv; recognised options are removed from argc/argv when remove != 0. */
@@ -156,7 +157,10 @@ ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A);
 /* Write the matrix (gathered to rank 0) as coordinate real general. */
 ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
 /* Generate a test problem: spec "fem27:64" (64^3 nodes), "fem27:64x32x32",
- * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width).
+ * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width);
+ * "lap7:N:neumann", "lap27:N:neumann": pure Neumann, singular (rows sum to
+ * zero, the constant null space: see ng_solver_set_null_space; under MPI
+ * generated on rank 0 and scattered).
  * b (may be NULL) receives the problem's right-hand side.
  * Under MPI grid problems are cut into slabs of whole z-planes (natural
  * order, so a slab is a contiguous row range with a one-plane halo each
@@ -244,6 +248,26 @@ ng_status ng_solver_get_residual(ng_solver S, double *relative_residual);
 ng_status ng_solver_get_history(ng_solver S, const double **history, int *length);
 /* Seconds spent in set_operator (setup) and in the last solve. */
 ng_status ng_solver_get_times(ng_solver S, double *setup_seconds, double *solve_seconds);
+/* ---- singular systems (null spaces) ----
+ * A singular operator, e.g. a pure-Neumann pressure Poisson (every row sums
+ * to zero: the constant vector spans the null space), as PETSc's
+ * MatSetNullSpace / MatNullSpaceCreate: nvec vectors (1 to 8; created like
+ * the operator's vectors) spanning the null space of A, which must also be
+ * that of A^T (true for a symmetric A). They are copied and orthonormalised
+ * here (collective). Every solve then removes b's component in the null
+ * space (a discrete pressure Poisson's rhs is consistent only up to
+ * round-off; see ng_solver_get_rhs_null_component), keeps the iterates
+ * orthogonal to it and returns the minimum-norm solution; -tol is then
+ * relative to the projected ||b||. nvec = 0 removes it (back to the
+ * -null_space option: none, or constant, which builds the constant vector
+ * at set_operator). May be called before or after ng_solver_set_operator;
+ * the vectors must have the operator's local length. */
+ng_status ng_solver_set_null_space(ng_solver S, int nvec, ng_vector *vecs);
+/* How inconsistent the last solve's b was: ||b - P b|| / ||b||, the norm of
+ * the null-space component removed relative to ||b|| (0 without one). */
+ng_status ng_solver_get_rhs_null_component(ng_solver S, double *relative);
+/* The number of null-space vectors in use (0: none). */
+ng_status ng_solver_get_null_space_size(ng_solver S, int *nvec);
 /* This rank's seconds in the preconditioner's own exchanges between ranks
  * since its setup (the distributed AMG's coarse levels, P and R; the
  * finest level's halo counts in ng_matrix_get_comm_info); 0 without one. */

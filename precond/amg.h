@@ -100,9 +100,18 @@ ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B,
 ng_status ng_amg_sparsify(const ng_csr *G, double tau, ng_csr *A, int64_t **map);
 void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
 
-/* Dense SPD inverse by Cholesky, LU with partial pivoting when Cholesky
- * fails (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
+/* Dense SPD inverse by Cholesky; for a symmetric matrix whose Cholesky
+ * meets a (relatively) zero pivot, the pseudo-inverse of a positive
+ * semidefinite matrix (dense_pinv.c); Gauss-Jordan with partial pivoting
+ * otherwise (dense_chol.c). a is n x n row-major, overwritten by the inverse. */
 ng_status ng_dense_inverse(int32_t n, double *a);
+/* A Cholesky pivot s_i counts as zero when s_i <= NG_DENSE_PIVOT_RTOL a_ii
+ * (a singular matrix's last pivot is round-off: about n eps a_ii). */
+#define NG_DENSE_PIVOT_RTOL 1e-10
+/* Moore-Penrose pseudo-inverse of a symmetric positive semidefinite a in
+ * place (dense_pinv.c); *nullity: the null space's dimension found.
+ * NG_ERR_NUMERIC (a untouched) when a is indefinite. */
+ng_status ng_dense_pinv_semidefinite(int32_t n, double *a, int32_t *nullity);
 /* Its steps, for a caller that spreads the row loops over ranks: the
  * factor L (1 when a is symmetric and positive definite), or its row i's
  * entries [j0, j1) (0: a diagonal not positive), rows [j0, j1) of

@@ -10,8 +10,11 @@
  * the operator's own upload. Without pivoting only for a symmetric operator
  * (checked on the host copy the coarsest level has): its pivots are Schur
  * complements and must all be positive for an SPD matrix, so a pivot that
- * is not (an indefinite or singular operator) sends the level to the host,
- * whose pivoting inverse runs and reports (*done = 0). The lower triangle
+ * is not above NG_DENSE_PIVOT_RTOL times its original diagonal (an
+ * indefinite operator, or a singular one such as a pure-Neumann problem's,
+ * whose last pivot is round-off of either sign) sends the level to the
+ * host, whose inverse handles it (the pseudo-inverse of a semidefinite
+ * matrix, else pivoting) and reports (*done = 0). The lower triangle
  * is mirrored at the end, so the inverse is exactly symmetric, as the
  * host's, and the V-cycle stays symmetric for CG. */
 #include "cuda_internal.h"
@@ -29,12 +32,13 @@ extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int3
 /* pivot k: b = a after the step (row k scaled by 1 / a_kk, column k
  * -a_ik / a_kk, the rest a_ij - a_ik (a_kj / a_kk): the host's gauss_jordan
  * without the row swaps); a row per blockIdx.y */
-__global__ void k_gj_step(int32_t n, int32_t k, const double *__restrict__ a, double *__restrict__ b, int *bad)
+__global__ void k_gj_step(int32_t n, int32_t k, const double *__restrict__ a, double *__restrict__ b,
+                          const double *__restrict__ diag, int *bad)
 {
   int32_t i = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   double p = a[(int64_t)k * n + k];
-  if (!(p > 0.0) || !isfinite(p)) {
+  if (!(p > NG_DENSE_PIVOT_RTOL * diag[k]) || !isfinite(p)) {
     if (i == 0 && j == 0) *bad = 1;
     return;
   }
@@ -43,6 +47,13 @@ __global__ void k_gj_step(int32_t n, int32_t k, const double *__restrict__ a, do
   else if (j == k) v = -a[(int64_t)i * n + k] * r;
   else v = a[(int64_t)i * n + j] - a[(int64_t)i * n + k] * (a[(int64_t)k * n + j] * r);
   b[(int64_t)i * n + j] = v;
+}
+
+/* d = the diagonal of the n x n row-major a (the pivots' references) */
+__global__ void k_diag(int32_t n, const double *a, double *d)
+{
+  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) d[i] = a[(int64_t)i * n + i];
 }
 
 /* a_ji = a_ij for i > j: exactly symmetric */
@@ -90,7 +101,7 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
 {
   int32_t n = A->nrows, *rp, *col;
   const double *h;
-  double *val = NULL, *work = NULL;
+  double *val = NULL, *work = NULL, *diag = NULL;
   int *dbad = NULL, bad = 0, made = 0;
   ng_status st = NG_SUCCESS;
   cudaStream_t s;
@@ -108,13 +119,18 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
   if (ng_csr_cuda_arrays(M->Cops, M->Cdata, &rp, &col, &val) != NG_SUCCESS) goto out; /* another table: the host's */
   NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, work, (size_t)n * n), out);
   NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, dbad, 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, diag, n), out);
   {
     dim3 grid((n + TPB - 1) / TPB, n);
     double *src = val, *dst = work;
     cudaError_t e = cudaMemsetAsync(dbad, 0, sizeof(int), s);
     if (e == cudaSuccess) e = cudaMemcpyAsync(val, h, (size_t)n * n * sizeof(double), cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess) {
+      k_diag<<<(n + TPB - 1) / TPB, TPB, 0, s>>>(n, val, diag);
+      e = cudaGetLastError();
+    }
     for (int32_t k = 0; e == cudaSuccess && k < n; k++) {
-      k_gj_step<<<grid, TPB, 0, s>>>(n, k, src, dst, dbad);
+      k_gj_step<<<grid, TPB, 0, s>>>(n, k, src, dst, diag, dbad);
       e = cudaGetLastError();
       double *t = src;
       src = dst, dst = t;
@@ -140,5 +156,6 @@ out:
   }
   ng_cuda_tmp_free(ctx->cuda, work); /* the context's pool (stream-ordered) */
   ng_cuda_tmp_free(ctx->cuda, dbad);
+  ng_cuda_tmp_free(ctx->cuda, diag);
   return st;
 }

@@ -7,9 +7,12 @@
  * columns to its own rows below (entry j of row i needs row i before j and
  * row j: the dot products of one rank's row-by-row loop). The rows of
  * U = L^-T and of U U^T, independent of each other, are spread in blocks
- * of equal work and gathered on root. A matrix that is not SPD: Gauss-
- * Jordan on root alone; so is a small one (one thread there too), without
- * the collectives. */
+ * of equal work and gathered on root. A matrix that is not SPD (a pivot
+ * not above NG_DENSE_PIVOT_RTOL a_ii, or not symmetric): root alone runs
+ * the one-rank ng_dense_inverse (the pseudo-inverse of a symmetric
+ * semidefinite matrix, e.g. a pure-Neumann problem's coarsest operator,
+ * else Gauss-Jordan), so that too is the one-rank inverse bit for bit; so
+ * does a small matrix (one thread there too), without the collectives. */
 #include "amg_dist.h"
 #include <limits.h>
 
@@ -105,7 +108,7 @@ ng_status ng_amg_dist_coarse_inverse(ng_context ctx, ng_amg *M, ng_matrix A, ng_
     NG_CHECK_GOTO(st, spread_cholesky(ctx, n, low, L, buf, &spd), out);
   }
   if (!spd) {
-    if (rank == root) st = ng_dense_gauss_jordan(n, M->coarse_inv.val);
+    if (rank == root) st = ng_dense_inverse(n, M->coarse_inv.val);
     goto out; /* agreed by the caller */
   }
   ng_dense_chol_u(n, L, U, (int32_t)(ub[rank] / n), (int32_t)(ub[rank + 1] / n));

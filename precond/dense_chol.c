@@ -1,8 +1,14 @@
 /* precond/dense_chol.c: dense inverse of AMG's coarsest operator (a few
  * hundred rows). Cholesky A = L L^T, then A^-1 = L^-T L^-1, made exactly
- * symmetric so that the V-cycle stays symmetric for CG. A matrix that is not
- * SPD (BiCGSTAB on a nonsymmetric problem) falls back to Gauss-Jordan with
- * partial pivoting; a singular one is NG_ERR_NUMERIC. */
+ * symmetric so that the V-cycle stays symmetric for CG. A pivot counts as
+ * positive only above NG_DENSE_PIVOT_RTOL times its row's diagonal (a
+ * singular matrix's last pivot is round-off, of either sign: accepting a
+ * tiny positive one gave an inverse of 1e13-sized garbage). A symmetric
+ * matrix whose Cholesky stops there is tried as positive SEMI-definite
+ * (dense_pinv.c: the pseudo-inverse, e.g. the coarsest operator of a
+ * pure-Neumann problem); one that is not SPD or semidefinite (BiCGSTAB on a
+ * nonsymmetric problem) falls back to Gauss-Jordan with partial pivoting;
+ * a singular nonsymmetric or indefinite one is NG_ERR_NUMERIC. */
 #include "amg.h"
 #include <math.h>
 
@@ -19,7 +25,7 @@ static double dot(const double *x, const double *y, int32_t n)
 /* Entries [j0, j1) of row i of L (lower, row-major; j1 <= i + 1, the
  * diagonal when j1 = i + 1) by dot products of contiguous rows, ai row i of
  * a: needs row i's entries before j0 and rows j < j1 up to their diagonal;
- * 0 when the diagonal is not positive. */
+ * 0 when the pivot is not above NG_DENSE_PIVOT_RTOL a_ii. */
 int ng_dense_chol_row(int32_t n, const double *ai, double *L, int32_t i, int32_t j0, int32_t j1)
 {
   double *Li = L + (size_t)i * n;
@@ -28,7 +34,7 @@ int ng_dense_chol_row(int32_t n, const double *ai, double *L, int32_t i, int32_t
     double s = ai[j] - dot(Li, Lj, j);
     if (j < i) Li[j] = s / Lj[j];
     else {
-      if (!(s > 0) || !isfinite(s)) return 0;
+      if (!(s > NG_DENSE_PIVOT_RTOL * ai[i]) || !isfinite(s)) return 0;
       Li[i] = sqrt(s);
     }
   }
@@ -136,8 +142,9 @@ void ng_dense_mirror(int32_t n, double *a)
 ng_status ng_dense_inverse(int32_t n, double *a)
 {
   double *L;
+  int sym = ng_dense_symmetric(n, a);
   NG_CHECK(NG_MALLOC(L, 2 * (size_t)n * n));
-  if (ng_dense_symmetric(n, a) && cholesky(n, a, L)) {
+  if (sym && cholesky(n, a, L)) {
     /* U, then a = U U^T: one parallel region each */
     double *U = L + (size_t)n * n;
     ng_dense_chol_u(n, L, U, 0, n);
@@ -147,6 +154,13 @@ ng_status ng_dense_inverse(int32_t n, double *a)
     return NG_SUCCESS;
   }
   ng_free(L);
+  if (sym) { /* positive semidefinite (singular): the pseudo-inverse */
+    int32_t nullity;
+    ng_status st = ng_dense_pinv_semidefinite(n, a, &nullity);
+    if (st == NG_SUCCESS) return NG_SUCCESS;
+    if (st != NG_ERR_NUMERIC) return ng_error_trace(st, __FILE__, __LINE__);
+    /* indefinite (a untouched): the pivoting inverse below */
+  }
   NG_CHECK(ng_dense_gauss_jordan(n, a));
   return NG_SUCCESS;
 }

@@ -8,7 +8,10 @@
  * update of x and r (one pass, vops->bicgstab_update). Each of them is
  * checked finite where it is formed: NaN/Inf end the solve at once with
  * NG_ERR_NUMERIC (krylov_util.c).
- * Work: r, r0hat, p, v, t (+ phat, shat with a preconditioner). */
+ * Work: r, r0hat, p, v, t (+ phat, shat with a preconditioner).
+ * Singular A with a null space (solver.c projects b and x0): phat and shat,
+ * the directions x moves along, are projected (p and s themselves without
+ * a preconditioner), so x stays orthogonal to the null space. */
 #include "internal.h"
 #include <math.h>
 
@@ -43,6 +46,7 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
     }
     /* v = A M^-1 p,  alpha = rho / (r0hat, v) */
     if (S->P) NG_CHECK(ng_pc_apply(S, p, phat));
+    NG_CHECK(ng_krylov_null_project(S, phat, NULL));
     NG_CHECK(ng_op_apply(S, phat, v));
     double r0v;
     NG_CHECK(ng_dot(ctx, n, r0hat, v, &r0v));
@@ -57,6 +61,7 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
     /* s = r - alpha v,  t = A M^-1 s,  omega = (t, s) / (t, t) */
     NG_CHECK(vo->axpy(ctx, n, -alpha, v, s));
     if (S->P) NG_CHECK(ng_pc_apply(S, s, shat));
+    NG_CHECK(ng_krylov_null_project(S, shat, NULL));
     NG_CHECK(ng_op_apply(S, shat, t));
     NG_CHECK(ng_dot2(ctx, n, t, s, t, t, d));
     if (!isfinite(d[0]) || !isfinite(d[1])) {

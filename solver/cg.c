@@ -12,7 +12,16 @@
  * rank, (p, A p) and the residual update are one call (cg_step) whose
  * alpha never leaves the device, so an iteration waits on the device once.
  * NaN/Inf: (r, M^-1 r), (p, A p) and ||r|| are checked where they are
- * formed (NG_ERR_NUMERIC naming the iteration, krylov_util.c). */
+ * formed (NG_ERR_NUMERIC naming the iteration, krylov_util.c).
+ *
+ * Singular A with a null space (-null_space, ng_solver_set_null_space):
+ * solver.c gives b and x0 projected; here z = M^-1 r is projected before
+ * (r, z) is formed, so every p, and x, stays orthogonal to the null space
+ * (the preconditioner, Jacobi too, is then applied unfused). Safeguards
+ * (krylov_util.c): (p, A p) <= 0 is NG_ERR_BREAKDOWN naming the likely
+ * causes; on a matrix measured nonsymmetric once (two products of A at
+ * its first solve), a residual growing past NG_CG_GROWTH times its
+ * smallest is NG_ERR_DIVERGED instead of a run to -maxit. */
 #include "internal.h"
 #include <math.h>
 
@@ -27,9 +36,10 @@ static ng_status cg_residual_update(ng_solver S, const double *dinv, double alph
     NG_CHECK(ctx->vops->cg_update_r(ctx, n, alpha, q, r, dinv, z, d));
   } else {
     NG_CHECK(ctx->vops->cg_update_r(ctx, n, alpha, q, r, NULL, NULL, &d[1]));
+    if (S->P) NG_CHECK(ng_pc_apply(S, r, z));
+    NG_CHECK(ng_krylov_null_project(S, z, NULL)); /* z = r without P */
     if (S->P) {
       const double *xs[1] = {r}, *ys[1] = {z};
-      NG_CHECK(ng_pc_apply(S, r, z));
       NG_CHECK(ctx->vops->dot_local(ctx, n, 1, xs, ys, &d[0]));
     } else {
       d[0] = d[1];
@@ -48,35 +58,42 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   int32_t n = S->A->n_local;
   double *r = S->work[0], *p = S->work[1], *q = S->work[2];
   double *z = S->P ? S->work[3] : r;
-  const double *dinv = S->P && S->P->ops->diagonal ? S->P->ops->diagonal(S->P) : NULL;
-  double rho, rr, d[2], d3[3];
-  int done;
+  /* with a null space z is projected before (r, z): no fused diagonal */
+  const double *dinv = S->P && S->P->ops->diagonal && !S->null_n ? S->P->ops->diagonal(S->P) : NULL;
+  double rho, rr, d[2], d3[3], rmin;
+  int done, itmin = 0;
   /* One rank with no or a diagonal preconditioner: one host wait per
    * iteration (cg_step). Several with -cg_single_reduction 1: one
    * reduction per iteration (solver/cg_single.c). Otherwise (p, q) is
    * summed over ranks first. */
-  int one_step = ctx->size == 1 && (dinv || !S->P);
-  if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg) return ng_cg_single_solve(S, b, x, dinv);
+  int one_step = ctx->size == 1 && (dinv || !S->P) && !S->null_n;
+  if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg && !S->null_n) return ng_cg_single_solve(S, b, x, dinv);
 
   /* r0 = b - A x0,  z0 = M^-1 r0,  p0 = z0 */
   NG_CHECK(ng_op_apply(S, x, r));
   NG_CHECK(v->xpay(ctx, n, b, -1.0, r));
   if (S->P) {
     NG_CHECK(ng_pc_apply(S, r, z));
+    NG_CHECK(ng_krylov_null_project(S, z, NULL));
     NG_CHECK(ng_dot2(ctx, n, r, z, r, r, d));
     rho = d[0], rr = d[1];
   } else {
+    NG_CHECK(ng_krylov_null_project(S, r, NULL));
     NG_CHECK(ng_dot(ctx, n, r, r, &rr));
     rho = rr;
   }
   NG_CHECK(ng_krylov_begin(S, sqrt(rr), &done));
   if (done) return NG_SUCCESS;
+  /* once per operator: is A symmetric? (p and q are free until below) */
+  if (S->asymmetry < 0) NG_CHECK(ng_krylov_asymmetry(S, b, p, q, &S->asymmetry));
+  rmin = sqrt(rr);
   if (!isfinite(rho))
     return ng_krylov_preconditioned_nonfinite(S, 0, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
   NG_CHECK(v->copy(ctx, n, z, p));
 
   for (int it = 1; it <= S->maxit; it++) {
     if (rho == 0.0) return ng_krylov_breakdown(S, it, "rho = (r, M^-1 r)", rho);
+    if (rho < 0.0) return ng_krylov_cg_curvature(S, it, "negative (r, M^-1 r) (M not positive definite on r)", rho);
     /* alpha = (r, z) / (p, A p) */
     NG_CHECK(ng_op_apply(S, p, q));
     double pq, alpha, rho_new = 0.0;
@@ -86,19 +103,22 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       NG_CHECK(v->cg_step(ctx, n, rho, p, q, r, dinv, z, d3));
       pq = d3[2];
       if (!isfinite(pq)) return ng_krylov_nonfinite(S, it, "(p, A p)", pq, "A p overflowed: p was finite");
-      if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
+      if (!(pq > 0.0)) return ng_krylov_cg_curvature(S, it, "non-positive curvature (p, A p)", pq);
       alpha = rho / pq;
       rho_new = d3[0];
       rr = d3[1];
     } else {
       NG_CHECK(ng_dot(ctx, n, p, q, &pq));
       if (!isfinite(pq)) return ng_krylov_nonfinite(S, it, "(p, A p)", pq, "A p overflowed: p was finite");
-      if (!(pq > 0.0)) return ng_krylov_breakdown(S, it, "(p, A p) (matrix not SPD?)", pq);
+      if (!(pq > 0.0)) return ng_krylov_cg_curvature(S, it, "non-positive curvature (p, A p)", pq);
       alpha = rho / pq;
       /* r -= alpha A p,  z = M^-1 r  (x += alpha p is deferred) */
       NG_CHECK(cg_residual_update(S, dinv, alpha, q, r, z, &rho_new, &rr));
     }
     ng_status st = ng_krylov_check(S, it, sqrt(rr), &done);
+    if (st == NG_SUCCESS && !done && S->asymmetry > NG_CG_ASYMMETRY_TOL && sqrt(rr) > NG_CG_GROWTH * rmin)
+      st = ng_krylov_cg_growth(S, it, sqrt(rr), rmin, itmin);
+    if (sqrt(rr) < rmin) rmin = sqrt(rr), itmin = it;
     if (st != NG_SUCCESS || done) {
       NG_CHECK(v->axpy(ctx, n, alpha, p, x)); /* alpha and p are finite here */
       NG_CHECK(st);

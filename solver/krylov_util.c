@@ -71,8 +71,11 @@ ng_status ng_krylov_check(ng_solver S, int it, double rnorm, int *done)
     return NG_ERROR(NG_ERR_NUMERIC, "%s: NaN/Inf at iteration %d: the residual norm ||r|| became %g", S->ops->name,
                     it, rnorm);
   if (rnorm > S->divtol * S->history[0])
-    return NG_ERROR(NG_ERR_DIVERGED, "%s: diverged at iteration %d: ||r|| = %.3e > divtol %g * ||r0|| = %.3e",
-                    S->ops->name, it, rnorm, S->divtol, S->history[0]);
+    return NG_ERROR(NG_ERR_DIVERGED, "%s: diverged at iteration %d: ||r|| = %.3e > divtol %g * ||r0|| = %.3e%s",
+                    S->ops->name, it, rnorm, S->divtol, S->history[0],
+                    S->null_n ? ""
+                              : " (a singular A with an inconsistent b, e.g. a pure-Neumann problem? give its "
+                                "null space: -null_space constant)");
   *done = rnorm <= S->target;
   return NG_SUCCESS;
 }
@@ -103,6 +106,47 @@ ng_status ng_krylov_breakdown(ng_solver S, int it, const char *what, double valu
                   S->ops->name, it, what, value, S->history[S->history_len - 1], S->residual);
 }
 
+/* The likely causes of CG's failures, for the messages below: a measured
+ * asymmetry first, else a singular A without its null space, else an
+ * indefinite A (or a null space that does not fit A). */
+static void cg_causes(ng_solver S, char *buf, size_t len)
+{
+  if (S->asymmetry > NG_CG_ASYMMETRY_TOL)
+    snprintf(buf, len,
+             "CG needs a symmetric positive definite A, and A is nonsymmetric (measured: |(Ab, Ab) - (b, AAb)| / "
+             "(Ab, Ab) = %.1e): use -solver gmres or bicgstab",
+             S->asymmetry);
+  else if (S->null_n == 0)
+    snprintf(buf, len,
+             "CG needs a symmetric positive definite A; likely causes: A is singular and b is inconsistent "
+             "(a pure-Neumann pressure Poisson: give its null space, -null_space constant or "
+             "ng_solver_set_null_space), or A is indefinite or nonsymmetric (use -solver gmres or bicgstab)");
+  else
+    snprintf(buf, len,
+             "CG needs a symmetric positive definite A on the complement of the null space; likely causes: A is "
+             "indefinite or nonsymmetric (use -solver gmres or bicgstab), or the %d null-space vector(s) given do not "
+             "span A's null space",
+             S->null_n);
+}
+
+ng_status ng_krylov_cg_curvature(ng_solver S, int it, const char *what, double value)
+{
+  char causes[512];
+  cg_causes(S, causes, sizeof(causes));
+  return NG_ERROR(NG_ERR_BREAKDOWN, "%s: breakdown at iteration %d: %s = %g (||r|| = %.3e, relative %.3e): %s",
+                  S->ops->name, it, what, value, S->history[S->history_len - 1], S->residual, causes);
+}
+
+ng_status ng_krylov_cg_growth(ng_solver S, int it, double rnorm, double rmin, int itmin)
+{
+  char causes[512];
+  cg_causes(S, causes, sizeof(causes));
+  return NG_ERROR(NG_ERR_DIVERGED,
+                  "%s: diverged at iteration %d: ||r|| = %.3e grew past %g times its smallest value %.3e (iteration "
+                  "%d) on a nonsymmetric matrix: %s",
+                  S->ops->name, it, rnorm, NG_CG_GROWTH, rmin, itmin, causes);
+}
+
 ng_status ng_krylov_not_converged(ng_solver S)
 {
   return NG_ERROR(NG_ERR_NOT_CONVERGED,
@@ -119,5 +163,38 @@ ng_status ng_krylov_true_residual(ng_solver S, double rnorm, int *done)
   S->history[last] = rnorm;
   S->residual = S->norm_ref > 0 ? rnorm / S->norm_ref : 0.0;
   *done = rnorm <= S->target;
+  return NG_SUCCESS;
+}
+
+ng_status ng_krylov_null_project(ng_solver S, double *v, double *removed)
+{
+  ng_context ctx = S->ctx;
+  int k = S->null_n;
+  double c[NG_NULL_SPACE_MAX], s = 0.0;
+  const double *vs[NG_NULL_SPACE_MAX];
+  if (removed) *removed = 0.0;
+  if (k == 0) return NG_SUCCESS;
+  for (int j = 0; j < k; j++) vs[j] = v;
+  /* c = Q^T v (one fused pass where the table fuses, one reduction) */
+  NG_CHECK(ctx->vops->dot_local(ctx, S->null_len, k, (const double *const *)S->null_vec, vs, c));
+  NG_CHECK(ng_comm_allreduce_sum(ctx, c, k));
+  for (int j = 0; j < k; j++) {
+    NG_CHECK(ctx->vops->axpy(ctx, S->null_len, -c[j], S->null_vec[j], v));
+    s += c[j] * c[j];
+  }
+  if (removed) *removed = sqrt(s);
+  return NG_SUCCESS;
+}
+
+ng_status ng_krylov_asymmetry(ng_solver S, const double *b, double *w1, double *w2, double *asym)
+{
+  double d[2];
+  NG_CHECK(ng_op_apply(S, b, w1));  /* w1 = A b */
+  NG_CHECK(ng_op_apply(S, w1, w2)); /* w2 = A A b */
+  NG_CHECK(ng_dot2(S->ctx, S->A->n_local, w1, w1, b, w2, d));
+  /* (A b, A b) = b^T A^T A b and (b, A A b) = b^T A A b agree for A = A^T;
+   * their difference is b^T (A^T - A) A b. NaN/Inf: left to the solve's
+   * own checks (reported as 0 here) */
+  *asym = d[0] > 0.0 && isfinite(d[0]) && isfinite(d[1]) ? fabs(d[0] - d[1]) / d[0] : 0.0;
   return NG_SUCCESS;
 }

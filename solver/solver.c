@@ -1,16 +1,19 @@
 /* solver/solver.c: the public solver API. create() reads the options once
- * (method, preconditioner name, tolerances, limits, restart),
+ * (method, preconditioner name, tolerances, limits, restart, -null_space),
  * set_operator() allocates the work vectors (one block), the host scratch
- * and the history and builds the preconditioner (timed as setup), solve()
- * handles b = 0 and times the method's solve. Every method takes -precond;
- * none means no preconditioner object at all (S->P NULL). */
+ * and the history, builds the preconditioner (timed as setup) and the null
+ * space of -null_space constant, solve() projects b and x0 out of the null
+ * space (null_space.c: minimum-norm solutions of singular systems), handles
+ * b = 0 and times the method's solve. Every method takes -precond; none
+ * means no preconditioner object at all (S->P NULL). */
 #include "internal.h"
+#include <float.h>
 #include <math.h>
 
 /* The local part of create: reads the options into s (no communication). */
 static ng_status create_local(ng_solver s, ng_options opts)
 {
-  const char *name, *norm, *precond;
+  const char *name, *norm, *precond, *null_space;
   NG_CHECK(ng_options_copy(opts, &s->opts));
   NG_CHECK(ng_options_get_string(s->opts, "solver", &name));
   s->ops = ng_solver_find(name);
@@ -34,6 +37,9 @@ static ng_status create_local(ng_solver s, ng_options opts)
   NG_CHECK(ng_options_get_string(s->opts, "precond", &precond));
   s->has_precond = strcmp(precond, "none") != 0;
   NG_CHECK(ng_options_get_int(s->opts, "gmres_restart", &s->restart));
+  NG_CHECK(ng_options_get_string(s->opts, "null_space", &null_space));
+  s->null_constant = !strcmp(null_space, "constant");
+  s->asymmetry = -1.0;
   if (s->maxit < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-maxit %d must be >= 0", s->maxit);
   if (s->restart < 1 || s->restart > NG_GMRES_MAX_RESTART)
     return NG_ERROR(NG_ERR_ARGUMENT, "-gmres_restart %d must be between 1 and %d", s->restart,
@@ -117,6 +123,12 @@ ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
   ng_precond_destroy(S->P);
   S->P = NULL;
   S->A = A;
+  S->asymmetry = -1.0; /* a new matrix: CG measures it at its first solve (not after value updates) */
+  wst = ng_null_space_setup(S); /* -null_space constant for A's rows (collective) */
+  if (wst != NG_SUCCESS) {
+    S->A = NULL;
+    return ng_error_trace(wst, __FILE__, __LINE__);
+  }
   if (S->has_precond) {
     ng_status st = ng_precond_create(S->ctx, S->opts, A, &S->P);
     if (st != NG_SUCCESS) {
@@ -152,13 +164,39 @@ ng_status ng_solver_solve(ng_solver S, ng_vector b, ng_vector x)
     return NG_ERROR(NG_ERR_NUMERIC, "ng_solver_solve: the initial guess x has NaN or Inf entries (||x0||^2 = %g)",
                     d[1]);
   ng_status st;
+  const double *bdata = b->data;
+  S->null_removed = 0.0;
+  if (S->null_n) {
+    /* singular A: solve with P b (b's null-space part cannot be matched by
+     * A x; how much there was is reported), from P x0, so x stays the
+     * minimum-norm solution; -tol is then relative to ||P b|| */
+    NG_ASSERT_ARG(S->null_len == b->n, "ng_solver_solve: the null space's vectors have %d local entries, b %d",
+                  (int)S->null_len, (int)b->n);
+    double removed;
+    NG_CHECK(S->ctx->vops->copy(S->ctx, b->n, b->data, S->null_b));
+    NG_CHECK(ng_krylov_null_project(S, S->null_b, &removed));
+    NG_CHECK(ng_krylov_null_project(S, x->data, NULL));
+    S->null_removed = S->bnorm > 0 ? removed / S->bnorm : 0.0;
+    NG_CHECK(ng_dot(S->ctx, b->n, S->null_b, S->null_b, &d[0])); /* ||P b|| itself, not the difference */
+    S->bnorm = sqrt(d[0]);
+    bdata = S->null_b;
+    /* b in the null space up to round-off (e.g. b = 1 on a pure-Neumann
+     * problem: ||P b|| about sqrt(N) eps ||b||, the dot products' rounding):
+     * P b is noise; x = 0 is the minimum-norm least-squares solution */
+    if (S->bnorm <= 100.0 * sqrt((double)S->A->n_global) * DBL_EPSILON * (S->bnorm + removed)) S->bnorm = 0.0;
+  }
   if (S->bnorm == 0.0) {
     /* A x = 0 has the solution x = 0 */
     S->history[0] = 0.0;
     S->history_len = 1;
     st = S->ctx->vops->fill(S->ctx, x->n, 0.0, x->data);
   } else {
-    st = S->ops->solve(S, b->data, x->data);
+    st = S->ops->solve(S, bdata, x->data);
+    /* x's null-space part: round-off only; removed unless x is not finite */
+    if (S->null_n && st != NG_ERR_NUMERIC) {
+      ng_status pst = ng_krylov_null_project(S, x->data, NULL);
+      if (st == NG_SUCCESS) st = pst;
+    }
   }
   S->solve_seconds = ng_wtime() - t0;
   if (st != NG_SUCCESS) return ng_error_trace(st, __FILE__, __LINE__);
@@ -222,6 +260,7 @@ ng_status ng_solver_destroy(ng_solver S)
 {
   if (!S) return NG_SUCCESS;
   if (S->ops) free_work(S);
+  ng_null_space_free(S);
   ng_precond_destroy(S->P);
   ng_options_destroy(S->opts);
   ng_free(S);

@@ -517,8 +517,73 @@ START_TEST(dense_inverse)
     free(a);
     free(inv);
   }
-  double z[4] = {1, 2, 2, 4};
+  /* singular and not semidefinite (nonsymmetric; symmetric indefinite):
+   * Gauss-Jordan meets a zero pivot and names the cause */
+  double z[4] = {1, 2, 3, 6};
   ck_assert_int_eq(ng_dense_inverse(2, z), NG_ERR_NUMERIC);
+  ck_assert_ptr_nonnull(strstr(ng_last_error(), "singular"));
+  double w[9] = {1, 0, 0, 0, -1, 0, 0, 0, 0};
+  ck_assert_int_eq(ng_dense_inverse(3, w), NG_ERR_NUMERIC);
+}
+END_TEST
+
+/* The coarsest level of a singular problem: A^+ of symmetric positive
+ * semidefinite matrices. A pure-Neumann 2D Laplacian (null space: the
+ * constant) at 40 rows and at 300 (the threaded loops), and the same on
+ * two disconnected blocks (null space of dimension 2: a constant on each),
+ * against the Moore-Penrose conditions: G symmetric, A G A = A, G A G = G,
+ * G A = I - N N^T (the orthogonal projector off the null space N). The
+ * Cholesky's tiny last pivot must not be taken for a positive one (that
+ * gave entries of 1e13). */
+static void neumann_block(double *a, int32_t n, int32_t off, int32_t m, int32_t w)
+{
+  /* an m-row grid w wide, 5-point couplings (-1 each), rows summing to 0 */
+  for (int32_t i = 0; i < m; i++)
+    for (int32_t j = 0; j < m; j++) {
+      int32_t xi = i % w, yi = i / w, xj = j % w, yj = j / w;
+      if (abs(xi - xj) + abs(yi - yj) == 1) a[(size_t)(off + i) * n + off + j] = -1.0;
+    }
+  for (int32_t i = 0; i < m; i++) {
+    double s = 0;
+    for (int32_t j = 0; j < m; j++) s -= i == j ? 0 : a[(size_t)(off + i) * n + off + j];
+    a[(size_t)(off + i) * n + off + i] = s;
+  }
+}
+
+START_TEST(dense_pinv_singular)
+{
+  for (int kind = 0; kind < 4; kind++) {
+    int32_t n = kind % 2 ? 300 : 40, blocks = kind < 2 ? 1 : 2, m = n / blocks;
+    double *a = calloc((size_t)n * n, sizeof(double)), *g = malloc((size_t)n * n * sizeof(double));
+    double *t = malloc((size_t)n * n * sizeof(double));
+    for (int b = 0; b < blocks; b++) neumann_block(a, n, b * m, m, 10);
+    memcpy(g, a, (size_t)n * n * sizeof(double));
+    NG_ASSERT_OK(ng_dense_inverse(n, g));
+    double gmax = 0;
+    for (int32_t i = 0; i < n; i++)
+      for (int32_t j = 0; j < n; j++) {
+        ck_assert(g[(size_t)i * n + j] == g[(size_t)j * n + i]); /* exactly symmetric */
+        gmax = fmax(gmax, fabs(g[(size_t)i * n + j]));
+      }
+    ck_assert_msg(gmax < 1e3, "pinv entries up to %g: a round-off pivot taken for a positive one", gmax);
+    /* t = G A: must be I - N N^T, N = each block's normalised constant */
+    for (int32_t i = 0; i < n; i++)
+      for (int32_t j = 0; j < n; j++) {
+        double s = 0;
+        for (int32_t k = 0; k < n; k++) s += g[(size_t)i * n + k] * a[(size_t)k * n + j];
+        t[(size_t)i * n + j] = s;
+        double proj = (i == j) - (i / m == j / m ? 1.0 / m : 0.0);
+        ck_assert_msg(fabs(s - proj) < 1e-9, "kind %d: (G A)_%d,%d = %g, expected %g", kind, i, j, s, proj);
+      }
+    free(a);
+    free(g);
+    free(t);
+  }
+  int32_t nullity;
+  double p[4] = {1, -1, -1, 1}; /* the 2-row Neumann Laplacian: A^+ = A / 4 */
+  NG_ASSERT_OK(ng_dense_pinv_semidefinite(2, p, &nullity));
+  ck_assert_int_eq(nullity, 1);
+  for (int k = 0; k < 4; k++) ck_assert_double_eq_tol(p[k], (k == 0 || k == 3 ? 0.25 : -0.25), 1e-15);
 }
 END_TEST
 
@@ -865,6 +930,7 @@ int main(void)
   tcase_add_test(tc, update_with_scaled_values);
   tcase_add_test(tc, bad_input);
   tcase_add_test(tc, dense_inverse);
+  tcase_add_test(tc, dense_pinv_singular);
   tcase_add_test(tc, coloring_valid_on_every_level);
   tcase_add_test(tc, coloring_orders);
   tcase_add_test(tc, mcgs_sweep_equals_sequential_gauss_seidel);

@@ -342,6 +342,47 @@ START_TEST(mps_irregular_spd)
 }
 END_TEST
 
+/* lap7 / lap27 ":neumann": the same pattern and off-diagonals as the
+ * Dirichlet stencil, rows summing to exactly zero (diagonal = sum of the
+ * off-diagonal magnitudes), symmetric, b = A u with u = the x index (so
+ * b sums to zero), singular: the dense Cholesky fails. */
+START_TEST(neumann_specs)
+{
+  static const char *specs[][2] = {{"lap7:5:neumann", "lap7:5"}, {"lap27:4x3x5:neumann", "lap27:4x3x5"}};
+  for (int k = 0; k < 2; k++) {
+    ng_csr A, D;
+    double *b, *bd;
+    gen(specs[k][0], &A, &b);
+    gen(specs[k][1], &D, &bd);
+    ck_assert_int_eq(A.nnz, D.nnz);
+    ck_assert(ng_csr_is_symmetric(&A, 0.0));
+    double bsum = 0;
+    for (int32_t i = 0; i < A.nrows; i++) {
+      double rs = 0, off = 0, bu = 0;
+      for (int64_t p = A.rowptr[i]; p < A.rowptr[i + 1]; p++) {
+        ck_assert_int_eq(A.col[p], D.col[p]);
+        if (A.col[p] != i) {
+          ck_assert_double_eq(A.val[p], D.val[p]);
+          off -= A.val[p];
+        }
+        rs += A.val[p];
+      }
+      ck_assert_double_eq(rs, 0.0);
+      ck_assert_double_eq(entry(&A, i, i), off);
+      for (int64_t p = A.rowptr[i]; p < A.rowptr[i + 1]; p++) bu += A.val[p] * (A.col[p] % (k ? 4 : 5));
+      ck_assert_double_eq_tol(b[i], bu, 1e-12);
+      bsum += b[i];
+    }
+    ck_assert_double_eq_tol(bsum, 0.0, 1e-10);
+    ck_assert(!dense_cholesky_ok(&A));
+    ng_csr_free(&A);
+    ng_csr_free(&D);
+    ng_free(b);
+    ng_free(bd);
+  }
+}
+END_TEST
+
 START_TEST(bad_specs_rejected)
 {
   static const char *bad[] = {"",           "lap7",          "lap7:",         "lap7:0",         "lap7:-3",
@@ -352,7 +393,9 @@ START_TEST(bad_specs_rejected)
                               "mps:2x2x2",  "mps:0",         "mps:100000",    "fem27:0x3x3",    "lap7:3x0x3",
                               "het7:1291",  "het7:4:x",      "het7:4:1.5",    "het7:4:1:2",     "het5:4x4",
                               "rotaniso:4:0", "rotaniso:4:2", "rotaniso:4:0.1:x", "rotaniso:4:0.1:30:1",
-                              "rotaniso3:2000", "het5:50000",  "het7:7:4.1e107", "het5:4:9007199254740994"};
+                              "rotaniso3:2000", "het5:50000",  "het7:7:4.1e107", "het5:4:9007199254740994",
+                              "lap7:3:", "lap7:3:dirichlet", "lap7:3:neumannx", "lap7:3x4:neumann",
+                              "aniso27:3:neumann", "fem27:3:neumann", "mps:10:neumann", "lap27:3:neumann:1"};
   for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
     ng_csr A;
     double *b = (double *)&A; /* must come back NULL */
@@ -508,6 +551,7 @@ int main(void)
   tcase_add_test(tc, fem27_pattern_and_values);
   tcase_add_test(tc, mps_irregular_spd);
   tcase_add_test(tc, bad_specs_rejected);
+  tcase_add_test(tc, neumann_specs);
   tcase_add_test(tc, public_generate);
   tcase_add_test(tc, het_problems);
   tcase_add_test(tc, rotaniso_problems);

@@ -23,7 +23,9 @@ START_TEST(defaults)
   NG_ASSERT_OK(ng_options_get_real(o, "tol", &d));
   ck_assert_double_eq(d, 1e-8);
   NG_ASSERT_OK(ng_options_get_real(o, "divtol", &d));
-  ck_assert_double_eq(d, 1e5);
+  ck_assert_double_eq(d, 1e4); /* PETSc's default */
+  NG_ASSERT_OK(ng_options_get_string(o, "null_space", &s));
+  ck_assert_str_eq(s, "none");
   NG_ASSERT_OK(ng_options_get_real(o, "amg_theta", &d));
   ck_assert_double_eq(d, 0.025); /* AMG default: lap27 needs theta < 1/26 */
   NG_ASSERT_OK(ng_options_get_int(o, "maxit", &i));
@@ -125,7 +127,8 @@ START_TEST(type_errors)
   ng_options o;
   static const char *bad[][2] = {{"-tol", "abc"},   {"-maxit", "1.5"}, {"-maxit", "-3"},   {"-tol", "-1e-8"},
                                  {"-tol", "nan"},   {"-tol", "1e999"}, {"-norm", "rr"},    {"-device", "tpu"},
-                                 {"-maxit", "9999999999"}, {"-amg_coarse_solver", "lu"}, {"-divtol", ""}};
+                                 {"-maxit", "9999999999"}, {"-amg_coarse_solver", "lu"}, {"-divtol", ""},
+                                 {"-null_space", "linear"}};
   NG_ASSERT_OK(ng_options_create(&o));
   for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
     char *argv[] = {"prog", (char *)bad[k][0], (char *)bad[k][1], NULL};
@@ -176,7 +179,7 @@ END_TEST
 
 START_TEST(help_lists_every_option)
 {
-  static const char *names[] = {"solver", "precond", "format", "tol", "atol", "maxit", "norm", "divtol", "monitor",
+  static const char *names[] = {"solver", "precond", "format", "tol", "atol", "maxit", "norm", "divtol", "null_space", "monitor",
                                 "jacobi_omega", "device", "problem", "o", "rhs", "amg_theta", "amg_smoother",
                                 "amg_omega", "amg_presweeps", "amg_postsweeps", "amg_coarse_size", "amg_max_levels",
                                 "amg_coarse_solver", "amg_coarse_sweeps", "help", "steps"};
