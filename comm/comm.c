@@ -71,6 +71,7 @@ void ng_comm_destroy(ng_comm *c)
 #ifdef NG_HAVE_MPI
   int fin = 0;
   MPI_Finalized(&fin);
+  if (!fin && c->ireq_active) MPI_Wait(&c->ireq, MPI_STATUS_IGNORE); /* a solve that failed mid-sum */
   if (!fin) MPI_Comm_free(&c->comm);
 #endif
   ng_free(c);
@@ -86,6 +87,37 @@ ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n)
   }
 #else
   (void)ctx; (void)values; (void)n;
+#endif
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_iallreduce_sum_start(ng_context ctx, double *values, int n)
+{
+#ifdef NG_HAVE_MPI
+  ng_comm *c = ctx->comm;
+  if (c->size > 1) {
+    if (c->ireq_active) return NG_ERROR(NG_ERR_INTERNAL, "a non-blocking sum is already in flight");
+    NG_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_SUM, c->comm, &c->ireq));
+    c->ireq_active = 1;
+  }
+#else
+  (void)ctx; (void)values; (void)n;
+#endif
+  return NG_SUCCESS;
+}
+
+ng_status ng_comm_iallreduce_sum_wait(ng_context ctx)
+{
+#ifdef NG_HAVE_MPI
+  ng_comm *c = ctx->comm;
+  if (c->ireq_active) {
+    double t0 = ng_trace_t0();
+    c->ireq_active = 0;
+    NG_MPI_CHECK(MPI_Wait(&c->ireq, MPI_STATUS_IGNORE));
+    ng_trace_span(NG_TR_ALLREDUCE, t0);
+  }
+#else
+  (void)ctx;
 #endif
   return NG_SUCCESS;
 }

@@ -12,6 +12,8 @@ struct ng_comm {
   int local_rank, local_size; /* within the node (for GPU choice) */
 #ifdef NG_HAVE_MPI
   MPI_Comm comm;     /* dup of MPI_COMM_WORLD */
+  MPI_Request ireq;  /* the non-blocking sum in flight (pipelined CG) */
+  int ireq_active;
 #endif
 };
 

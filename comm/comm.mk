@@ -41,6 +41,6 @@ test_test_transport_LDADD = $(NG_TEST_LDADD) -lm
 endif
 TESTS += test/mpi_transport_np2.sh test/mpi_transport_np4.sh test/mpi_transport_gpu.sh
 endif
-TESTS += test/mpi_solve_np4.sh test/mpi_gpu_np2.sh test/mpi_cg_single_np4.sh
-EXTRA_DIST += test/mpi_cg_single_np4.sh test/mpi-run.sh test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh test/mpi_solve_np4.sh test/mpi_gpu_np2.sh \
+TESTS += test/mpi_solve_np4.sh test/mpi_gpu_np2.sh test/mpi_cg_single_np4.sh test/mpi_pipecg_np4.sh
+EXTRA_DIST += test/mpi_cg_single_np4.sh test/mpi_pipecg_np4.sh test/mpi-run.sh test/mpi_np1.sh test/mpi_np2.sh test/mpi_np4.sh test/mpi_solve_np4.sh test/mpi_gpu_np2.sh \
   test/mpi_transport_np2.sh test/mpi_transport_np4.sh test/mpi_transport_gpu.sh

@@ -144,6 +144,10 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b);
 /* ---- communicator (comm/comm.c) ------------------------------------------ */
 typedef struct ng_comm ng_comm; /* defined in comm/comm.h */
 ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n);
+/* The same sum without waiting (pipelined CG, solver/pipecg.c): started,
+ * then waited for before values is read; one in flight per context. */
+ng_status ng_comm_iallreduce_sum_start(ng_context ctx, double *values, int n);
+ng_status ng_comm_iallreduce_sum_wait(ng_context ctx);
 ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n);
 /* all[r] = rank r's mine (all: size entries). */
 ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all);

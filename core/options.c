@@ -27,7 +27,8 @@ typedef struct {
 static const opt_def known[] = {
   {"solver", OPT_STRING, "pcg", NULL, 0,
    "Krylov method: cg (SPD), bicgstab, gmres, fgmres (flexible GMRES: for a preconditioner that changes between "
-   "applications); pcg and pbicgstab are other names of cg and bicgstab"},
+   "applications), pipecg (pipelined CG: one non-blocking allreduce an iteration behind the SpMV); pcg and "
+   "pbicgstab are other names of cg and bicgstab"},
   {"precond", OPT_STRING, "jacobi", NULL, 0, "preconditioner of every solver: none, jacobi, amg"},
   {"gmres_restart", OPT_INT, "30", NULL, 1,
    "GMRES/FGMRES restart m: Krylov vectors kept per cycle (1 to 1000; memory m + 1 vectors, FGMRES 2m + 1)"},

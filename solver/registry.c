@@ -3,10 +3,10 @@
  * line to the aliases. */
 #include "internal.h"
 
-extern const ng_solver_ops ng_solver_cg, ng_solver_bicgstab, ng_solver_gmres, ng_solver_fgmres;
+extern const ng_solver_ops ng_solver_cg, ng_solver_bicgstab, ng_solver_gmres, ng_solver_fgmres, ng_solver_pipecg;
 
 static const ng_solver_ops *const solvers[] = {&ng_solver_cg, &ng_solver_bicgstab, &ng_solver_gmres,
-                                               &ng_solver_fgmres, NULL};
+                                               &ng_solver_fgmres, &ng_solver_pipecg, NULL};
 
 /* pcg and pbicgstab were the preconditioned variants when cg and bicgstab
  * ignored -precond; every method now takes -precond, so they name the same
