@@ -55,8 +55,8 @@ static const opt_def known[] = {
   {"o", OPT_STRING, "", NULL, 0, "output file"},
   {"rhs", OPT_STRING, "", NULL, 0, "right-hand side file (Matrix Market array)"},
   {"amg_theta", OPT_REAL, "0.025", NULL, 1, "AMG strength of connection: |a_ij| >= theta sqrt(|a_ii a_jj|) (lap27 needs < 1/26)"},
-  {"amg_smoother", OPT_STRING, "jacobi", NULL, 0,
-   "AMG smoother: jacobi (damped), mcgs (multicolor Gauss-Seidel, colors forward before and backward after the coarse "
+  {"amg_smoother", OPT_STRING, "auto", NULL, 0,
+   "AMG smoother: auto (jacobi under cg, mcgs under bicgstab, gmres and fgmres), jacobi (damped), mcgs (multicolor Gauss-Seidel, colors forward before and backward after the coarse "
    "correction), mmcgs (modified MCGS: colors of the strong couplings only, deterministic), chebyshev (polynomial in "
    "D^-1 A); under MPI mcgs and mmcgs color each rank's block and read the off-rank values once per sweep"},
   {"amg_mmcgs_theta", OPT_REAL, "0.1", NULL, 1, "AMG mmcgs: couplings |a_ij| > theta |a_ii| are strong (colored apart); weaker ones inside a color read the values from before the color's update"},

@@ -38,6 +38,27 @@ static int parse_sweeps(const char *s, int *counts, int max)
   return k;
 }
 
+/* -amg_smoother auto: the Krylov method tells what the matrix is likely to
+ * be. Under bicgstab, gmres and fgmres (nonsymmetric systems, often
+ * convection-dominated) Jacobi-smoothed AMG falls apart as convection grows
+ * and multicolor Gauss-Seidel holds (2D upwind convection-diffusion, 200^2,
+ * CPU, tol 1e-8; iterations jacobi / mcgs: Peclet 10: bicgstab 7 / 6, gmres
+ * 12 / 11; Peclet 100: 8 / 6, 14 / 12; Peclet 1000: bicgstab diverged / 12,
+ * gmres not converged in 2000 / 20). Under cg (and any preconditioner made
+ * on its own, -solver's default being cg) Jacobi, the measured fastest on
+ * SPD stencils (doc/performance.md), stays; so does an FP32 hierarchy, which
+ * takes Jacobi only. */
+static ng_status auto_smoother(ng_options opts, const char **smoother)
+{
+  const char *solver = "", *precision = "";
+  NG_CHECK(ng_options_get_string(opts, "solver", &solver));
+  NG_CHECK(ng_options_get_string(opts, "amg_precision", &precision));
+  int nonsymmetric = !strcmp(solver, "bicgstab") || !strcmp(solver, "pbicgstab") || !strcmp(solver, "gmres") ||
+                     !strcmp(solver, "fgmres");
+  *smoother = nonsymmetric && strcmp(precision, "single") ? "mcgs" : "jacobi";
+  return NG_SUCCESS;
+}
+
 static ng_status read_options(ng_amg *M, ng_options opts)
 {
   const char *s, *smoother;
@@ -64,6 +85,7 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_int(opts, "amg_agglomerate_rows", &agg_rows));
   M->agglomerate_rows = agg_rows;
   NG_CHECK(ng_options_get_string(opts, "amg_smoother", &smoother));
+  if (!strcmp(smoother, "auto")) NG_CHECK(auto_smoother(opts, &smoother));
   M->smoother = ng_smoother_find(smoother);
   if (!M->smoother)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi, mcgs, mmcgs, chebyshev)",

@@ -158,9 +158,9 @@ suite test_numeric_gpu test_numeric.c
 case_ test_alloc_fail_gpu 0 - "$top/test/test_alloc_fail_gpu"
 case_ solve-pcg-amg-lap27 0 - "$solve" -problem lap27:24 -device gpu -solver pcg -precond amg
 case_ solve-pcg-jacobi-fem27 0 - "$solve" -problem fem27:16 -device gpu -solver pcg -precond jacobi -format auto
-case_ solve-pbicgstab-amg-mps 0 - "$solve" -problem mps:12 -device gpu -solver pbicgstab -precond amg
-case_ solve-pbicgstab-mtx 0 - "$solve" "$src/test/data/bcsstk13.mtx" -device gpu -solver pbicgstab -precond amg -maxit 3000
-case_ solve-gmres-amg-lap27 0 - "$solve" -problem lap27:24 -device gpu -solver gmres -precond amg
+case_ solve-pbicgstab-amg-mps 0 - "$solve" -problem mps:12 -device gpu -solver pbicgstab -precond amg -amg_smoother jacobi
+case_ solve-pbicgstab-mtx 0 - "$solve" "$src/test/data/bcsstk13.mtx" -device gpu -solver pbicgstab -precond amg -amg_smoother jacobi -maxit 3000
+case_ solve-gmres-amg-lap27 0 - "$solve" -problem lap27:24 -device gpu -solver gmres -precond amg -amg_smoother jacobi
 case_ solve-fgmres-jacobi-fem27 0 - "$solve" -problem fem27:16 -device gpu -solver fgmres -precond jacobi -gmres_restart 10
 for sm in mcgs mmcgs chebyshev; do
   case_ "solve-amg-$sm" 0 - "$solve" -problem aniso27:16 -device gpu -solver pbicgstab -precond amg -amg_smoother $sm
@@ -173,7 +173,7 @@ if grep -q "define NG_HAVE_MPI 1" "$top/config.h" && command -v mpirun >/dev/nul
   for tr in host ipc; do
     case_ "solve-2ranks-pcg-amg-$tr" 2 - "$solve" -problem lap27:24 -device gpu -solver pcg -precond amg -comm_transport $tr
     case_ "solve-2ranks-pbicgstab-$tr" 2 - "$solve" -problem fem27:16 -device gpu -solver pbicgstab -precond jacobi -comm_transport $tr
-    case_ "solve-2ranks-gmres-$tr" 2 - "$solve" -problem lap27:24 -device gpu -solver gmres -precond amg -comm_transport $tr
+    case_ "solve-2ranks-gmres-$tr" 2 - "$solve" -problem lap27:24 -device gpu -solver gmres -precond amg -amg_smoother jacobi -comm_transport $tr
   done
 fi
 

@@ -12,7 +12,7 @@ if [ $? -ne 0 ]; then
   if echo "$probe" | grep -q "NG_ERR_NO_DEVICE"; then echo "skipped: no CUDA device"; exit 77; fi
   echo "$probe"; echo "FAIL: probe run"; exit 1
 fi
-for solver in "pcg -precond jacobi" "bicgstab -precond none" "pcg -precond amg" "gmres -precond amg"; do
+for solver in "pcg -precond jacobi" "bicgstab -precond none" "pcg -precond amg" "gmres -precond amg -amg_smoother jacobi"; do
   # mpi-run.sh exits 77 (skip) in a build without MPI: pass that on.
   out1=$("$dir/mpi-run.sh" 1 "$top/nagare-solve" -problem lap27:32 -device gpu -solver $solver) || { rc=$?; echo "$out1"; exit $rc; }
   out2=$("$dir/mpi-run.sh" 2 "$top/nagare-solve" -problem lap27:32 -device gpu -solver $solver) || { rc=$?; echo "$out2"; exit $rc; }

@@ -41,6 +41,51 @@ START_TEST(gmres_on_nonsymmetric)
 }
 END_TEST
 
+/* -amg_smoother auto: mcgs under gmres and bicgstab on a strongly convective
+ * convection-diffusion (the same iterations as asking for mcgs, fewer than
+ * jacobi, which may not converge at all), jacobi under cg (the same
+ * iterations and residual as asking for jacobi). */
+START_TEST(amg_smoother_auto_follows_the_method)
+{
+  tcsr T;
+  convdiff2d(&T, 60, 20.0, 10.0);
+  double *b = malloc(T.n * sizeof(double)), *x = malloc(T.n * sizeof(double));
+  ng_test_random(b, T.n);
+  const char *methods[] = {"gmres", "bicgstab"};
+  for (int k = 0; k < 2; k++) {
+    char o[3][160];
+    result R[3];
+    snprintf(o[0], sizeof(o[0]), "-solver %s -precond amg -tol 1e-8 -maxit 400", methods[k]);
+    snprintf(o[1], sizeof(o[1]), "%s -amg_smoother mcgs", o[0]);
+    snprintf(o[2], sizeof(o[2]), "%s -amg_smoother jacobi", o[0]);
+    for (int v = 0; v < 3; v++) {
+      memset(x, 0, T.n * sizeof(double));
+      R[v] = run(&T, o[v], b, x);
+    }
+    check_converged(&R[0], 1e-8, o[0]);
+    ck_assert_msg(R[0].its == R[1].its && R[0].truerel == R[1].truerel, "%s: auto %d its, mcgs %d", methods[k],
+                  R[0].its, R[1].its);
+    ck_assert_msg(R[2].status != NG_SUCCESS || R[2].its > R[0].its, "%s: jacobi %d its (%s), auto %d", methods[k],
+                  R[2].its, ng_status_name(R[2].status), R[0].its);
+    printf("convdiff 60x60 hc 20,10 %-9s amg auto %d its, jacobi %d (%s)\n", methods[k], R[0].its, R[2].its,
+           ng_status_name(R[2].status));
+  }
+  tcsr_free(&T);
+  lap2d(&T, 40);
+  ng_test_random(b, T.n);
+  result C[2];
+  const char *co[2] = {"-solver cg -precond amg -tol 1e-8", "-solver cg -precond amg -amg_smoother jacobi -tol 1e-8"};
+  for (int v = 0; v < 2; v++) {
+    memset(x, 0, T.n * sizeof(double));
+    C[v] = run(&T, co[v], b, x);
+  }
+  ck_assert_msg(C[0].its == C[1].its && C[0].truerel == C[1].truerel, "cg: auto %d its, jacobi %d", C[0].its, C[1].its);
+  tcsr_free(&T);
+  free(b);
+  free(x);
+}
+END_TEST
+
 /* lap27 (the library's generator, b from it) with Jacobi and AMG: AMG
  * takes far fewer iterations; GMRES and FGMRES with the same fixed
  * preconditioner take the same number. */
@@ -382,6 +427,7 @@ int main(void)
   tcase_add_unchecked_fixture(tc, setup, teardown); /* one context: MPI cannot restart */
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, gmres_on_nonsymmetric);
+  tcase_add_test(tc, amg_smoother_auto_follows_the_method);
   tcase_add_test(tc, gmres_on_lap27);
   tcase_add_test(tc, fgmres_with_varying_preconditioner);
   tcase_add_test(tc, restart_honoured);
