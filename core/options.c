@@ -438,6 +438,21 @@ ng_status ng_options_get_bool(ng_options o, const char *name, int *value)
   return NG_SUCCESS;
 }
 
+int ng_options_count(ng_options o) { return o ? o->n : 0; }
+
+ng_status ng_options_info(ng_options o, int k, const char **name, const char **value, const char **def,
+                          const char **help)
+{
+  NG_ASSERT_ARG(o, "ng_options_info: null options");
+  NG_ASSERT_ARG(k >= 0 && k < o->n, "ng_options_info: option %d of %d", k, o->n);
+  const opt_entry *e = &o->e[k];
+  if (name) *name = e->name;
+  if (value) *value = e->value;
+  if (def) *def = e->def;
+  if (help) *help = e->help;
+  return NG_SUCCESS;
+}
+
 int ng_options_help_requested(ng_options o)
 {
   int h = 0;

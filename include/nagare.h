@@ -123,6 +123,14 @@ ng_status ng_options_register(ng_options opts, const char *name, const char *def
 int ng_options_help_requested(ng_options opts);
 /* Print every option with its default, current value and help line. */
 ng_status ng_options_print_help(ng_options opts, void *file /* FILE* */);
+/* The options one by one, for programs and plug-ins that list them their
+ * own way (the PETSc plug-in's -help): ng_options_count of them; option k's
+ * name (without '-'), current value, default and help. The strings live as
+ * long as opts is not changed or destroyed. NG_ERR_ARGUMENT for k out of
+ * range. */
+int ng_options_count(ng_options opts);
+ng_status ng_options_info(ng_options opts, int k, const char **name, const char **value, const char **def,
+                          const char **help);
 
 /* ---- matrices ------------------------------------------------------------ */
 /* Whole matrix in CSR (64-bit row offsets, 32-bit column indices), copied

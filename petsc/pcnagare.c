@@ -10,7 +10,16 @@
  * blocks are merged row by row into one staging array; other types go
  * through MatGetRow. PCApply copies x into a
  * nagare vector, applies one preconditioner application (one V-cycle for
- * amg) and copies the result out. */
+ * amg) and copies the result out. PCApplyTranspose is the same cycle where
+ * it is its own transpose: a symmetric Pmat (MatIsSymmetric, asked once per
+ * fresh setup) and as many smoothing sweeps after the coarse correction as
+ * before (the V-cycle is then M = M^T: R = P^T, symmetric smoothers, mcgs's
+ * backward sweeps mirroring its forward ones); anything else is refused with
+ * a message rather than answered wrongly. -help lists every -nagare_ option
+ * that applies to a preconditioner (nagare's option table: -nagare_precond,
+ * -nagare_jacobi_omega, -nagare_device, -nagare_comm_transport,
+ * -nagare_amg_*); the Krylov method's options (-nagare_tol, -nagare_solver,
+ * ...) do not apply, KSP's do: they are refused, naming KSP's. */
 #include "nagare_petsc.h"
 #include "nagare.h"
 #include <petsc/private/pcimpl.h>
@@ -33,7 +42,28 @@ typedef struct {
   PetscInt setups, updates;
   double setup_seconds, update_seconds;
   PetscBool verify;    /* -pc_nagare_verify_copy: check the fast copy against MatGetRow */
+  int symmetric;       /* the Pmat's symmetry for PCApplyTranspose: -1 not asked yet, 0 no, 1 yes */
 } PC_Nagare;
+
+/* nagare's options that a preconditioner reads; the others belong to the
+ * Krylov method or to the programs (KSP's own options replace them). */
+static int applies_to_pc(const char *name)
+{
+  return !strncmp(name, "amg_", 4) || !strcmp(name, "precond") || !strcmp(name, "jacobi_omega") ||
+         !strcmp(name, "device") || !strcmp(name, "comm_transport");
+}
+
+/* What to use instead of a Krylov option given to the PC. */
+static const char *ksp_equivalent(const char *name)
+{
+  static const struct { const char *ng, *ksp; } eq[] = {
+    {"solver", "-ksp_type"}, {"tol", "-ksp_rtol"}, {"atol", "-ksp_atol"}, {"maxit", "-ksp_max_it"},
+    {"divtol", "-ksp_divtol"}, {"monitor", "-ksp_monitor"}, {"norm", "-ksp_norm_type"},
+    {"gmres_restart", "-ksp_gmres_restart"}, {"null_space", "MatSetNullSpace"}, {NULL, NULL}};
+  for (int k = 0; eq[k].ng; k++)
+    if (!strcmp(eq[k].ng, name)) return eq[k].ksp;
+  return "KSP's own options";
+}
 
 /* A failed nagare call becomes a PETSc error with nagare's message. */
 #define NGCALL(call)                                                                                          \
@@ -66,6 +96,14 @@ static PetscErrorCode PCNagareCollectOptions(PC pc, PC_Nagare *ng)
     int is_value = next && !(next[0] == '-' && ((next[1] >= 'a' && next[1] <= 'z') || (next[1] >= 'A' && next[1] <= 'Z')));
     if (!strncmp(tok, want, wl) && tok[wl]) {
       PetscBool used;
+      if (!applies_to_pc(tok + wl)) {
+        const char *eq = ksp_equivalent(tok + wl);
+        PetscCall(PetscFree(all));
+        PetscCall(PetscFree(s));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                "nagare PC: %s does not apply to a preconditioner: PETSc's KSP runs the Krylov method (use %s)", tok,
+                eq);
+      }
       PetscCall(PetscOptionsHasName(options, NULL, tok, &used)); /* marks it used */
       len += (size_t)snprintf(s + len, cap - len, " -%s", tok + wl);
       if (is_value) len += (size_t)snprintf(s + len, cap - len, " '%s'", next);
@@ -100,6 +138,22 @@ static PetscErrorCode PCSetFromOptions_Nagare(PC pc, PetscOptionItems *PetscOpti
   PetscOptionsHeadBegin(PetscOptionsObject, "nagare preconditioner (every -nagare_NAME is nagare's -NAME option)");
   PetscCall(PetscOptionsBool("-pc_nagare_verify_copy", "check each value update's copy against MatGetRow", NULL,
                              ng->verify, &ng->verify, NULL));
+  {
+    /* nagare's own table, listed for -help (the values are read below,
+     * with the rest of the -nagare_ options) */
+    ng_options defaults = NULL;
+    NGCALL(ng_options_create(&defaults));
+    for (int k = 0; k < ng_options_count(defaults); k++) {
+      const char *name, *def, *help;
+      char opt[96], val[256];
+      PetscBool set;
+      if (ng_options_info(defaults, k, &name, NULL, &def, &help) != NG_SUCCESS || !applies_to_pc(name)) continue;
+      if (!strcmp(name, "precond")) def = "amg"; /* this plug-in's default */
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-nagare_%s", name));
+      PetscCall(PetscOptionsString(opt, help, "PCNAGARE", def, val, sizeof(val), &set));
+    }
+    ng_options_destroy(defaults);
+  }
   PetscOptionsHeadEnd();
   PetscCall(PCNagareCollectOptions(pc, ng));
   PetscFunctionReturn(0);
@@ -291,6 +345,7 @@ static PetscErrorCode PCSetUp_Nagare(PC pc)
   PetscCall(PetscTime(&t1));
   ng->setups++;
   ng->setup_seconds += t1 - t0;
+  ng->symmetric = -1; /* a new matrix: PCApplyTranspose asks again */
   PetscFunctionReturn(0);
 }
 
@@ -311,6 +366,38 @@ static PetscErrorCode PCApply_Nagare(PC pc, Vec x, Vec y)
   st = ng_vector_get_values(ng->z, ya);
   PetscCall(VecRestoreArrayWrite(y, &ya));
   NGCALL(st);
+  PetscFunctionReturn(0);
+}
+
+/* y = M^T x: M itself where the cycle is symmetric (see the file's comment). */
+static PetscErrorCode PCApplyTranspose_Nagare(PC pc, Vec x, Vec y)
+{
+  PC_Nagare *ng = (PC_Nagare *)pc->data;
+  int pre = 0, post = 0;
+
+  PetscFunctionBegin;
+  if (ng->symmetric < 0) {
+    PetscBool set = PETSC_FALSE, flg = PETSC_FALSE;
+    PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
+    if (!set) PetscCall(MatIsSymmetric(pc->pmat, 0.0, &flg));
+    ng->symmetric = flg ? 1 : 0;
+  }
+  if (!ng->symmetric)
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+            "nagare PC: no transpose of the V-cycle of a nonsymmetric matrix (it is its own transpose only for a "
+            "symmetric one): use a method without A^T (-ksp_type gmres, bcgs)");
+  NGCALL(ng_options_get_int(ng->opts, "amg_presweeps", &pre));
+  NGCALL(ng_options_get_int(ng->opts, "amg_postsweeps", &post));
+  {
+    /* -amg_sweeps (graded per level) gives each level as many after as before */
+    const char *graded = "";
+    NGCALL(ng_options_get_string(ng->opts, "amg_sweeps", &graded));
+    if (pre != post && !(graded && *graded))
+      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+              "nagare PC: no transpose of a V-cycle with %d sweeps before and %d after the coarse correction (it is "
+              "its own transpose with as many after as before)", pre, post);
+  }
+  PetscCall(PCApply_Nagare(pc, x, y));
   PetscFunctionReturn(0);
 }
 
@@ -379,9 +466,11 @@ static PetscErrorCode PCCreate_Nagare(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&ng));
+  ng->symmetric = -1;
   pc->data = ng;
   pc->ops->setup = PCSetUp_Nagare;
   pc->ops->apply = PCApply_Nagare;
+  pc->ops->applytranspose = PCApplyTranspose_Nagare;
   pc->ops->setfromoptions = PCSetFromOptions_Nagare;
   pc->ops->reset = PCReset_Nagare;
   pc->ops->destroy = PCDestroy_Nagare;

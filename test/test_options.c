@@ -205,6 +205,34 @@ START_TEST(help_lists_every_option)
 }
 END_TEST
 
+/* ng_options_count / ng_options_info walk the table: every option once,
+ * its current value after a set, its default and help; out of range is an
+ * argument error. */
+START_TEST(info_enumerates_the_table)
+{
+  ng_options o;
+  NG_ASSERT_OK(ng_options_create(&o));
+  NG_ASSERT_OK(ng_options_set(o, "amg_theta", "0.05"));
+  int n = ng_options_count(o), found = 0;
+  ck_assert_int_gt(n, 40);
+  for (int k = 0; k < n; k++) {
+    const char *name, *value, *def, *help;
+    NG_ASSERT_OK(ng_options_info(o, k, &name, &value, &def, &help));
+    ck_assert(name && value && def && help && name[0] != '-');
+    if (!strcmp(name, "amg_theta")) {
+      found++;
+      ck_assert_str_eq(def, "0.025");
+      ck_assert_double_eq(atof(value), 0.05);
+      ck_assert(strstr(help, "strength") != NULL);
+    }
+  }
+  ck_assert_int_eq(found, 1);
+  ck_assert_int_eq(ng_options_info(o, n, NULL, NULL, NULL, NULL), NG_ERR_ARGUMENT);
+  ck_assert_int_eq(ng_options_info(o, -1, NULL, NULL, NULL, NULL), NG_ERR_ARGUMENT);
+  ng_options_destroy(o);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("options");
@@ -216,6 +244,7 @@ int main(void)
   tcase_add_test(tc, type_errors);
   tcase_add_test(tc, unknown_and_registered);
   tcase_add_test(tc, help_lists_every_option);
+  tcase_add_test(tc, info_enumerates_the_table);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }
