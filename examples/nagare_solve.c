@@ -34,7 +34,9 @@ int main(int argc, char **argv)
   TRY(ng_example_register_options(opts));
   TRY(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
-    printf("usage: %s [matrix.mtx] [options]   (%s -version: version and build features)\n", argv[0], argv[0]);
+    printf("usage: nagare-solve [matrix.mtx[.gz]] [-rhs b.mtx] [-o x.mtx] [options]\n"
+           "       nagare-solve -problem fem27:64 [options]   (a generated problem; see -problem)\n"
+           "       nagare-solve -version   (version, build features, GPUs visible)\n");
     ng_options_print_help(opts, stdout);
     ng_options_destroy(opts);
     return 0;
