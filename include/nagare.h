@@ -97,6 +97,16 @@ int ng_have_cuda(void);
 int ng_have_mpi(void);
 int ng_have_hwloc(void);
 int ng_have_zlib(void);
+/* GPUs the CUDA runtime sees now, in this process (CUDA_VISIBLE_DEVICES
+ * applies): 0 in a build without CUDA, without a driver or a device. Creates
+ * no device context. */
+int ng_gpu_count(void);
+/* Name of visible GPU device (0 .. ng_gpu_count() - 1), e.g. "NVIDIA H100
+ * 80GB HBM3"; NG_ERR_NO_DEVICE when there is none. */
+ng_status ng_gpu_name(int device, char *name, size_t len);
+/* Compute capabilities the library's kernels were built for, as given to
+ * configure --with-cuda-arch ("90", "80 90"); "" without CUDA. */
+const char *ng_cuda_archs(void);
 
 /* ---- options database ---------------------------------------------------- */
 /* Known options (ng_options_print_help lists each with default and help):
