@@ -7,6 +7,7 @@
 #include "config.h"
 #endif
 #include "report.h"
+#include "progress.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,11 +127,20 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
   ng_status st, solve_st;
   ng_context_rank(ctx, &rank, &size);
   ng_matrix_get_size(A, &n, NULL, &nnz);
+  char phase[128];
   if ((st = ng_solver_create(ctx, opts, &S))) return st;
-  if ((st = ng_solver_set_operator(S, A))) { ng_solver_destroy(S); return st; }
+  if ((st = ng_options_get_string(opts, "precond", &precond))) { ng_solver_destroy(S); return st; }
+  snprintf(phase, sizeof(phase), "setting up the %s preconditioner", precond);
+  ng_example_progress_begin(phase);
+  st = ng_solver_set_operator(S, A);
+  ng_example_progress_end();
+  if (st) { ng_solver_destroy(S); return st; }
   /* what runs (pcg is cg), not what the options say */
   if ((st = ng_solver_get_method(S, &solver, &precond))) { ng_solver_destroy(S); return st; }
+  snprintf(phase, sizeof(phase), "solving with %s / %s", solver, precond);
+  ng_example_progress_begin(phase);
   solve_st = ng_solver_solve(S, b, x);
+  ng_example_progress_end();
   if (solve_st != NG_SUCCESS && solve_st != NG_ERR_NOT_CONVERGED && solve_st != NG_ERR_BREAKDOWN &&
       solve_st != NG_ERR_DIVERGED) {
     ng_solver_destroy(S);
