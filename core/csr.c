@@ -84,7 +84,8 @@ ng_status ng_csr_diagonal(const ng_csr *A, double *d, int require_nonzero)
     if (s == 0.0 && i < bad) bad = i;
   }
   if (require_nonzero && bad < n)
-    return NG_ERROR(NG_ERR_NUMERIC, "row %d has a zero or missing diagonal entry", (int)bad);
+    return NG_ERROR(NG_ERR_NUMERIC, "row %lld (0-based %d) has a zero or missing diagonal entry",
+                    (long long)bad + 1, (int)bad); /* 1-based as in a Matrix Market file */
   return NG_SUCCESS;
 }
 

@@ -14,6 +14,18 @@ extern "C" int ng_cuda_device_count(void)
   return n;
 }
 
+extern "C" ng_status ng_cuda_device_name(int device, char *name, size_t len)
+{
+  cudaDeviceProp prop;
+  cudaError_t e = cudaGetDeviceProperties(&prop, device);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return NG_ERROR(NG_ERR_CUDA, "cudaGetDeviceProperties(%d): %s", device, cudaGetErrorString(e));
+  }
+  snprintf(name, len, "%s", prop.name);
+  return NG_SUCCESS;
+}
+
 extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
 {
   *p = NULL;

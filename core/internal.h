@@ -290,6 +290,8 @@ struct ng_halo_plan;  /* comm/halo.c */
 
 /* ---- CUDA device (core/cuda_context.cu; only with NG_HAVE_CUDA) ----------- */
 int ng_cuda_device_count(void); /* 0 when there is no usable device */
+/* The device's name (cudaGetDeviceProperties; creates no context). */
+ng_status ng_cuda_device_name(int device, char *name, size_t len);
 /* device < 0: pick (NG_DEVICE env, else local rank modulo device count). */
 ng_status ng_cuda_create(struct ng_cuda **cu, int device, int local_rank, char *describe, size_t len);
 void ng_cuda_destroy(struct ng_cuda *cu);

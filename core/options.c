@@ -32,7 +32,8 @@ static const opt_def known[] = {
   {"precond", OPT_STRING, "jacobi", NULL, 0, "preconditioner of every solver: none, jacobi, amg"},
   {"gmres_restart", OPT_INT, "30", NULL, 1,
    "GMRES/FGMRES restart m: Krylov vectors kept per cycle (1 to 1000; memory m + 1 vectors, FGMRES 2m + 1)"},
-  {"format", OPT_STRING, "csr", NULL, 0, "SpMV storage format: csr, dia, dia_half, ell, ellr, sell, auto"},
+  {"format", OPT_STRING, "csr", NULL, 0, "SpMV storage format: csr, dia, dia_half, ell, ellr, sell, codsell, auto (measures the candidates, keeps the "
+   "fastest); a format that refuses the matrix leaves it in csr"},
   {"tol", OPT_REAL, "1e-8", NULL, 1, "relative tolerance: stop when ||r|| <= tol * ||b|| (or ||r0||, see -norm)"},
   {"atol", OPT_REAL, "0", NULL, 1, "absolute tolerance: stop when ||r|| <= atol"},
   {"maxit", OPT_INT, "1000", NULL, 1, "maximum number of iterations"},
@@ -51,20 +52,26 @@ static const opt_def known[] = {
   {"comm_transport", OPT_STRING, "", NULL, 0,
    "halo transport between ranks: auto (ipc on one node, cuda_mpi across nodes when MPI is CUDA-aware, else host), "
    "host, ipc, cuda_mpi; empty: NG_COMM_TRANSPORT, else auto"},
-  {"problem", OPT_STRING, "fem27:32", NULL, 0, "generated problem, e.g. fem27:64, lap27:50, mps:40"},
-  {"o", OPT_STRING, "", NULL, 0, "output file"},
+  {"problem", OPT_STRING, "fem27:32", NULL, 0, "generated problem when no matrix file is given: NAME:N (N^3 nodes) or NAME:NXxNYxNZ with NAME fem27, "
+   "lap7, lap27, aniso27 or elast27 (3D elasticity, 3 unknowns a node); mps:N; het7:N, het5:N, rotaniso:N, "
+   "rotaniso3:N (hard coefficients); lap7:N:neumann, lap27:N:neumann (singular)"},
+  {"o", OPT_STRING, "", NULL, 0, "write the solution x to this file (Matrix Market array)"},
   {"rhs", OPT_STRING, "", NULL, 0, "right-hand side file (Matrix Market array)"},
-  {"amg_theta", OPT_REAL, "0.025", NULL, 1, "AMG strength of connection: |a_ij| >= theta sqrt(|a_ii a_jj|) (lap27 needs < 1/26)"},
+  {"amg_theta", OPT_REAL, "0.025", NULL, 1,
+   "AMG strength threshold: j is a strong neighbour of i when -a_ij >= theta sqrt(|a_ii a_jj|) (the default "
+   "-amg_strength signed: positive couplings are weak), or |a_ij| >= ... with -amg_strength abs; lap27 needs "
+   "theta < 1/26"},
   {"amg_smoother", OPT_STRING, "auto", NULL, 0,
-   "AMG smoother: auto (jacobi under cg, mcgs under bicgstab, gmres and fgmres), jacobi (damped), mcgs (multicolor Gauss-Seidel, colors forward before and backward after the coarse "
+   "AMG smoother: auto (jacobi under cg, mcgs under bicgstab, gmres and fgmres), jacobi (damped), mcgs (multicolor "
+   "Gauss-Seidel, colors forward before and backward after the coarse "
    "correction), mmcgs (modified MCGS: colors of the strong couplings only, deterministic), chebyshev (polynomial in "
    "D^-1 A); under MPI mcgs and mmcgs color each rank's block and read the off-rank values once per sweep"},
   {"amg_mmcgs_theta", OPT_REAL, "0.1", NULL, 1, "AMG mmcgs: couplings |a_ij| > theta |a_ii| are strong (colored apart); weaker ones inside a color read the values from before the color's update"},
   {"amg_coloring", OPT_STRING, "natural", "natural|hash", 0,
-   "AMG mcgs/mmcgs: order of the finest level's greedy coloring: natural (row order, the seed's greedy: 8 colors on "
-   "27-point grids) or hash (random order, JPL: about 17 colors, a stronger sweep); coarse levels largest degree first"},
+   "AMG mcgs/mmcgs: order of the finest level's greedy coloring: natural (row order: 8 colors on 27-point "
+   "grids) or hash (random order, JPL: about 17 colors, a stronger sweep); coarse levels largest degree first"},
   {"amg_mcgs_coarse", OPT_STRING, "mcgs", "mcgs|mmcgs", 0,
-   "AMG mcgs: the levels below the finest color every coupling (mcgs) or, as seed 004 did, only the strong ones "
+   "AMG mcgs: the levels below the finest color every coupling (mcgs) or only the strong ones "
    "(mmcgs, -amg_mmcgs_theta): far fewer colors and launches on the coarse levels"},
   {"amg_mcgs_values", OPT_STRING, "double", "double|single", 0,
    "AMG mcgs/mmcgs on a GPU: the big levels' per-color blocks (a launch per color) hold their values in FP64 "
@@ -460,16 +467,52 @@ int ng_options_help_requested(ng_options o)
   return h;
 }
 
+/* -help layout: "  -name <type>" in a column of NG_HELP_HEAD characters, then the
+ * help text (and the default) word-wrapped so that no line is longer than
+ * NG_HELP_WIDTH; continuation lines are indented to the text's column. A
+ * head wider than its column puts the text on the next line. */
+#define NG_HELP_WIDTH 100
+#define NG_HELP_HEAD 33
+
+/* Writes the words of text, starting at column *col, wrapping at
+ * NG_HELP_WIDTH onto lines indented by NG_HELP_HEAD. */
+static void put_wrapped(FILE *f, const char *text, int *col)
+{
+  for (const char *w = text; *w;) {
+    while (*w == ' ') w++;
+    if (!*w) break;
+    int len = (int)strcspn(w, " ");
+    if (*col > NG_HELP_HEAD && *col + 1 + len > NG_HELP_WIDTH) {
+      fprintf(f, "\n%*s", NG_HELP_HEAD, "");
+      *col = NG_HELP_HEAD;
+    }
+    if (*col > NG_HELP_HEAD) { fputc(' ', f); (*col)++; }
+    fwrite(w, 1, (size_t)len, f);
+    *col += len;
+    w += len;
+  }
+}
+
 ng_status ng_options_print_help(ng_options o, void *file)
 {
   FILE *f = file ? (FILE *)file : stdout;
   NG_ASSERT_ARG(o, "ng_options_print_help: null options");
-  fprintf(f, "nagare options (default, [current]):\n");
+  fprintf(f, "nagare options (-name <values or type>, what it does, the default and any value set):\n");
   for (int i = 0; i < o->n; i++) {
     const opt_entry *e = &o->e[i];
-    char head[64];
-    snprintf(head, sizeof(head), "-%s <%s>", e->name, e->choices ? e->choices : type_name[e->type]);
-    fprintf(f, "  %-30s %s (default \"%s\", current \"%s\")\n", head, e->help, e->def, e->value);
+    char head[96], tail[160];
+    int col = snprintf(head, sizeof(head), "  -%s <%s>", e->name, e->choices ? e->choices : type_name[e->type]);
+    fputs(head, f);
+    if (col > NG_HELP_HEAD - 1) fputc('\n', f), col = 0;
+    fprintf(f, "%*s", NG_HELP_HEAD - col, "");
+    col = NG_HELP_HEAD;
+    put_wrapped(f, e->help, &col);
+    if (strcmp(e->def, e->value))
+      snprintf(tail, sizeof(tail), "(default \"%s\", set to \"%s\")", e->def, e->value);
+    else
+      snprintf(tail, sizeof(tail), "(default \"%s\")", e->def);
+    put_wrapped(f, tail, &col);
+    fputc('\n', f);
   }
   return NG_SUCCESS;
 }

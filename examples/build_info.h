@@ -1,5 +1,6 @@
 /* examples/build_info.h: "-version" of the programs: library version and the
- * features the build has (CUDA, MPI, hwloc, zlib, OpenMP, Fortran, PETSc). */
+ * features the build has (CUDA, MPI, hwloc, zlib, OpenMP, Fortran, PETSc),
+ * and the GPUs visible at run time. */
 #ifndef NG_EXAMPLES_BUILD_INFO_H
 #define NG_EXAMPLES_BUILD_INFO_H
 #include <stdio.h>

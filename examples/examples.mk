@@ -1,6 +1,8 @@
 # examples/examples.mk: the main example (poisson3d) and the nagare-solve CLI.
 noinst_LTLIBRARIES += examples/libreport.la
-examples_libreport_la_SOURCES = examples/report.c examples/report.h examples/build_info.c examples/build_info.h
+examples_libreport_la_SOURCES = examples/report.c examples/report_json.c examples/report.h examples/build_info.c \
+  examples/build_info.h examples/progress.c examples/progress.h
+examples_libreport_la_LIBADD = -lpthread
 noinst_PROGRAMS += examples/poisson3d
 examples_poisson3d_SOURCES = examples/poisson3d.c
 examples_poisson3d_LDADD = examples/libreport.la $(NG_LDADD)

@@ -7,6 +7,7 @@
 #include "config.h"
 #endif
 #include "report.h"
+#include "progress.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,8 @@ ng_status ng_example_apply_binding(ng_context ctx, ng_options opts)
 
 int ng_example_fail(const char *what, ng_status st)
 {
-  fprintf(stderr, "error: %s: %s: %s\n", what, ng_status_name(st), ng_last_error());
+  const char *msg = ng_last_error();
+  fprintf(stderr, "error: %s: %s%s%s\n", what, ng_status_name(st), *msg ? ": " : "", msg);
 #ifdef NG_HAVE_MPI
   /* the library's collective calls fail on every rank together; a step of
    * the program's own that failed on this rank alone must not leave the
@@ -114,7 +116,7 @@ ng_status ng_example_true_residual(ng_matrix A, ng_vector b, ng_vector x, double
 }
 
 ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix A, ng_vector b,
-                                      ng_vector x, const char *problem)
+                                      ng_vector x, const char *problem, FILE *json)
 {
   ng_solver S;
   int rank, size, its = 0;
@@ -125,11 +127,20 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
   ng_status st, solve_st;
   ng_context_rank(ctx, &rank, &size);
   ng_matrix_get_size(A, &n, NULL, &nnz);
+  char phase[128];
   if ((st = ng_solver_create(ctx, opts, &S))) return st;
-  if ((st = ng_solver_set_operator(S, A))) { ng_solver_destroy(S); return st; }
+  if ((st = ng_options_get_string(opts, "precond", &precond))) { ng_solver_destroy(S); return st; }
+  snprintf(phase, sizeof(phase), "setting up the %s preconditioner", precond);
+  ng_example_progress_begin(phase);
+  st = ng_solver_set_operator(S, A);
+  ng_example_progress_end();
+  if (st) { ng_solver_destroy(S); return st; }
   /* what runs (pcg is cg), not what the options say */
   if ((st = ng_solver_get_method(S, &solver, &precond))) { ng_solver_destroy(S); return st; }
+  snprintf(phase, sizeof(phase), "solving with %s / %s", solver, precond);
+  ng_example_progress_begin(phase);
   solve_st = ng_solver_solve(S, b, x);
+  ng_example_progress_end();
   if (solve_st != NG_SUCCESS && solve_st != NG_ERR_NOT_CONVERGED && solve_st != NG_ERR_BREAKDOWN &&
       solve_st != NG_ERR_DIVERGED) {
     ng_solver_destroy(S);
@@ -157,6 +168,15 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
     printf("setup time         : %.3f s\n", setup);
     printf("solve time         : %.3f s (%.3f ms/iteration)\n", solve, its ? 1e3 * solve / its : 0.0);
     fflush(stdout);
+  }
+  if (rank == 0 && json) {
+    ng_example_result r = {.problem = problem, .device = ng_context_describe(ctx), .solver = solver,
+                           .precond = precond, .format = ng_matrix_format(A), .message = ng_last_error(),
+                           .n = n, .nnz = nnz, .ranks = size, .iterations = its, .null_space_vectors = nnull,
+                           .status = solve_st, .relative_residual = rel, .relative_residual_recomputed = truerel,
+                           .setup_s = setup, .solve_s = solve};
+    ng_solver_get_history(S, &r.history, &r.history_length);
+    if (ng_example_write_json(json, &r)) fprintf(stderr, "error: writing the JSON report failed\n");
   }
   if ((st = print_rank_rows(ctx, A, S))) { ng_solver_destroy(S); return st; }
   ng_solver_destroy(S);

@@ -3,6 +3,7 @@
 #ifndef NG_EXAMPLES_REPORT_H
 #define NG_EXAMPLES_REPORT_H
 #include "nagare.h"
+#include <stdio.h>
 
 /* Prints a failed call's status and message on stderr and returns 1. */
 int ng_example_fail(const char *what, ng_status st);
@@ -21,8 +22,23 @@ ng_status ng_example_apply_binding(ng_context ctx, ng_options opts);
  * recursive residual). */
 ng_status ng_example_true_residual(ng_matrix A, ng_vector b, ng_vector x, double *rel);
 
-/* Solves A x = b with the options' solver and prints the report. Returns the
- * solve status (NG_ERR_NOT_CONVERGED etc. are reported, not fatal). */
+/* What one solve gave: the report's numbers (rank 0's view; the norms and
+ * sizes are global). history: ||r0||, then ||r|| after each iteration. */
+typedef struct {
+  const char *problem, *device, *solver, *precond, *format, *message;
+  int64_t n, nnz;
+  int ranks, iterations, null_space_vectors, history_length;
+  ng_status status;
+  double relative_residual, relative_residual_recomputed, setup_s, solve_s;
+  const double *history;
+} ng_example_result;
+
+/* Writes r as one JSON object (report_json.c); 0, or -1 on a write error. */
+int ng_example_write_json(FILE *f, const ng_example_result *r);
+
+/* Solves A x = b with the options' solver and prints the report; json (rank
+ * 0's, may be NULL) also receives it as one JSON object. Returns the solve
+ * status (NG_ERR_NOT_CONVERGED etc. are reported, not fatal). */
 ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix A, ng_vector b,
-                                      ng_vector x, const char *problem);
+                                      ng_vector x, const char *problem, FILE *json);
 #endif

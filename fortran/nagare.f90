@@ -61,7 +61,7 @@ module nagare
 
   ! ---- public procedures -------------------------------------------------
   public :: ng_last_error, ng_status_name, ng_error_clear, ng_version, ng_version_string
-  public :: ng_have_cuda, ng_have_mpi, ng_have_hwloc, ng_have_zlib
+  public :: ng_have_cuda, ng_have_mpi, ng_have_hwloc, ng_have_zlib, ng_gpu_count
   public :: ng_context_create, ng_context_create_comm, ng_context_destroy, ng_context_on_gpu, ng_context_rank, &
             ng_context_describe, ng_context_report_binding, ng_context_bind_memory
   public :: ng_options_create, ng_options_destroy, ng_options_set_from_args, ng_options_set_from_command_line, &
@@ -153,6 +153,10 @@ module nagare
     function c_ng_have_zlib() bind(c, name='ng_have_zlib')
       import :: c_int
       integer(c_int) :: c_ng_have_zlib
+    end function
+    function c_ng_gpu_count() bind(c, name='ng_gpu_count')
+      import :: c_int
+      integer(c_int) :: c_ng_gpu_count
     end function
 
     ! context
@@ -676,6 +680,10 @@ contains
   end function
   logical function ng_have_zlib()
     ng_have_zlib = c_ng_have_zlib() /= 0
+  end function
+  ! GPUs the CUDA runtime sees now (0 without CUDA, driver or device)
+  integer function ng_gpu_count()
+    ng_gpu_count = int(c_ng_gpu_count())
   end function
 
   ! ---- context -------------------------------------------------------------

@@ -97,12 +97,22 @@ int ng_have_cuda(void);
 int ng_have_mpi(void);
 int ng_have_hwloc(void);
 int ng_have_zlib(void);
+/* GPUs the CUDA runtime sees now, in this process (CUDA_VISIBLE_DEVICES
+ * applies): 0 in a build without CUDA, without a driver or a device. Creates
+ * no device context. */
+int ng_gpu_count(void);
+/* Name of visible GPU device (0 .. ng_gpu_count() - 1), e.g. "NVIDIA H100
+ * 80GB HBM3"; NG_ERR_NO_DEVICE when there is none. */
+ng_status ng_gpu_name(int device, char *name, size_t len);
+/* Compute capabilities the library's kernels were built for, as given to
+ * configure --with-cuda-arch ("90", "80 90"); "" without CUDA. */
+const char *ng_cuda_archs(void);
 
 /* ---- options database ---------------------------------------------------- */
 /* Known options (ng_options_print_help lists each with default and help):
  *   -solver cg|bicgstab|gmres|fgmres (pcg, pbicgstab: aliases of cg, bicgstab)
  *   -precond none|jacobi|amg (every solver)  -gmres_restart 30
- *   -format csr|dia|dia_half|ell|ellr|sell|auto  -tol 1e-8  -atol 0
+ *   -format csr|dia|dia_half|ell|ellr|sell|codsell|auto  -tol 1e-8  -atol 0
  *   -maxit 1000  -norm b|r0  -divtol 1e4  -null_space none|constant
  *   -monitor  -device auto|cpu|gpu  ... */
 ng_status ng_options_create(ng_options *opts);
@@ -165,7 +175,11 @@ ng_status ng_matrix_read_mtx(ng_context ctx, const char *path, ng_matrix *A);
 /* Write the matrix (gathered to rank 0) as coordinate real general. */
 ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
 /* Generate a test problem: spec "fem27:64" (64^3 nodes), "fem27:64x32x32",
- * "lap7:N", "lap27:N", "aniso27:N", "mps:N" (dam-break block, N particles along its width);
+ * "lap7:N", "lap27:N", "aniso27:N", "elast27:N" (3D linear elasticity, Q1
+ * elements, 3 unknowns per node: 3 N^3 rows, clamped at x = 0),
+ * "mps:N" (dam-break block, N particles along its width);
+ * "het7:N[:seed]", "het5:N[:seed]", "rotaniso:N[:eps[:angle]]",
+ * "rotaniso3:N[:eps[:angle]]" (hard coefficients, doc/user-guide.md);
  * "lap7:N:neumann", "lap27:N:neumann": pure Neumann, singular (rows sum to
  * zero, the constant null space: see ng_solver_set_null_space; under MPI
  * generated on rank 0 and scattered).
@@ -173,7 +187,7 @@ ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
  * Under MPI grid problems are cut into slabs of whole z-planes (natural
  * order, so a slab is a contiguous row range with a one-plane halo each
  * side; ranks beyond nz own no rows): for lap7, lap27 and aniso27 each rank
- * generates only its own slab; fem27 is generated on rank 0 and its slabs
+ * generates only its own slab; fem27 and elast27 are generated on rank 0 and
  * scattered; mps is generated on rank 0 and scattered in contiguous blocks
  * balanced by nonzeros. b is distributed like the rows. Collective. */
 ng_status ng_matrix_generate(ng_context ctx, const char *spec, ng_matrix *A, ng_vector *b);

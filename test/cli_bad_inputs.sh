@@ -1,7 +1,8 @@
 #!/bin/sh
 # test/cli_bad_inputs.sh: every malformed Matrix Market file in test/data/bad
 # must make nagare-solve print an error naming the problem and exit non-zero,
-# and (when valgrind is installed) do so with no invalid memory access.
+# and (when valgrind is installed) do so with no invalid memory access; a
+# file with a zero diagonal in its second row is named "row 2".
 # valgrind is slow here (MPI start-up, and ~30 s to load the CUDA libraries in
 # a CUDA build), so it checks every 23rd file (two), or all of them with
 # NG_VALGRIND_ALL=1; the rest run natively.
@@ -35,4 +36,16 @@ for f in "$data"/bad/*; do
   fi
 done
 echo "$n malformed files ($nvg under valgrind), $bad failures"
+# A well-formed file whose second row has no diagonal entry: the message
+# counts rows from 1 as the file does (and gives the 0-based index too).
+zd=${TMPDIR:-/tmp}/ng_zero_diag.$$.mtx
+trap 'rm -f "$zd"' EXIT
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 2.0\n2 1 1.0\n1 2 1.0\n3 3 1.0\n' > "$zd"
+for pc in jacobi amg; do
+  out=$("$top/nagare-solve" "$zd" -device cpu -precond $pc 2>&1)
+  rc=$?
+  if [ $rc -eq 0 ] || ! echo "$out" | grep -q "row 2 (0-based 1) has a zero or missing diagonal entry"; then
+    echo "FAIL zero diagonal in the file's row 2, -precond $pc (exit $rc): $out"; bad=$((bad + 1))
+  fi
+done
 [ $n -ge 40 ] && [ $bad -eq 0 ]

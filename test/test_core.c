@@ -43,7 +43,7 @@ START_TEST(coo_sorts_and_sums_duplicates)
   ck_assert_int_eq(ng_csr_validate(&A), NG_ERR_NUMERIC);
   double d[3];
   ck_assert_int_eq(ng_csr_diagonal(&A, d, 1), NG_ERR_NUMERIC);
-  ck_assert_ptr_nonnull(strstr(ng_last_error(), "row 2"));
+  ck_assert_msg(strstr(ng_last_error(), "row 3 (0-based 2) has a zero"), "%s", ng_last_error());
   ng_csr_free(&A);
   ng_coo_free(&C);
 }
@@ -174,6 +174,29 @@ START_TEST(vector_ops_and_reductions)
 }
 END_TEST
 
+/* ng_gpu_count / ng_gpu_name / ng_cuda_archs: none without CUDA; with CUDA
+ * every visible GPU has a name and one past the last is refused. */
+START_TEST(gpus_visible)
+{
+  char name[256];
+  int n = ng_gpu_count();
+  ck_assert_int_ge(n, 0);
+  if (!ng_have_cuda()) {
+    ck_assert_int_eq(n, 0);
+    ck_assert_str_eq(ng_cuda_archs(), "");
+  } else {
+    ck_assert_msg(ng_cuda_archs()[0] >= '1' && ng_cuda_archs()[0] <= '9', "archs '%s'", ng_cuda_archs());
+  }
+  for (int d = 0; d < n; d++) {
+    NG_ASSERT_OK(ng_gpu_name(d, name, sizeof(name)));
+    ck_assert_msg(name[0] != '\0', "GPU %d has no name", d);
+  }
+  ck_assert_int_eq(ng_gpu_name(n, name, sizeof(name)), n ? NG_ERR_ARGUMENT : NG_ERR_NO_DEVICE);
+  ck_assert_str_eq(name, "");
+  ck_assert_int_eq(ng_gpu_name(0, NULL, 0), NG_ERR_ARGUMENT);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("core");
@@ -183,6 +206,7 @@ int main(void)
   tcase_add_test(tc, matrix_apply_matches_dense);
   tcase_add_test(tc, matrix_rejects_bad_input);
   tcase_add_test(tc, vector_ops_and_reductions);
+  tcase_add_test(tc, gpus_visible);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

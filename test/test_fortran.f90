@@ -44,6 +44,7 @@ program test_fortran
   write (*, '(a,i0,a,i0,a,i0,a,l1,a,a)') 'nagare ', major, '.', minor, '.', patch, ', mpi ', ng_have_mpi(), &
     ', ', ng_version_string()
   flag = ng_have_cuda() .or. ng_have_hwloc() .or. ng_have_zlib()
+  call expect(ng_gpu_count() >= 0 .and. (ng_have_cuda() .or. ng_gpu_count() == 0), 'gpu count')
 
   ! options: set, get, errors through stat
   call ng_options_create(opts)

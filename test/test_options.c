@@ -188,6 +188,8 @@ START_TEST(help_lists_every_option)
   size_t len = 0;
   NG_ASSERT_OK(ng_options_create(&o));
   NG_ASSERT_OK(ng_options_register(o, "steps", "10", "time steps of the program"));
+  NG_ASSERT_OK(ng_options_register(o, "long", "1", "a help text of more than one line, as many are: it goes on and on "
+                                                   "until it needs a second line, and there the program's own help"));
   NG_ASSERT_OK(ng_options_set(o, "tol", "3e-7"));
   FILE *f = open_memstream(&buf, &len);
   NG_ASSERT_OK(ng_options_print_help(o, f));
@@ -198,8 +200,16 @@ START_TEST(help_lists_every_option)
     ck_assert_msg(strstr(buf, key) != NULL, "help lacks %s", names[k]);
   }
   ck_assert_ptr_nonnull(strstr(buf, "time steps of the program"));
-  ck_assert_ptr_nonnull(strstr(buf, "current \"3e-7\""));
+  ck_assert_ptr_nonnull(strstr(buf, "set to \"3e-7\""));
   ck_assert_ptr_nonnull(strstr(buf, "default \"1e-8\""));
+  /* long help is wrapped: no line over 100 characters, the word after a
+   * break on a line indented to the help column */
+  for (char *line = buf, *nl; *line; line = nl + 1) {
+    nl = strchr(line, '\n');
+    ck_assert_msg(nl != NULL, "help does not end with a newline");
+    ck_assert_msg(nl - line <= 100, "help line of %d characters: %.*s", (int)(nl - line), (int)(nl - line), line);
+  }
+  ck_assert_ptr_nonnull(strstr(buf, "\n                                 until it needs a second line"));
   free(buf);
   NG_ASSERT_OK(ng_options_destroy(o));
 }
