@@ -152,6 +152,7 @@ def plot_peers(res, out):
         ax.bar(xs, [its[(p, sv)] for p in probs], w, label=sv, color=COLORS[j])
     ax.set_xticks(range(len(probs)), probs)
     ax.set_ylabel("iterations to 1e-8")
+    ax.set_ylim(0, 125)
     ax.set_title("CPU, one rank: nagare AMG against BoomerAMG and GAMG")
     ax.legend(fontsize=8, ncol=3)
     save(fig, out, "peers-cpu.svg")
