@@ -25,3 +25,5 @@ bench_scaling_SOURCES = bench/scaling.c
 bench_scaling_LDADD = $(NG_LDADD) -lm
 endif
 EXTRA_DIST += bench/scaling.sh
+# the measurements behind doc/performance.md and the script that plots them
+EXTRA_DIST += bench/plot.py bench/results
