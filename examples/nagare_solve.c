@@ -2,8 +2,9 @@
  * file (rhs from -rhs FILE, else b = A*ones) or a generated problem
  * (-problem fem27:64), prints the solve report, writes x with -o FILE and
  * the report as JSON with -json FILE (-json -: on standard output, everything
- * else the program prints then goes to standard error).
- *   nagare-solve [matrix.mtx[.gz]] [-rhs b.mtx] [-problem spec] [-o x.mtx] [-json FILE] [options]
+ * else the program prints then goes to standard error) and the residual
+ * history with -history FILE.
+ *   nagare-solve [matrix.mtx[.gz]] [-rhs b.mtx] [-problem spec] [-o x.mtx] [-json FILE] [-history FILE] [options]
  *   nagare-solve -version    (version and build features; man page nagare-solve(1)) */
 #include "nagare.h"
 #include "build_info.h"
@@ -67,10 +68,10 @@ int main(int argc, char **argv)
   ng_options opts = NULL;
   ng_matrix A = NULL;
   ng_vector b = NULL, x = NULL, ones = NULL;
-  const char *problem, *device, *rhs, *out, *format, *json_path, *progress, *path = NULL;
+  const char *problem, *device, *rhs, *out, *format, *json_path, *history_path, *progress, *path = NULL;
   double progress_after = 2.0;
   char phase[512];
-  FILE *json = NULL;
+  FILE *json = NULL, *history = NULL;
   int rc = 0;
   ng_status st = NG_SUCCESS;
   if (ng_example_version_requested(argc, argv)) {
@@ -82,6 +83,9 @@ int main(int argc, char **argv)
   TRY(ng_options_register(opts, "json", "",
                           "write the solve's result as one JSON object to this file (rank 0); -: to standard output, "
                           "with the text report on standard error"));
+  TRY(ng_options_register(opts, "history", "",
+                          "write the residual norm history to this file (rank 0): one line per iteration, "
+                          "\"iteration ||r|| ||r||/||r0||\", from iteration 0"));
   TRY(ng_options_register(opts, "progress", "2",
                           "seconds after which a long phase (reading, generating, setup, solve, writing) is "
                           "announced on stderr (rank 0), again every 10 s and with its time at the end; "
@@ -109,6 +113,7 @@ int main(int argc, char **argv)
   TRY(ng_options_get_string(opts, "o", &out));
   TRY(ng_options_get_string(opts, "format", &format));
   TRY(ng_options_get_string(opts, "json", &json_path));
+  TRY(ng_options_get_string(opts, "history", &history_path));
   TRY(ng_options_get_string(opts, "progress", &progress));
   {
     char *end;
@@ -130,6 +135,13 @@ int main(int argc, char **argv)
   {
     char why[512];
     if (open_json(ctx, json_path, &json, why, sizeof(why)) != NG_SUCCESS) {
+      rc = ng_example_fail(why, NG_ERR_IO);
+      goto done;
+    }
+    int rank = 0;
+    ng_context_rank(ctx, &rank, NULL);
+    if (rank == 0 && history_path && *history_path && !(history = fopen(history_path, "w"))) {
+      snprintf(why, sizeof(why), "-history %s: cannot open for writing: %s", history_path, strerror(errno));
       rc = ng_example_fail(why, NG_ERR_IO);
       goto done;
     }
@@ -158,7 +170,7 @@ int main(int argc, char **argv)
     PHASE(phase, ng_matrix_set_format(A, format));
   }
   TRY(ng_vector_create(A, &x));
-  st = ng_example_solve_and_report(ctx, opts, A, b, x, path, json);
+  st = ng_example_solve_and_report(ctx, opts, A, b, x, path, json, history);
   if (st != NG_SUCCESS) ng_example_fail("solve", st);
   if (out && *out) {
     snprintf(phase, sizeof(phase), "writing %s", out);
@@ -171,6 +183,10 @@ int main(int argc, char **argv)
 done:
   if (json && fclose(json) != 0) {
     fprintf(stderr, "error: -json %s: writing failed: %s\n", json_path, strerror(errno));
+    rc = 1;
+  }
+  if (history && fclose(history) != 0) {
+    fprintf(stderr, "error: -history %s: writing failed: %s\n", history_path, strerror(errno));
     rc = 1;
   }
   ng_vector_destroy(ones);

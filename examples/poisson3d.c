@@ -30,7 +30,7 @@ int main(int argc, char **argv)
   NG_EX_CALL(ng_example_apply_binding(ctx, opts));
   NG_EX_CALL(ng_matrix_generate(ctx, problem, &A, &b));
   NG_EX_CALL(ng_vector_create(A, &x));
-  ng_status st = ng_example_solve_and_report(ctx, opts, A, b, x, problem, NULL);
+  ng_status st = ng_example_solve_and_report(ctx, opts, A, b, x, problem, NULL, NULL);
   if (st != NG_SUCCESS) ng_example_fail("solve", st);
   ng_vector_destroy(x);
   ng_vector_destroy(b);

@@ -2,7 +2,8 @@
  * Under MPI rank 0 also prints one row per rank (rows, nonzeros, halo,
  * neighbours, halo-exchange time, transport of each neighbour, seconds in the
  * preconditioner's own exchanges (the distributed AMG's coarse levels),
- * binding), gathered with MPI_Gather. */
+ * binding), gathered with MPI_Gather; the JSON report (-json) has them too,
+ * with the AMG hierarchy, and -history the residual per iteration. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -15,21 +16,14 @@
 #include <mpi.h>
 #endif
 
-typedef struct {
-  int rank, neighbors;
-  int32_t rows, halo;
-  int64_t nnz;
-  double comm_seconds, amg_seconds;
-  char transport[64];
-  char binding[200];
-} rank_row;
-
-/* One row per rank on rank 0 (the context spans MPI_COMM_WORLD). */
-static ng_status print_rank_rows(ng_context ctx, ng_matrix A, ng_solver S)
+/* Each rank's row (rows, halo, exchange times, binding) gathered on rank 0
+ * into *all (malloc'd, size entries; NULL on the other ranks). Collective. */
+static ng_status gather_rank_rows(ng_context ctx, ng_matrix A, ng_solver S, ng_example_rank_row **all)
 {
-  rank_row me;
+  ng_example_rank_row me;
   int rank, size;
   ng_status st;
+  *all = NULL;
   memset(&me, 0, sizeof(me));
   ng_context_rank(ctx, &rank, &size);
   me.rank = rank;
@@ -38,28 +32,44 @@ static ng_status print_rank_rows(ng_context ctx, ng_matrix A, ng_solver S)
   if ((st = ng_solver_get_precond_comm_seconds(S, &me.amg_seconds))) return st;
   if ((st = ng_context_report_binding(ctx, me.binding, sizeof(me.binding)))) return st;
   if ((st = ng_matrix_get_transport(A, me.transport, sizeof(me.transport)))) return st;
+  ng_example_rank_row *rows = NULL;
+  if (rank == 0 && !(rows = malloc((size_t)size * sizeof(*rows)))) return NG_ERR_MEMORY;
   if (size == 1) {
-    printf("binding            : %s\n", me.binding);
+    rows[0] = me;
+    *all = rows;
     return NG_SUCCESS;
   }
 #ifdef NG_HAVE_MPI
-  rank_row *all = NULL;
-  if (rank == 0 && !(all = malloc((size_t)size * sizeof(rank_row)))) return NG_ERR_MEMORY;
-  if (MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
-    free(all);
+  if (MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, rows, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    free(rows);
     return NG_ERR_MPI;
   }
-  if (rank == 0) {
-    printf("%5s %10s %12s %8s %5s %10s %10s  %-16s %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s",
-           "amg comm s", "transport", "binding");
-    for (int r = 0; r < size; r++)
-      printf("%5d %10d %12lld %8d %5d %10.4f %10.4f  %-16s %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
-             (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].amg_seconds, all[r].transport,
-             all[r].binding);
-  }
-  free(all);
 #endif
+  *all = rows;
   return NG_SUCCESS;
+}
+
+/* One row per rank on rank 0 (the binding alone on one rank). */
+static void print_rank_rows(const ng_example_rank_row *all, int size)
+{
+  if (size == 1) {
+    printf("binding            : %s\n", all[0].binding);
+    return;
+  }
+  printf("%5s %10s %12s %8s %5s %10s %10s  %-16s %s\n", "rank", "rows", "nonzeros", "halo", "nbrs", "comm s",
+         "amg comm s", "transport", "binding");
+  for (int r = 0; r < size; r++)
+    printf("%5d %10d %12lld %8d %5d %10.4f %10.4f  %-16s %s\n", all[r].rank, (int)all[r].rows, (long long)all[r].nnz,
+           (int)all[r].halo, all[r].neighbors, all[r].comm_seconds, all[r].amg_seconds, all[r].transport,
+           all[r].binding);
+}
+
+int ng_example_write_history(FILE *f, const double *history, int length)
+{
+  for (int k = 0; k < length; k++)
+    fprintf(f, "%d %.10e %.10e\n", k, history[k], history[0] > 0 ? history[k] / history[0] : history[k]);
+  fflush(f);
+  return ferror(f) ? -1 : 0;
 }
 
 ng_status ng_example_register_options(ng_options opts)
@@ -116,7 +126,7 @@ ng_status ng_example_true_residual(ng_matrix A, ng_vector b, ng_vector x, double
 }
 
 ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix A, ng_vector b,
-                                      ng_vector x, const char *problem, FILE *json)
+                                      ng_vector x, const char *problem, FILE *json, FILE *history)
 {
   ng_solver S;
   int rank, size, its = 0;
@@ -169,16 +179,33 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
     printf("solve time         : %.3f s (%.3f ms/iteration)\n", solve, its ? 1e3 * solve / its : 0.0);
     fflush(stdout);
   }
+  ng_example_rank_row *all = NULL;
+  if ((st = gather_rank_rows(ctx, A, S, &all))) { ng_solver_destroy(S); return st; }
+  if (rank == 0) print_rank_rows(all, size);
   if (rank == 0 && json) {
+    enum { MAX_LEVELS = 64 };
+    int64_t level_rows[MAX_LEVELS], level_nnz[MAX_LEVELS];
+    ng_precond P = NULL;
     ng_example_result r = {.problem = problem, .device = ng_context_describe(ctx), .solver = solver,
                            .precond = precond, .format = ng_matrix_format(A), .message = ng_last_error(),
                            .n = n, .nnz = nnz, .ranks = size, .iterations = its, .null_space_vectors = nnull,
                            .status = solve_st, .relative_residual = rel, .relative_residual_recomputed = truerel,
-                           .setup_s = setup, .solve_s = solve};
+                           .setup_s = setup, .solve_s = solve, .rank_rows = all,
+                           .level_rows = level_rows, .level_nnz = level_nnz};
     ng_solver_get_history(S, &r.history, &r.history_length);
+    ng_solver_get_precond(S, &P);
+    if (P && ng_precond_get_levels(P, &r.amg_levels, level_rows, level_nnz, MAX_LEVELS) == NG_SUCCESS &&
+        r.amg_levels > MAX_LEVELS)
+      r.amg_levels = MAX_LEVELS;
     if (ng_example_write_json(json, &r)) fprintf(stderr, "error: writing the JSON report failed\n");
   }
-  if ((st = print_rank_rows(ctx, A, S))) { ng_solver_destroy(S); return st; }
+  if (rank == 0 && history) {
+    const double *h = NULL;
+    int len = 0;
+    ng_solver_get_history(S, &h, &len);
+    if (ng_example_write_history(history, h, len)) fprintf(stderr, "error: writing the residual history failed\n");
+  }
+  free(all);
   ng_solver_destroy(S);
   return solve_st;
 }

@@ -22,6 +22,18 @@ ng_status ng_example_apply_binding(ng_context ctx, ng_options opts);
  * recursive residual). */
 ng_status ng_example_true_residual(ng_matrix A, ng_vector b, ng_vector x, double *rel);
 
+/* One rank's row of the MPI report (gathered on rank 0): its rows, local
+ * nonzeros, halo, neighbours, seconds in halo exchanges and in the
+ * preconditioner's own exchanges, transport and binding. */
+typedef struct {
+  int rank, neighbors;
+  int32_t rows, halo;
+  int64_t nnz;
+  double comm_seconds, amg_seconds;
+  char transport[64];
+  char binding[200];
+} ng_example_rank_row;
+
 /* What one solve gave: the report's numbers (rank 0's view; the norms and
  * sizes are global). history: ||r0||, then ||r|| after each iteration. */
 typedef struct {
@@ -31,14 +43,22 @@ typedef struct {
   ng_status status;
   double relative_residual, relative_residual_recomputed, setup_s, solve_s;
   const double *history;
+  const ng_example_rank_row *rank_rows; /* nranks_rows = ranks entries, or NULL */
+  int amg_levels;                       /* 0: no AMG hierarchy */
+  const int64_t *level_rows, *level_nnz;
 } ng_example_result;
 
 /* Writes r as one JSON object (report_json.c); 0, or -1 on a write error. */
 int ng_example_write_json(FILE *f, const ng_example_result *r);
 
+/* Writes the residual history, one line per entry: "iteration ||r|| ||r||/||r0||"
+ * (0, or -1 on a write error). */
+int ng_example_write_history(FILE *f, const double *history, int length);
+
 /* Solves A x = b with the options' solver and prints the report; json (rank
- * 0's, may be NULL) also receives it as one JSON object. Returns the solve
- * status (NG_ERR_NOT_CONVERGED etc. are reported, not fatal). */
+ * 0's, may be NULL) also receives it as one JSON object, history (rank 0's,
+ * may be NULL) the residual history (ng_example_write_history). Returns the
+ * solve status (NG_ERR_NOT_CONVERGED etc. are reported, not fatal). */
 ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix A, ng_vector b,
-                                      ng_vector x, const char *problem, FILE *json);
+                                      ng_vector x, const char *problem, FILE *json, FILE *history);
 #endif

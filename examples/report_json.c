@@ -1,7 +1,9 @@
 /* examples/report_json.c: the solve report as one JSON object (nagare-solve
  * -json FILE), for scripts: the same numbers as the text report, plus the
- * residual norm history. Strings are escaped per RFC 8259; a number that is
- * not finite (a NaN residual after a breakdown) is written as null. */
+ * residual norm history, each rank's row of the MPI report (per_rank: rows,
+ * halo, neighbours, exchange seconds) and the AMG hierarchy (amg_levels).
+ * Strings are escaped per RFC 8259; a number that is not finite (a NaN
+ * residual after a breakdown) is written as null. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -71,7 +73,34 @@ int ng_example_write_json(FILE *f, const ng_example_result *r)
     if (k) fputs(k % 8 ? ", " : ",\n    ", f);
     put_number(f, r->history[k]);
   }
-  fputs("]\n}\n", f);
+  fputc(']', f);
+  if (r->rank_rows) {
+    key(f, "per_rank", 0);
+    fputc('[', f);
+    for (int k = 0; k < r->ranks; k++) {
+      const ng_example_rank_row *w = &r->rank_rows[k];
+      fprintf(f, "%s\n    {\"rank\": %d, \"rows\": %d, \"nnz\": %lld, \"halo\": %d, \"neighbours\": %d, \"comm_s\": ",
+              k ? "," : "", w->rank, (int)w->rows, (long long)w->nnz, (int)w->halo, w->neighbors);
+      put_number(f, w->comm_seconds);
+      fputs(", \"amg_comm_s\": ", f);
+      put_number(f, w->amg_seconds);
+      fputs(", \"transport\": ", f);
+      put_string(f, w->transport);
+      fputs(", \"binding\": ", f);
+      put_string(f, w->binding);
+      fputc('}', f);
+    }
+    fputs("\n  ]", f);
+  }
+  if (r->amg_levels > 0) {
+    key(f, "amg_levels", 0);
+    fputc('[', f);
+    for (int l = 0; l < r->amg_levels; l++)
+      fprintf(f, "%s\n    {\"level\": %d, \"rows\": %lld, \"nnz\": %lld}", l ? "," : "", l,
+              (long long)r->level_rows[l], (long long)r->level_nnz[l]);
+    fputs("\n  ]", f);
+  }
+  fputs("\n}\n", f);
   fflush(f);
   return ferror(f) ? -1 : 0;
 }

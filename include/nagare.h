@@ -245,6 +245,11 @@ ng_status ng_precond_destroy(ng_precond P);
 /* A description into buf (NUL-terminated, truncated to len): for amg the
  * levels with rows and nonzeros, grid and operator complexity, setup time. */
 ng_status ng_precond_describe(ng_precond P, char *buf, size_t len);
+/* The AMG hierarchy: *nlevels levels (0 for a preconditioner without
+ * levels), and for the first min(*nlevels, max) of them the global rows and
+ * nonzeros of each level's operator (level 0: A). rows and nnz may be NULL
+ * when max is 0. Same result on every rank; not collective. */
+ng_status ng_precond_get_levels(ng_precond P, int *nlevels, int64_t *rows, int64_t *nnz, int max);
 
 /* ---- solvers ------------------------------------------------------------- */
 /* -solver cg (CG), bicgstab (BiCGSTAB, right-preconditioned), gmres
@@ -294,6 +299,9 @@ ng_status ng_solver_get_null_space_size(ng_solver S, int *nvec);
  * since its setup (the distributed AMG's coarse levels, P and R; the
  * finest level's halo counts in ng_matrix_get_comm_info); 0 without one. */
 ng_status ng_solver_get_precond_comm_seconds(ng_solver S, double *seconds);
+/* The preconditioner that set_operator built (owned by the solver: not to
+ * be destroyed; NULL before set_operator and for -precond none). */
+ng_status ng_solver_get_precond(ng_solver S, ng_precond *P);
 /* What runs: the method's name ("cg" for -solver pcg) and the
  * preconditioner's ("none" without one). Either output may be NULL; the
  * strings are static. The preconditioner is known after set_operator

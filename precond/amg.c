@@ -319,3 +319,18 @@ const ng_precond_ops ng_precond_amg = {
   .apply = amg_apply,
   .destroy = amg_destroy,
 };
+
+/* ng_precond_get_levels (nagare.h): rows and nonzeros per level, global (the
+ * distributed hierarchy's n_global/nnz_global; one rank: the level itself). */
+ng_status ng_precond_get_levels(ng_precond P, int *nlevels, int64_t *rows, int64_t *nnz, int max)
+{
+  NG_ASSERT_ARG(P && nlevels && (max <= 0 || (rows && nnz)), "ng_precond_get_levels: null argument");
+  ng_amg *M = ng_amg_of(P);
+  ng_amg_dlevel *D = M ? M->dist : NULL;
+  *nlevels = M ? M->nlevels : 0;
+  for (int l = 0; l < *nlevels && l < max; l++) {
+    rows[l] = D ? D[l].n_global : M->L[l].n;
+    nnz[l] = D ? D[l].nnz_global : l ? M->L[l].A.nnz : P->A->local.nnz;
+  }
+  return NG_SUCCESS;
+}

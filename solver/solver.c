@@ -240,6 +240,13 @@ ng_status ng_solver_get_precond_comm_seconds(ng_solver S, double *seconds)
   return NG_SUCCESS;
 }
 
+ng_status ng_solver_get_precond(ng_solver S, ng_precond *P)
+{
+  NG_ASSERT_ARG(S && P, "ng_solver_get_precond: null argument");
+  *P = S->P;
+  return NG_SUCCESS;
+}
+
 ng_status ng_solver_get_method(ng_solver S, const char **method, const char **precond)
 {
   NG_ASSERT_ARG(S, "ng_solver_get_method: null solver");

@@ -14,6 +14,13 @@
 #     drives -pc_type nagare from KSP CG on 1 and 2 ranks;
 #  6. test/doc_snippets.sh: the README and user-guide programs, built with
 #     the same pkg-config flags.
+#  7. the Lmod modulefile share/modulefiles/nagare/VERSION.lua: where Lmod is
+#     installed (LMOD_CMD, or Debian's lmod: /usr/share/lmod/lmod/init/sh),
+#     "module use PREFIX/share/modulefiles; module load nagare" in a subshell
+#     with the environment this script started with, then nagare-solve is
+#     the installed one on PATH and test/install_hello.c builds with
+#     pkg-config's flags alone and runs (LD_LIBRARY_PATH from the module);
+#     skipped with a message without Lmod.
 # Environment (make installcheck sets it): NG_PKGCONFIGDIR, NG_BINDIR,
 # NG_MANDIR, CC (the configured compiler: mpicc in MPI builds), FC,
 # NG_HAVE_FORTRAN and NG_HAVE_PETSC (yes/no: what this build installed).
@@ -22,6 +29,9 @@ src="$(dirname "$here")"
 pcdir="${NG_PKGCONFIGDIR:?NG_PKGCONFIGDIR not set (run make installcheck)}"
 bindir="${NG_BINDIR:?}"; mandir="${NG_MANDIR:?}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# the caller's environment, for the Lmod check (7), which must do without
+# the paths set below
+ng_orig_pkg_config_path="${PKG_CONFIG_PATH-}"; ng_orig_ld_library_path="${LD_LIBRARY_PATH-}"
 # the prefix's .pc files first; PETSc's own stays findable as configure found it
 PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 for d in "$PETSC_DIR/$PETSC_ARCH/lib/pkgconfig" "$PETSC_DIR/lib/pkgconfig" /usr/lib/petscdir/*/*/lib/pkgconfig; do
@@ -112,4 +122,39 @@ SNIP_FC=""; SNIP_F_LIBS=""; SNIP_PETSC_CC=""; SNIP_PETSC_LIBS=""
 [ "$NG_HAVE_PETSC" = yes ] && { SNIP_PETSC_CC="${CC:-mpicc} $(pkg-config --cflags nagare-petsc)"; SNIP_PETSC_LIBS="$(pkg-config --libs nagare-petsc)"; }
 export SNIP_CC SNIP_C_LIBS SNIP_FC SNIP_F_LIBS SNIP_PETSC_CC SNIP_PETSC_LIBS
 sh "$here/doc_snippets.sh" || fail "doc snippets against the installed library"
+# 7. the Lmod modulefile
+prefix=$(pkg-config --variable=prefix nagare)
+modfile="$prefix/share/modulefiles/nagare/$version.lua"
+[ -f "$modfile" ] || fail "the Lmod modulefile $modfile is not installed"
+lmod_init=""
+if [ -n "$LMOD_CMD" ] && [ -n "$LMOD_PKG" ] && [ -f "$LMOD_PKG/init/sh" ]; then lmod_init="$LMOD_PKG/init/sh"
+elif [ -f /usr/share/lmod/lmod/init/sh ]; then lmod_init=/usr/share/lmod/lmod/init/sh
+fi
+if [ -n "$lmod_init" ]; then
+  (
+    PKG_CONFIG_PATH="$ng_orig_pkg_config_path"; LD_LIBRARY_PATH="$ng_orig_ld_library_path"
+    export PKG_CONFIG_PATH LD_LIBRARY_PATH
+    . "$lmod_init" || fail "sourcing $lmod_init"
+    module use "$prefix/share/modulefiles" || fail "module use $prefix/share/modulefiles"
+    module load nagare || fail "module load nagare"
+    [ "$NAGARE_DIR" = "$prefix" ] || fail "module load nagare: NAGARE_DIR is '$NAGARE_DIR', not $prefix"
+    [ "$(command -v nagare-solve)" = "$bindir/nagare-solve" ] ||
+      fail "module load nagare: nagare-solve on PATH is '$(command -v nagare-solve)', not $bindir/nagare-solve"
+    nagare-solve -version | head -1 | grep -q "^nagare-solve $version " || fail "module load nagare: nagare-solve -version"
+    # shellcheck disable=SC2046
+    $cc -o "$tmp/lmod_hello" "$here/install_hello.c" $(pkg-config --cflags --libs nagare) ||
+      fail "module load nagare: install_hello.c does not build with pkg-config --cflags --libs nagare"
+    "$tmp/lmod_hello" "$version" > "$tmp/lmod_hello.out" 2>&1 || { cat "$tmp/lmod_hello.out"; fail "module load nagare: install_hello"; }
+    if [ "$NG_HAVE_FORTRAN" = yes ]; then
+      [ -f "$NAGARE_FORTRAN_INCLUDE/nagare.mod" ] ||
+        fail "module load nagare: no nagare.mod in NAGARE_FORTRAN_INCLUDE='$NAGARE_FORTRAN_INCLUDE'"
+    fi
+    module unload nagare || fail "module unload nagare"
+    [ "$(command -v nagare-solve)" = "$bindir/nagare-solve" ] && fail "module unload nagare leaves nagare-solve on PATH"
+    exit 0
+  ) || exit 1
+  echo "ok: Lmod: module load nagare puts nagare-solve on PATH and pkg-config nagare alone builds and runs a C program"
+else
+  echo "skipped: Lmod modulefile check (no Lmod: LMOD_CMD unset and no /usr/share/lmod/lmod/init/sh; Debian: apt-get install lmod)"
+fi
 echo "PASS: installed nagare $version works through pkg-config"
