@@ -120,6 +120,7 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   for (int l = 0; l < M->max_levels; l++) {
     M->L[l].pre = nc ? counts[l < nc ? l : nc - 1] : pre;
     M->L[l].post = nc ? M->L[l].pre : post;
+    M->L[l].wscale = 1.0; /* amg_wcycle.c sets the W-cycle's after the setup */
   }
   M->coarse_sweeps = coarse_sweeps;
   return NG_SUCCESS;
@@ -212,6 +213,11 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   NG_CHECK_GOTO(st, st, fail);
   /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
   M->L[M->nlevels - 1].pre = M->coarse_sweeps;
+  /* -amg_cycle w: the coarse-correction weights, from the finished cycle */
+  saved = threads_begin(M);
+  st = ng_amg_w_weights(P, M);
+  threads_end(saved);
+  NG_CHECK_GOTO(st, st, fail);
   int view = 0;
   NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_view", &view), fail);
   if (view && P->ctx->rank == 0) {
@@ -230,6 +236,7 @@ static ng_status amg_update(ng_precond P, ng_matrix A)
 {
   int saved = threads_begin(P->data);
   ng_status st = ng_amg_refresh(P, P->data, A);
+  if (st == NG_SUCCESS) st = ng_amg_w_weights(P, P->data);
   threads_end(saved);
   NG_CHECK(st);
   return NG_SUCCESS;
@@ -278,8 +285,11 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     }
     char fmt[48] = "";
     if (l == 0 && M->fine_used[0]) snprintf(fmt, sizeof(fmt), ", cycle's A in %s", M->fine_used);
-    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s\n", l, (int)L->n, z,
-                          L->n ? z / L->n : 0.0, sweeps, colors, fmt);
+    char wtxt[64] = "";
+    if (!coarsest && ng_amg_coarse_visits(M, l) > 1)
+      snprintf(wtxt, sizeof(wtxt), ", W weight %.3f (lambda %.3f)", L->wscale, L->wlambda);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s%s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps, colors, fmt, wtxt);
   }
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,
