@@ -7,7 +7,8 @@
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
- * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
+ * jacobi|mcgs|mmcgs|chebyshev (smoother.h), -amg_sparsify with -amg_sparsify_lump
+ * diagonal|path (amg_sparsify.c, amg_sparsify_path.c) with -amg_mmcgs_theta,
  * -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values, -amg_smoother_setup,
  * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w, -amg_precision single|double
  * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
@@ -49,6 +50,10 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_strength", &s));
   M->strength_signed = !strcmp(s, "signed");
   NG_CHECK(ng_options_get_bool(opts, "amg_filter", &M->filter));
+  NG_CHECK(ng_options_get_string(opts, "amg_sparsify_lump", &s));
+  if (strcmp(s, "diagonal") && strcmp(s, "path"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify_lump '%s' is not available (known: diagonal, path)", s);
+  M->sparsify_path = !strcmp(s, "path");
   NG_CHECK(ng_options_get_string(opts, "amg_cycle", &s));
   if (strcmp(s, "v") && strcmp(s, "w"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w)", s);
@@ -190,6 +195,11 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);
   M->gpu_min_rows = min_rows;
   NG_CHECK(read_threads(M, P->ctx, opts));
+  if (M->sparsify_path && M->sparsify > 0 && (M->gpu_setup || P->ctx->size > 1))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_sparsify_lump path is implemented in the one-rank host setup only (this run: %s%s); "
+                    "use -amg_setup host on one rank, or -amg_sparsify_lump diagonal",
+                    M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
   if (M->single && P->ctx->size > 1)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
   int graph = 0;

@@ -100,6 +100,18 @@ ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B,
 ng_status ng_amg_sparsify(const ng_csr *G, double tau, ng_csr *A, int64_t **map);
 void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
 
+/* -amg_sparsify_lump path (amg_sparsify_path.c): the same dropping, but a
+ * weak negative coupling moves onto a path i - q - j of kept couplings
+ * (A >= G: positive definite, row sums kept); paths: the terms an update
+ * re-adds (src: the entry of G, at: 4 positions in A per term). */
+typedef struct {
+  int64_t n;
+  int64_t *src, *at;
+} ng_amg_lump_paths;
+ng_status ng_amg_sparsify_path(const ng_csr *G, double tau, ng_csr *A, int64_t **map, ng_amg_lump_paths *paths);
+void ng_amg_sparsify_path_values(const ng_csr *G, const int64_t *map, const ng_amg_lump_paths *paths, ng_csr *A);
+void ng_amg_lump_paths_free(ng_amg_lump_paths *L);
+
 /* Dense SPD inverse by Cholesky; for a symmetric matrix whose Cholesky
  * meets a (relatively) zero pivot, the pseudo-inverse of a positive
  * semidefinite matrix (dense_pinv.c); Gauss-Jordan with partial pivoting
@@ -131,6 +143,7 @@ typedef struct {
   ng_csr A;                      /* host operator (levels > 0; level 0 uses the matrix) */
   ng_csr G; int64_t *smap;       /* -amg_sparsify: the Galerkin product before sparsification
                                     and where its entries went in A (amg_sparsify.c) */
+  ng_amg_lump_paths spaths;      /* -amg_sparsify_lump path: the path terms (amg_sparsify_path.c) */
   const ng_spmv_ops *Aops; void *Adata;
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
@@ -170,6 +183,7 @@ typedef struct {
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
   double sparsify;               /* -amg_sparsify: coarse entries below this (relative) are lumped */
+  int sparsify_path;             /* -amg_sparsify_lump path: onto paths of kept couplings (amg_sparsify_path.c) */
   int strength_signed;           /* -amg_strength signed */
   int filter;                    /* -amg_filter: P smoothed with the filtered matrix */
   double theta_coarse;           /* -amg_theta_coarse: strength threshold of the levels after the finest (<0: theta) */

@@ -148,7 +148,10 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   if (M->sparsify > 0) { /* the product into C->G, then its sparse copy C->A */
     if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->G, 1));
     else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->G));
-    if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, &C->A, &C->smap));
+    if (M->sparsify_path) { /* -amg_sparsify_lump path */
+      if (!refresh) NG_CHECK(ng_amg_sparsify_path(&C->G, M->sparsify, &C->A, &C->smap, &C->spaths));
+      else ng_amg_sparsify_path_values(&C->G, C->smap, &C->spaths, &C->A);
+    } else if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, &C->A, &C->smap));
     else ng_amg_sparsify_values(&C->G, C->smap, &C->A);
   } else if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->A, 1));
   else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->A));
@@ -416,6 +419,7 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_csr_free(&L->A);
     ng_csr_free(&L->G);
     ng_free(L->smap);
+    ng_amg_lump_paths_free(&L->spaths);
     ng_csr_free(&L->P);
     ng_csr_free(&L->R);
     ng_csr_free(&L->AP);
