@@ -48,8 +48,9 @@ static int64_t find(const ng_csr *X, int32_t i, int32_t j)
 }
 
 /* Which entries of G are kept (keep[k] = 1) and, for a dropped negative
- * entry k, its path's middle q (via[k], else -1; -2: not a path). */
-static ng_status choose(const ng_csr *G, double tau, const double *d, char *keep, int32_t *via)
+ * entry k, its path's middle q (via[k], else -1; -2: not a path). wi: n
+ * zeros of work (row i's kept |g_iq|, cleared again after the row). */
+static ng_status choose(const ng_csr *G, double tau, const double *d, char *keep, int32_t *via, double *wi)
 {
   int32_t n = G->nrows;
   for (int32_t i = 0; i < n; i++)
@@ -59,8 +60,11 @@ static ng_status choose(const ng_csr *G, double tau, const double *d, char *keep
       via[k] = -2;
     }
   /* a path for each dropped negative pair, chosen from row min(i, j) and
-   * copied to its mirror: both halves use the same q */
-  for (int32_t i = 0; i < n; i++)
+   * copied to its mirror: both halves use the same q, the first in row j's
+   * column order with the largest min(|g_iq|, |g_jq|) */
+  for (int32_t i = 0; i < n; i++) {
+    for (int64_t a = G->rowptr[i]; a < G->rowptr[i + 1]; a++)
+      if (keep[a] && G->col[a] != i) wi[G->col[a]] = fabs(G->val[a]);
     for (int64_t k = G->rowptr[i]; k < G->rowptr[i + 1]; k++) {
       int32_t j = G->col[k];
       if (keep[k] || j < i || !(G->val[k] < 0)) continue;
@@ -68,12 +72,10 @@ static ng_status choose(const ng_csr *G, double tau, const double *d, char *keep
       int32_t best = -1;
       double bw = 0;
       if (km >= 0 && fabs(G->val[km] - G->val[k]) <= 1e-10 * fabs(G->val[k])) /* symmetric to rounding */
-        for (int64_t a = G->rowptr[i]; a < G->rowptr[i + 1]; a++) {
-          int32_t q = G->col[a];
-          if (q == i || q == j || !keep[a]) continue;
-          int64_t b = find(G, j, q);
-          if (b < 0 || !keep[b]) continue;
-          double w = fmin(fabs(G->val[a]), fabs(G->val[b]));
+        for (int64_t b = G->rowptr[j]; b < G->rowptr[j + 1]; b++) {
+          int32_t q = G->col[b];
+          if (q == i || q == j || !keep[b] || !(wi[q] > 0)) continue;
+          double w = fmin(wi[q], fabs(G->val[b]));
           if (w > bw) bw = w, best = q;
         }
       if (best < 0) { /* no path (or no mirror): keep the coupling */
@@ -84,6 +86,8 @@ static ng_status choose(const ng_csr *G, double tau, const double *d, char *keep
       via[k] = best;
       via[km] = best;
     }
+    for (int64_t a = G->rowptr[i]; a < G->rowptr[i + 1]; a++) wi[G->col[a]] = 0.0;
+  }
   return NG_SUCCESS;
 }
 
@@ -99,13 +103,13 @@ ng_status ng_amg_sparsify_path(const ng_csr *G, double tau, ng_csr *A, int64_t *
   memset(A, 0, sizeof(*A));
   memset(paths, 0, sizeof(*paths));
   *map = NULL;
-  NG_CHECK_GOTO(st, NG_MALLOC(d, n > 0 ? n : 1), fail);
+  NG_CHECK_GOTO(st, NG_CALLOC(d, 2 * (size_t)(n > 0 ? n : 1)), fail); /* |g_ii|, then choose()'s zeroed work */
   NG_CHECK_GOTO(st, NG_MALLOC(keep, nnz > 0 ? nnz : 1), fail);
   NG_CHECK_GOTO(st, NG_MALLOC(via, nnz > 0 ? nnz : 1), fail);
   NG_CHECK_GOTO(st, NG_MALLOC(m, nnz > 0 ? nnz : 1), fail);
   NG_CHECK_GOTO(st, ng_csr_diagonal(G, d, 1), fail);
   for (int32_t i = 0; i < n; i++) d[i] = fabs(d[i]);
-  NG_CHECK_GOTO(st, choose(G, tau, d, keep, via), fail);
+  NG_CHECK_GOTO(st, choose(G, tau, d, keep, via, d + n), fail);
   /* the pattern: kept entries */
   int64_t kept = 0, np = 0;
   for (int64_t k = 0; k < nnz; k++) kept += keep[k], np += via[k] >= 0;
