@@ -331,7 +331,7 @@ ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
  * context's memory through level l's work vectors and those below. */
 ng_status ng_amg_cycle_level(ng_precond P, ng_amg *M, int l, const double *b, double *x);
 /* amg_wcycle.c: with -amg_cycle w, each level's coarse-correction weight
- * L[l].wscale = min(1, 1 / lambda_max(B G)) (the W-cycle stays positive
+ * L[l].wscale = min(1, 1.5 / lambda_max(B G)) (the W-cycle stays positive
  * definite with non-Galerkin coarse operators); 1 everywhere for V. After
  * the setup, after every update. Collective under MPI. */
 ng_status ng_amg_w_weights(ng_precond P, ng_amg *M);

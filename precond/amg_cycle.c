@@ -75,7 +75,7 @@ static ng_status charge(ng_precond P, ng_amg *M, int l, double *t)
  * het7:64 (Chebyshev), one fewer on lap7:64 (Chebyshev) and with mcgs on
  * het5, lap7. Two symmetric corrections in a row, (I - w P B R A)^2, keep
  * the cycle symmetric for CG, and positive definite when w lambda(B R A P)
- * < 2: the weight w of amg_wcycle.c (1 / lambda_max when the sparsified
+ * < 2: the weight w of amg_wcycle.c (1.5 / lambda_max when the sparsified
  * coarse operators over-correct; the unweighted W-cycle was indefinite on
  * stretch7 and broke CG down, issue 31). The coarsest level solved directly is visited
  * once: a second visit would correct nothing. */
