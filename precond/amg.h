@@ -154,8 +154,8 @@ typedef struct {
   double rho, omega;
   double *dinv;                  /* omega / a_ii, context memory */
   double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
-  double wscale, wlambda;        /* -amg_cycle w: the weight of each coarse correction from this
-                                    level and the lambda_max(B G) it came from (amg_wcycle.c); 1, 0 for V */
+  double wscale, wlambda;        /* -amg_cycle w: the weight of the second coarse correction from
+                                    this level and the lambda_max(B G) it came from (amg_wcycle.c); 1, 0 for V */
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
   double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
@@ -330,10 +330,11 @@ ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
 /* amg_cycle.c: x = cycle(b) from level l down (x overwritten), on the
  * context's memory through level l's work vectors and those below. */
 ng_status ng_amg_cycle_level(ng_precond P, ng_amg *M, int l, const double *b, double *x);
-/* amg_wcycle.c: with -amg_cycle w, each level's coarse-correction weight
- * L[l].wscale = min(1, 1.5 / lambda_max(B G)) (the W-cycle stays positive
- * definite with non-Galerkin coarse operators); 1 everywhere for V. After
- * the setup, after every update. Collective under MPI. */
+/* amg_wcycle.c: with -amg_cycle w, the weight of each level's second
+ * coarse correction, L[l].wscale = min(1, 0.5 / (lambda_max(B G) - 1))
+ * (the W-cycle stays positive definite with non-Galerkin coarse
+ * operators); 1 everywhere for V. After the setup, after every update.
+ * Collective under MPI. */
 ng_status ng_amg_w_weights(ng_precond P, ng_amg *M);
 /* amg_cycle.c: how many coarse corrections the cycle makes from level l,
  * 1 or 2 (also the FP32 cycle of amg_single.c). */

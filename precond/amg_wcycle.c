@@ -1,34 +1,37 @@
 /* precond/amg_wcycle.c: the W-cycle's coarse-correction weights (issue 31
  * item 3). The W-cycle corrects twice from level l, each time from the
- * true residual: e <- (I - w T)^2 e with T = P B R A_l, B the cycle from
- * level l + 1. That is symmetric for any weight w, and positive definite
- * (as a preconditioner) only when every eigenvalue of w B G, G = R A_l P,
- * lies in (0, 2): (1 - w lambda)^2 < 1. With Galerkin coarse operators
- * (A_{l+1} = G) and a convergent symmetric smoother the cycle under-corrects,
- * lambda(B G) <= 1, and w = 1 is right. The non-Galerkin sparsified coarse
- * operators (-amg_sparsify, amg_sparsify.c) lump weak negative couplings
- * onto the diagonal, A_{l+1} <= G, so B ~ A_{l+1}^-1 over-corrects:
- * lambda(B G) reached 10 and more on stretch7 and jump2q1, and the W-cycle
- * was indefinite while the V-cycle (one correction, I - T <= I for any
- * positive definite B) was not. So with -amg_cycle w the setup estimates
- * lambda_max(B G) level by level, coarsest first (B includes the weights
- * below), by power iteration in the G inner product from a fixed start
- * vector, and takes w = 1.5 / lambda_max when that is above 1.5 (else 1). The
- * V-cycle uses no weight (w = 1 exactly: unchanged bit for bit). Every step
+ * true residual: e <- (I - T)^2 e with T = P B R A_l, B the cycle from
+ * level l + 1. That is symmetric, and positive definite (as a
+ * preconditioner) only when every eigenvalue t of B G, G = R A_l P, lies
+ * in (0, 2): (1 - t)^2 < 1. With Galerkin coarse operators (A_{l+1} = G)
+ * and a convergent symmetric smoother the cycle under-corrects, t <= 1.
+ * The non-Galerkin sparsified coarse operators (-amg_sparsify,
+ * amg_sparsify.c) lump weak negative couplings onto the diagonal, A_{l+1}
+ * <= G, so B ~ A_{l+1}^-1 over-corrects: lambda_max(B G) reached 3 on
+ * stretch7:24 and 14.7 on jump2q1:24, and the W-cycle was indefinite while
+ * the V-cycle (one correction, I - T <= I for any positive definite B) was
+ * not. So with -amg_cycle w the setup estimates lambda_max(B G) level by
+ * level, coarsest first (B includes the weights below), by power iteration
+ * in the G inner product from a fixed start vector, and weights the second
+ * correction (below). The first correction, and the V-cycle's, have no
+ * weight (w = 1 exactly: the V-cycle is unchanged bit for bit). Every step
  * goes through the level tables and ctx->vops, so one rank, MPI and GPU
  * contexts run it alike. */
 #include "smoother.h" /* amg.h and the level helpers of amg_cycle.c */
 #include <math.h>
 
 #define W_POWER_ITERS 15
-/* w lambda_max is brought down to this: (1 - 1.5)^2 = 0.25 leaves room for
- * the power iteration's underestimate (a Rayleigh quotient, from below)
- * up to a third before w lambda reaches 2. Measured against 1.0 (w = 1 /
- * lambda_max) and 1.9, AMG-PCG with W: het5:512 Chebyshev 18 (1.0: 19),
- * bubbles7:64 22 (24), stretch7:32 18 (17), the rest equal (stretch7:24,
- * bubbles7:20, spheres7:20 with -amg_coarse_size 20, het5:512, lap7:64);
- * and levels with lambda_max <= 1.5 (het5, rotaniso) keep w = 1. */
-#define W_TARGET 1.5
+/* The second correction's weight w = min(1, W_MARGIN / (lambda_max - 1)):
+ * e <- (I - w T)(I - T) e, p(t) = (1 - t)(1 - w t) is 1 at t = 0, falls,
+ * then rises, so it stays below 1 on (0, lambda_max] iff p(lambda_max) < 1,
+ * i.e. w < 1 / (lambda_max - 1); W_MARGIN = 0.5 leaves p(lambda_max) =
+ * 1 - lambda_max / 2 and room for the power iteration's underestimate (a
+ * Rayleigh quotient, from below) up to 2x. The first correction keeps
+ * w = 1, so every mode with t <= 1 is reduced at least as much as by the
+ * V-cycle. Tried before: both corrections weighted by 1.5 / lambda_max
+ * (then 1 / lambda_max): jump2q1:24 (-amg_coarse_size 20, lambda_max 14.7)
+ * took 76 W iterations against the V-cycle's 54. */
+#define W_MARGIN 0.5
 
 /* lambda_max(B G) of the correction from level l (power iteration). */
 static ng_status estimate(ng_precond P, ng_amg *M, int l, double *fine[2], double *coarse[3], double *lambda)
@@ -82,7 +85,7 @@ ng_status ng_amg_w_weights(ng_precond P, ng_amg *M)
     double lambda = 0.0;
     st = estimate(P, M, l, fine, coarse, &lambda);
     M->L[l].wlambda = lambda;
-    if (!st && lambda > W_TARGET) M->L[l].wscale = W_TARGET / lambda;
+    if (!st && lambda > 1.0 + W_MARGIN) M->L[l].wscale = W_MARGIN / (lambda - 1.0);
   }
   for (int k = 0; k < 2; k++)
     if (fine[k]) ctx->vops->free(ctx, fine[k]);
