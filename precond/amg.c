@@ -54,6 +54,10 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   if (strcmp(s, "diagonal") && strcmp(s, "path"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify_lump '%s' is not available (known: diagonal, path)", s);
   M->sparsify_path = !strcmp(s, "path");
+  NG_CHECK(ng_options_get_string(opts, "amg_coarse_nullspace", &s));
+  if (strcmp(s, "constant") && strcmp(s, "carried"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_nullspace '%s' is not available (known: constant, carried)", s);
+  M->carry_nullspace = !strcmp(s, "carried");
   NG_CHECK(ng_options_get_string(opts, "amg_cycle", &s));
   if (strcmp(s, "v") && strcmp(s, "w"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w)", s);
@@ -195,6 +199,11 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);
   M->gpu_min_rows = min_rows;
   NG_CHECK(read_threads(M, P->ctx, opts));
+  if (M->carry_nullspace && (M->gpu_setup || P->ctx->size > 1))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_coarse_nullspace carried is implemented in the one-rank host setup only (this run: %s%s); "
+                    "use -amg_setup host on one rank, or -amg_coarse_nullspace constant",
+                    M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
   if (M->sparsify_path && M->sparsify > 0 && (M->gpu_setup || P->ctx->size > 1))
     return NG_ERROR(NG_ERR_UNSUPPORTED,
                     "-amg_sparsify_lump path is implemented in the one-rank host setup only (this run: %s%s); "

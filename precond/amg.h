@@ -51,6 +51,14 @@ uint64_t ng_amg_mis_key(int state, uint32_t i);
 /* Prolongation (amg_prolong.c). Tentative P from the constant vector:
  * ptent[i] = 1/sqrt(|aggregate|) (0 for agg -1), so P_tent^T P_tent = I. */
 ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *ptent);
+/* -amg_coarse_nullspace carried (smoothed aggregation as Vanek, Mandel
+ * and Brezina: the near-null vector goes down the levels): ptent[i] =
+ * b[i] / ||b on agg[i]|| (b NULL: ones, the finest level) and bc[J] =
+ * ||b on aggregate J||, the next level's b, so P_tent bc = b on the
+ * aggregated rows. ng_amg_tentative is the same with b = ones on every
+ * level (the default, -amg_coarse_nullspace constant). */
+ng_status ng_amg_tentative_carried(int32_t n, const int32_t *agg, int32_t nagg, const double *b, double *ptent,
+                                   double *bc);
 /* rho(D^-1 A) by Rayleigh quotients of D^-1/2 A D^-1/2: `iters` power
  * iterations from a fixed start vector (deterministic: the update repeats
  * the setup's estimate exactly for unchanged values). */
@@ -148,6 +156,8 @@ typedef struct {
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
   double *ptent;
+  double *nullvec;               /* -amg_coarse_nullspace carried: this level's near-null vector (host;
+                                    NULL on the finest: ones), from the level above (amg_prolong.c) */
   int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
   ng_csr P, R, AP;               /* host; AP = A P kept for update */
   const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;
@@ -184,6 +194,8 @@ typedef struct {
   double theta, omega_opt;
   double sparsify;               /* -amg_sparsify: coarse entries below this (relative) are lumped */
   int sparsify_path;             /* -amg_sparsify_lump path: onto paths of kept couplings (amg_sparsify_path.c) */
+  int carry_nullspace;           /* -amg_coarse_nullspace carried: P_tent from the fine constant's coarse
+                                    representation, not each level's constant (ng_amg_tentative_carried) */
   int strength_signed;           /* -amg_strength signed */
   int filter;                    /* -amg_filter: P smoothed with the filtered matrix */
   double theta_coarse;           /* -amg_theta_coarse: strength threshold of the levels after the finest (<0: theta) */

@@ -321,7 +321,10 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 #endif
     NG_CHECK(ng_amg_level_host(M, l)); /* a GPU-aggregated level whose transfer fell back */
     NG_CHECK(NG_MALLOC(L->ptent, L->n));
-    NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
+    if (M->carry_nullspace) { /* -amg_coarse_nullspace carried: the next level's b too */
+      NG_CHECK(NG_MALLOC(M->L[l + 1].nullvec, L->nagg > 0 ? L->nagg : 1));
+      NG_CHECK(ng_amg_tentative_carried(L->n, L->agg, L->nagg, L->nullvec, L->ptent, M->L[l + 1].nullvec));
+    } else NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
     NG_CHECK(build_transfer(M, Ah, l, 0));
   }
   if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
@@ -425,6 +428,7 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_csr_free(&L->AP);
     ng_free(L->agg);
     ng_free(L->ptent);
+    ng_free(L->nullvec);
     ng_free(L->rperm);
   }
   ng_amg_single_free(ctx, M); /* the float copies (their own values only) */
