@@ -4,7 +4,8 @@
  * lap27 also "NAME:N:neumann", the pure-Neumann singular operator),
  * generate_fem27.c (fem27), generate_elast27.c (elast27: 3 rows per node) or generate_mps.c ("mps:N", N = particles along
  * the width of the dam-break column; one number only) or generate_hard.c
- * (het7, het5, rotaniso, rotaniso3: NAME:N[:parameters]). Sizes are plain
+ * (het7, het5, rotaniso, rotaniso3: NAME:N[:parameters]) or generate_cfd.c
+ * (stretch7, jump2q1, bubbles7, spheres7: NAME:N[:parameter]). Sizes are plain
  * decimal digits; zero, signs, blanks, trailing text or a row count above
  * INT32_MAX are NG_ERR_ARGUMENT naming the spec and the cause. */
 #include "generate.h"
@@ -21,7 +22,7 @@ static const struct {
     {"fem27", ng_gen_fem27},
     {"elast27", ng_gen_elast27},
 };
-#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, elast27, mps, het7, het5, rotaniso, rotaniso3"
+#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, elast27, mps, het7, het5, rotaniso, rotaniso3, stretch7, jump2q1, bubbles7, spheres7"
 
 /* One positive decimal size at *s, advancing *s past it. */
 static ng_status parse_size(const char *spec, const char **s, int64_t *v)
@@ -56,6 +57,11 @@ ng_status ng_generate_csr(const char *spec, ng_csr *A, double **b)
   if (ng_gen_is_hard(spec, len)) { /* NAME:N[:more], generate_hard.c */
     NG_CHECK(parse_size(spec, &s, &dims[0]));
     NG_CHECK(ng_gen_hard(spec, len, dims[0], s, A, b));
+    return NG_SUCCESS;
+  }
+  if (ng_gen_is_cfd(spec, len)) { /* NAME:N[:param], generate_cfd.c */
+    NG_CHECK(parse_size(spec, &s, &dims[0]));
+    NG_CHECK(ng_gen_cfd(spec, len, dims[0], s, A, b));
     return NG_SUCCESS;
   }
   const char *bc = NULL; /* ":neumann" after the sizes */

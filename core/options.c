@@ -54,7 +54,9 @@ static const opt_def known[] = {
    "host, ipc, cuda_mpi; empty: NG_COMM_TRANSPORT, else auto"},
   {"problem", OPT_STRING, "fem27:32", NULL, 0, "generated problem when no matrix file is given: NAME:N (N^3 nodes) or NAME:NXxNYxNZ with NAME fem27, "
    "lap7, lap27, aniso27 or elast27 (3D elasticity, 3 unknowns a node); mps:N; het7:N, het5:N, rotaniso:N, "
-   "rotaniso3:N (hard coefficients); lap7:N:neumann, lap27:N:neumann (singular)"},
+   "rotaniso3:N (hard coefficients); stretch7:N[:ratio], jump2q1:N, bubbles7:N, spheres7:N (CFD classes: "
+   "stretched grid, jumps with rotated anisotropy, two-phase density, inclusions); lap7:N:neumann, "
+   "lap27:N:neumann (singular)"},
   {"o", OPT_STRING, "", NULL, 0, "write the solution x to this file (Matrix Market array)"},
   {"rhs", OPT_STRING, "", NULL, 0, "right-hand side file (Matrix Market array)"},
   {"amg_theta", OPT_REAL, "0.025", NULL, 1,
@@ -82,6 +84,8 @@ static const opt_def known[] = {
   {"amg_cheby_degree", OPT_INT, "2", NULL, 1, "AMG chebyshev: polynomial degree of one sweep (SpMVs per sweep; the first sweep from zero saves one)"},
   {"amg_cheby_ratio", OPT_REAL, "10", NULL, 1, "AMG chebyshev: the polynomial is smallest over [lmax / ratio, lmax], lmax = 1.1 rho(D^-1 A)"},
   {"amg_sparsify", OPT_REAL, "0.015", NULL, 1, "AMG non-Galerkin sparsification: coarse-operator entries |a_ij| < tau min(|a_ii|, |a_jj|) are dropped and added to the diagonal, keeping row sums (0: none)"},
+  {"amg_sparsify_lump", OPT_STRING, "diagonal", "diagonal|path", 0, "AMG where -amg_sparsify puts a dropped negative coupling: diagonal (row sums kept; can make a coarse operator indefinite) or path (onto kept couplings through a common neighbour: row sums kept and the coarse operator stays positive definite; one-rank host setup)"},
+  {"amg_coarse_nullspace", OPT_STRING, "constant", "constant|carried", 0, "AMG near-null vector of the tentative prolongators below the finest: constant (each level's own constant vector) or carried (the fine constant's coarse representation, Vanek-Mandel-Brezina: exact across aggregates of different sizes; one-rank host setup)"},
   {"amg_strength", OPT_STRING, "signed", "signed|abs", 0, "AMG strength measure: signed (-a_ij >= theta sqrt(|a_ii a_jj|): positive couplings are weak) or abs (|a_ij|)"},
   {"amg_filter", OPT_BOOL, "1", NULL, 0, "AMG smooths the prolongator with the filtered matrix (weak couplings added to the diagonal)"},
   {"amg_cycle", OPT_STRING, "v", "v|w", 0, "AMG cycle: v (one coarse correction per level) or w (two: stronger on 2D problems and jumps, e.g. het5, rotaniso; more work on the coarse levels)"},

@@ -182,7 +182,13 @@ ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
  * "rotaniso3:N[:eps[:angle]]" (hard coefficients, doc/user-guide.md);
  * "lap7:N:neumann", "lap27:N:neumann": pure Neumann, singular (rows sum to
  * zero, the constant null space: see ng_solver_set_null_space; under MPI
- * generated on rank 0 and scattered).
+ * generated on rank 0 and scattered). Hard coefficients, b = 1 (user guide,
+ * "Generated problems"): "het7:N[:seed]", "het5:N[:seed]",
+ * "rotaniso:N[:eps[:angle]]", "rotaniso3:N[:eps[:angle]]", and the CFD
+ * pressure classes "stretch7:N[:ratio]" (graded toward a wall, aspect ratio
+ * up to ratio, default 1000), "jump2q1:N[:seed]" (2D Q1, 1e4 jumps, rotated
+ * 1:100 anisotropy), "bubbles7:N[:seed]" (density ratio 1000),
+ * "spheres7:N[:seed]" (k = 1e6 in 40 spheres).
  * b (may be NULL) receives the problem's right-hand side.
  * Under MPI grid problems are cut into slabs of whole z-planes (natural
  * order, so a slab is a contiguous row range with a one-plane halo each

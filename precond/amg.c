@@ -7,7 +7,8 @@
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
  * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
- * jacobi|mcgs|mmcgs|chebyshev (smoother.h) with -amg_mmcgs_theta,
+ * jacobi|mcgs|mmcgs|chebyshev (smoother.h), -amg_sparsify with -amg_sparsify_lump
+ * diagonal|path (amg_sparsify.c, amg_sparsify_path.c) with -amg_mmcgs_theta,
  * -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values, -amg_smoother_setup,
  * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w, -amg_precision single|double
  * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
@@ -70,6 +71,14 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_strength", &s));
   M->strength_signed = !strcmp(s, "signed");
   NG_CHECK(ng_options_get_bool(opts, "amg_filter", &M->filter));
+  NG_CHECK(ng_options_get_string(opts, "amg_sparsify_lump", &s));
+  if (strcmp(s, "diagonal") && strcmp(s, "path"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify_lump '%s' is not available (known: diagonal, path)", s);
+  M->sparsify_path = !strcmp(s, "path");
+  NG_CHECK(ng_options_get_string(opts, "amg_coarse_nullspace", &s));
+  if (strcmp(s, "constant") && strcmp(s, "carried"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_nullspace '%s' is not available (known: constant, carried)", s);
+  M->carry_nullspace = !strcmp(s, "carried");
   NG_CHECK(ng_options_get_string(opts, "amg_cycle", &s));
   if (strcmp(s, "v") && strcmp(s, "w"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w)", s);
@@ -142,6 +151,7 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   for (int l = 0; l < M->max_levels; l++) {
     M->L[l].pre = nc ? counts[l < nc ? l : nc - 1] : pre;
     M->L[l].post = nc ? M->L[l].pre : post;
+    M->L[l].wscale = 1.0; /* amg_wcycle.c sets the W-cycle's after the setup */
   }
   M->coarse_sweeps = coarse_sweeps;
   return NG_SUCCESS;
@@ -211,6 +221,16 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);
   M->gpu_min_rows = min_rows;
   NG_CHECK(read_threads(M, P->ctx, opts));
+  if (M->carry_nullspace && (M->gpu_setup || P->ctx->size > 1))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_coarse_nullspace carried is implemented in the one-rank host setup only (this run: %s%s); "
+                    "use -amg_setup host on one rank, or -amg_coarse_nullspace constant",
+                    M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
+  if (M->sparsify_path && M->sparsify > 0 && (M->gpu_setup || P->ctx->size > 1))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_sparsify_lump path is implemented in the one-rank host setup only (this run: %s%s); "
+                    "use -amg_setup host on one rank, or -amg_sparsify_lump diagonal",
+                    M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
   if (M->single && P->ctx->size > 1)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
   int graph = 0;
@@ -234,6 +254,11 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   NG_CHECK_GOTO(st, st, fail);
   /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
   M->L[M->nlevels - 1].pre = M->coarse_sweeps;
+  /* -amg_cycle w: the coarse-correction weights, from the finished cycle */
+  saved = threads_begin(M);
+  st = ng_amg_w_weights(P, M);
+  threads_end(saved);
+  NG_CHECK_GOTO(st, st, fail);
   int view = 0;
   NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_view", &view), fail);
   if (view && P->ctx->rank == 0) {
@@ -252,6 +277,7 @@ static ng_status amg_update(ng_precond P, ng_matrix A)
 {
   int saved = threads_begin(P->data);
   ng_status st = ng_amg_refresh(P, P->data, A);
+  if (st == NG_SUCCESS) st = ng_amg_w_weights(P, P->data);
   threads_end(saved);
   NG_CHECK(st);
   return NG_SUCCESS;
@@ -300,8 +326,11 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     }
     char fmt[48] = "";
     if (l == 0 && M->fine_used[0]) snprintf(fmt, sizeof(fmt), ", cycle's A in %s", M->fine_used);
-    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s\n", l, (int)L->n, z,
-                          L->n ? z / L->n : 0.0, sweeps, colors, fmt);
+    char wtxt[64] = "";
+    if (!coarsest && ng_amg_coarse_visits(M, l) > 1)
+      snprintf(wtxt, sizeof(wtxt), ", W weight %.3f (lambda %.3f)", L->wscale, L->wlambda);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s%s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps, colors, fmt, wtxt);
   }
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,

@@ -51,6 +51,14 @@ uint64_t ng_amg_mis_key(int state, uint32_t i);
 /* Prolongation (amg_prolong.c). Tentative P from the constant vector:
  * ptent[i] = 1/sqrt(|aggregate|) (0 for agg -1), so P_tent^T P_tent = I. */
 ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *ptent);
+/* -amg_coarse_nullspace carried (smoothed aggregation as Vanek, Mandel
+ * and Brezina: the near-null vector goes down the levels): ptent[i] =
+ * b[i] / ||b on agg[i]|| (b NULL: ones, the finest level) and bc[J] =
+ * ||b on aggregate J||, the next level's b, so P_tent bc = b on the
+ * aggregated rows. ng_amg_tentative is the same with b = ones on every
+ * level (the default, -amg_coarse_nullspace constant). */
+ng_status ng_amg_tentative_carried(int32_t n, const int32_t *agg, int32_t nagg, const double *b, double *ptent,
+                                   double *bc);
 /* rho(D^-1 A) by Rayleigh quotients of D^-1/2 A D^-1/2: `iters` power
  * iterations from a fixed start vector (deterministic: the update repeats
  * the setup's estimate exactly for unchanged values). */
@@ -100,6 +108,18 @@ ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B,
 ng_status ng_amg_sparsify(const ng_csr *G, double tau, ng_csr *A, int64_t **map);
 void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
 
+/* -amg_sparsify_lump path (amg_sparsify_path.c): the same dropping, but a
+ * weak negative coupling moves onto a path i - q - j of kept couplings
+ * (A >= G: positive definite, row sums kept); paths: the terms an update
+ * re-adds (src: the entry of G, at: 4 positions in A per term). */
+typedef struct {
+  int64_t n;
+  int64_t *src, *at;
+} ng_amg_lump_paths;
+ng_status ng_amg_sparsify_path(const ng_csr *G, double tau, ng_csr *A, int64_t **map, ng_amg_lump_paths *paths);
+void ng_amg_sparsify_path_values(const ng_csr *G, const int64_t *map, const ng_amg_lump_paths *paths, ng_csr *A);
+void ng_amg_lump_paths_free(ng_amg_lump_paths *L);
+
 /* Dense SPD inverse by Cholesky; for a symmetric matrix whose Cholesky
  * meets a (relatively) zero pivot, the pseudo-inverse of a positive
  * semidefinite matrix (dense_pinv.c); Gauss-Jordan with partial pivoting
@@ -131,16 +151,21 @@ typedef struct {
   ng_csr A;                      /* host operator (levels > 0; level 0 uses the matrix) */
   ng_csr G; int64_t *smap;       /* -amg_sparsify: the Galerkin product before sparsification
                                     and where its entries went in A (amg_sparsify.c) */
+  ng_amg_lump_paths spaths;      /* -amg_sparsify_lump path: the path terms (amg_sparsify_path.c) */
   const ng_spmv_ops *Aops; void *Adata;
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
   double *ptent;
+  double *nullvec;               /* -amg_coarse_nullspace carried: this level's near-null vector (host;
+                                    NULL on the finest: ones), from the level above (amg_prolong.c) */
   int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
   ng_csr P, R, AP;               /* host; AP = A P kept for update */
   const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;
   double rho, omega;
   double *dinv;                  /* omega / a_ii, context memory */
   double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
+  double wscale, wlambda;        /* -amg_cycle w: the weight of the second coarse correction from
+                                    this level and the lambda_max(B G) it came from (amg_wcycle.c); 1, 0 for V */
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
   double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
@@ -168,6 +193,9 @@ typedef struct {
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
   double sparsify;               /* -amg_sparsify: coarse entries below this (relative) are lumped */
+  int sparsify_path;             /* -amg_sparsify_lump path: onto paths of kept couplings (amg_sparsify_path.c) */
+  int carry_nullspace;           /* -amg_coarse_nullspace carried: P_tent from the fine constant's coarse
+                                    representation, not each level's constant (ng_amg_tentative_carried) */
   int strength_signed;           /* -amg_strength signed */
   int filter;                    /* -amg_filter: P smoothed with the filtered matrix */
   double theta_coarse;           /* -amg_theta_coarse: strength threshold of the levels after the finest (<0: theta) */
@@ -311,6 +339,15 @@ void ng_amg_free(ng_context ctx, ng_amg *M);
 void ng_amg_early_free(ng_amg *M);
 /* amg_cycle.c: z = V-cycle(r) (a W-cycle with -amg_cycle w), context memory. */
 ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
+/* amg_cycle.c: x = cycle(b) from level l down (x overwritten), on the
+ * context's memory through level l's work vectors and those below. */
+ng_status ng_amg_cycle_level(ng_precond P, ng_amg *M, int l, const double *b, double *x);
+/* amg_wcycle.c: with -amg_cycle w, the weight of each level's second
+ * coarse correction, L[l].wscale = min(1, 0.5 / (lambda_max(B G) - 1))
+ * (the W-cycle stays positive definite with non-Galerkin coarse
+ * operators); 1 everywhere for V. After the setup, after every update.
+ * Collective under MPI. */
+ng_status ng_amg_w_weights(ng_precond P, ng_amg *M);
 /* amg_cycle.c: how many coarse corrections the cycle makes from level l,
  * 1 or 2 (also the FP32 cycle of amg_single.c). */
 int ng_amg_coarse_visits(const ng_amg *M, int l);

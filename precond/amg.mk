@@ -1,7 +1,7 @@
 # precond/amg.mk: smoothed-aggregation AMG (host setup, V-cycle on the
 # context's memory through the SpMV and vector ops tables).
 libnagare_la_SOURCES += precond/amg.h precond/amg.c precond/amg_strength.c precond/amg_aggregate.c \
-  precond/amg_prolong.c precond/amg_galerkin.c precond/amg_sparsify.c precond/amg_setup.c precond/amg_cycle.c precond/dense_chol.c precond/dense_pinv.c \
+  precond/amg_prolong.c precond/amg_galerkin.c precond/amg_sparsify.c precond/amg_sparsify_path.c precond/amg_setup.c precond/amg_cycle.c precond/amg_wcycle.c precond/dense_chol.c precond/dense_pinv.c \
   precond/amg_dist.h precond/amg_dist_aggregate.c precond/amg_dist_prolong.c precond/amg_dist_galerkin.c precond/amg_dist_sparsify.c \
   precond/amg_dist_coarse.c precond/amg_dist_setup.c precond/smoother.h precond/smoother_jacobi.c precond/smoother_mcgs.c \
   precond/smoother_chebyshev.c precond/coloring.c precond/amg_fine.c \

@@ -73,8 +73,12 @@ static ng_status charge(ng_precond P, ng_amg *M, int l, double *t)
  * about 10% fewer matrix entries read per cycle on het5:512) took one
  * iteration more on het7:64 and lap7:64 (Jacobi) and on rotaniso:512 and
  * het7:64 (Chebyshev), one fewer on lap7:64 (Chebyshev) and with mcgs on
- * het5, lap7. Two symmetric corrections in a row, (I - B A)^2, keep
- * the cycle symmetric for CG. The coarsest level solved directly is visited
+ * het5, lap7. Two corrections in a row, (I - w T)(I - T) with T =
+ * P B R A, keep the cycle symmetric for CG (a polynomial in T), and
+ * positive definite when (lambda - 1)(w lambda - 1) < 1 at lambda_max(B R A P):
+ * the second correction's weight w of amg_wcycle.c (below 1 when the
+ * sparsified coarse operators over-correct by more than 1.5; the unweighted
+ * W-cycle was indefinite on stretch7 and broke CG down, issue 31). The coarsest level solved directly is visited
  * once: a second visit would correct nothing. */
 int ng_amg_coarse_visits(const ng_amg *M, int l)
 {
@@ -106,10 +110,18 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
     NG_CHECK(charge(P, M, l, &t));
     NG_CHECK(cycle(P, M, l + 1, C->b, C->x));
     NG_CHECK(charge(P, M, -1, &t));
-    NG_CHECK(L->Pops->apply(L->Pdata, 1.0, C->x, 1.0, x));
+    /* the W-cycle's second correction weighted: (I - w T)(I - T) stays below
+     * I (amg_wcycle.c); the first, and the V-cycle's, unweighted */
+    NG_CHECK(L->Pops->apply(L->Pdata, k > 0 ? L->wscale : 1.0, C->x, 1.0, x));
   }
   if (L->post > 0) NG_CHECK(M->smoother->post(P, M, l, L->post, b, x));
   NG_CHECK(charge(P, M, l, &t));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_cycle_level(ng_precond P, ng_amg *M, int l, const double *b, double *x)
+{
+  NG_CHECK(cycle(P, M, l, b, x));
   return NG_SUCCESS;
 }
 

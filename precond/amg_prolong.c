@@ -45,6 +45,17 @@ ng_status ng_amg_tentative(int32_t n, const int32_t *agg, int32_t nagg, double *
   return NG_SUCCESS;
 }
 
+ng_status ng_amg_tentative_carried(int32_t n, const int32_t *agg, int32_t nagg, const double *b, double *ptent,
+                                   double *bc)
+{
+  for (int32_t J = 0; J < nagg; J++) bc[J] = 0.0;
+  for (int32_t i = 0; i < n; i++) /* in row order: the same sums at every run */
+    if (agg[i] >= 0) bc[agg[i]] += (b ? b[i] * b[i] : 1.0);
+  for (int32_t J = 0; J < nagg; J++) bc[J] = sqrt(bc[J]);
+  for (int32_t i = 0; i < n; i++) ptent[i] = agg[i] >= 0 ? (b ? b[i] : 1.0) / bc[agg[i]] : 0.0;
+  return NG_SUCCESS;
+}
+
 /* Deterministic start vector in [0.5, 1.5) with every mode present
  * (amg_setup_cuda.cu has a device copy: keep them equal). */
 static double start_value(int32_t i)

@@ -148,7 +148,10 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   if (M->sparsify > 0) { /* the product into C->G, then its sparse copy C->A */
     if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->G, 1));
     else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->G));
-    if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, &C->A, &C->smap));
+    if (M->sparsify_path) { /* -amg_sparsify_lump path */
+      if (!refresh) NG_CHECK(ng_amg_sparsify_path(&C->G, M->sparsify, &C->A, &C->smap, &C->spaths));
+      else ng_amg_sparsify_path_values(&C->G, C->smap, &C->spaths, &C->A);
+    } else if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, &C->A, &C->smap));
     else ng_amg_sparsify_values(&C->G, C->smap, &C->A);
   } else if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->A, 1));
   else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->A));
@@ -318,7 +321,10 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 #endif
     NG_CHECK(ng_amg_level_host(M, l)); /* a GPU-aggregated level whose transfer fell back */
     NG_CHECK(NG_MALLOC(L->ptent, L->n));
-    NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
+    if (M->carry_nullspace) { /* -amg_coarse_nullspace carried: the next level's b too */
+      NG_CHECK(NG_MALLOC(M->L[l + 1].nullvec, L->nagg > 0 ? L->nagg : 1));
+      NG_CHECK(ng_amg_tentative_carried(L->n, L->agg, L->nagg, L->nullvec, L->ptent, M->L[l + 1].nullvec));
+    } else NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
     NG_CHECK(build_transfer(M, Ah, l, 0));
   }
   if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
@@ -416,11 +422,13 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_csr_free(&L->A);
     ng_csr_free(&L->G);
     ng_free(L->smap);
+    ng_amg_lump_paths_free(&L->spaths);
     ng_csr_free(&L->P);
     ng_csr_free(&L->R);
     ng_csr_free(&L->AP);
     ng_free(L->agg);
     ng_free(L->ptent);
+    ng_free(L->nullvec);
     ng_free(L->rperm);
   }
   ng_amg_single_free(ctx, M); /* the float copies (their own values only) */

@@ -285,7 +285,7 @@ static ng_status cycle(ng_context ctx, ng_amg *M, single_state *S, int l, const 
     NG_CHECK(charge(ctx, M, l, &t));
     NG_CHECK(cycle(ctx, M, S, l + 1, C->b, C->x));
     NG_CHECK(charge(ctx, M, -1, &t));
-    NG_CHECK(f->spmv(ctx, &F->P, 1.0f, C->x, 1.0f, x));
+    NG_CHECK(f->spmv(ctx, &F->P, k > 0 ? (float)L->wscale : 1.0f, C->x, 1.0f, x)); /* amg_wcycle.c's weight */
   }
   if (L->post > 0) NG_CHECK(jacobi(ctx, S, l, L->post, 0, b, x));
   NG_CHECK(charge(ctx, M, l, &t));

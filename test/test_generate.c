@@ -395,7 +395,9 @@ START_TEST(bad_specs_rejected)
                               "rotaniso:4:0", "rotaniso:4:2", "rotaniso:4:0.1:x", "rotaniso:4:0.1:30:1",
                               "rotaniso3:2000", "het5:50000",  "het7:7:4.1e107", "het5:4:9007199254740994",
                               "lap7:3:", "lap7:3:dirichlet", "lap7:3:neumannx", "lap7:3x4:neumann",
-                              "aniso27:3:neumann", "fem27:3:neumann", "mps:10:neumann", "lap27:3:neumann:1"};
+                              "aniso27:3:neumann", "fem27:3:neumann", "mps:10:neumann", "lap27:3:neumann:1",
+                              "stretch7:1:10", "stretch7:8:0.5", "stretch7:4:2:3", "stretch7:4:x", "jump2q1:4:x",
+                              "jump2q1:4:1.5", "bubbles7:4:-1", "spheres7:2000", "jump2q1:50000", "spheres7:4x4"};
   for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
     ng_csr A;
     double *b = (double *)&A; /* must come back NULL */
@@ -508,6 +510,61 @@ START_TEST(rotaniso_problems)
 }
 END_TEST
 
+/* The CFD classes of issue 31 (generate_cfd.c): sizes, bitwise symmetric,
+ * positive definite (dense Cholesky on small cases), b = 1, the contrasts
+ * they are made for, deterministic in the seed. */
+static void coupling_range(const ng_csr *A, double *lo, double *hi)
+{
+  *lo = INFINITY, *hi = 0;
+  for (int32_t i = 0; i < A->nrows; i++)
+    for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; p++)
+      if (A->col[p] != i && A->val[p] != 0.0) {
+        *lo = fmin(*lo, fabs(A->val[p]));
+        *hi = fmax(*hi, fabs(A->val[p]));
+      }
+}
+
+START_TEST(cfd_problems)
+{
+  const char *specs[] = {"stretch7:6", "stretch7:6:10", "jump2q1:14", "bubbles7:8", "spheres7:8", "stretch7:24",
+                         "jump2q1:40", "bubbles7:16", "spheres7:16"};
+  const int32_t rows[] = {216, 216, 196, 512, 512, 13824, 1600, 4096, 4096};
+  for (int c = 0; c < 9; c++) {
+    ng_csr A;
+    double *b, lo, hi;
+    gen(specs[c], &A, &b);
+    ck_assert_int_eq(A.nrows, rows[c]);
+    common_checks(specs[c], &A, b, 0, 0.0);
+    for (int32_t i = 0; i < A.nrows; i++) ck_assert_double_eq(b[i], 1.0);
+    if (c < 5) ck_assert_msg(dense_cholesky_ok(&A), "%s is not positive definite", specs[c]);
+    coupling_range(&A, &lo, &hi);
+    printf("%s: couplings %.3g .. %.3g\n", specs[c], lo, hi);
+    if (c == 5) /* at the wall: z couplings (1/N)^2 / h_0 against x couplings h_0: ratio^2 = 1e6 */
+      ck_assert_msg(hi / lo > 0.5e6 && hi / lo < 2e6, "%s: coupling ratio %g", specs[c], hi / lo);
+    if (c == 1) ck_assert_msg(hi / lo > 50 && hi / lo < 200, "%s: coupling ratio %g", specs[c], hi / lo);
+    if (c == 6) ck_assert_msg(hi / lo > 5e4, "%s: coupling ratio %g (1e4 jumps, 1:100)", specs[c], hi / lo);
+    if (c == 7) ck_assert_msg(hi / lo > 900 && hi / lo < 1100, "%s: coupling ratio %g (density 1000)", specs[c], hi / lo);
+    if (c == 8) ck_assert_msg(hi / lo > 0.9e6 && hi / lo < 1.1e6, "%s: coupling ratio %g (k 1e6)", specs[c], hi / lo);
+    ng_csr_free(&A);
+    ng_free(b);
+  }
+  /* the seed changes the values, not the pattern */
+  const char *seeded[][3] = {{"jump2q1:20", "jump2q1:20:1", "jump2q1:20:5"}, {"spheres7:10", "spheres7:10:1", "spheres7:10:2"}};
+  for (int c = 0; c < 2; c++) {
+    ng_csr A1, A2, A3;
+    double *b1, *b2, *b3;
+    gen(seeded[c][0], &A1, &b1);
+    gen(seeded[c][1], &A2, &b2);
+    gen(seeded[c][2], &A3, &b3);
+    ck_assert_int_eq(A1.nnz, A3.nnz);
+    ck_assert(memcmp(A1.val, A2.val, sizeof(double) * (size_t)A1.nnz) == 0);
+    ck_assert(memcmp(A1.val, A3.val, sizeof(double) * (size_t)A1.nnz) != 0);
+    ng_csr_free(&A1); ng_csr_free(&A2); ng_csr_free(&A3);
+    ng_free(b1); ng_free(b2); ng_free(b3);
+  }
+}
+END_TEST
+
 /* Through the public API: ng_matrix_generate gives the same operator and b. */
 START_TEST(public_generate)
 {
@@ -555,6 +612,7 @@ int main(void)
   tcase_add_test(tc, public_generate);
   tcase_add_test(tc, het_problems);
   tcase_add_test(tc, rotaniso_problems);
+  tcase_add_test(tc, cfd_problems);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

@@ -6,7 +6,9 @@
 # nagare's own writer, then prints one JSON line per case and solver.
 #   bench/peers/run.sh BUILD_DIR [SPEC ...]
 # BUILD_DIR: a configured and built nagare tree (its nagare-solve and
-# .libs/libnagare). Default specs: het5:512 het7:64 rotaniso:512 lap7:64.
+# .libs/libnagare). Default specs: het5:512 het7:64 rotaniso:512 lap7:64
+# and the CFD classes of issue 31: stretch7:64 jump2q1:70 jump2q1:300
+# bubbles7:64 spheres7:64 (core/generate_cfd.c).
 # Environment: OMP_NUM_THREADS (nagare's threads; the peers run on one
 # core), PEER_DIR (work directory, default /tmp/nagare-peers),
 # NAGARE_OPTS (extra nagare-solve options).
@@ -15,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 build=$(cd "${1:?usage: run.sh BUILD_DIR [SPEC ...]}" && pwd)
 shift
-specs=${*:-"het5:512 het7:64 rotaniso:512 lap7:64"}
+specs=${*:-"het5:512 het7:64 rotaniso:512 lap7:64 stretch7:64 jump2q1:70 jump2q1:300 bubbles7:64 spheres7:64"}
 work=${PEER_DIR:-/tmp/nagare-peers}
 mkdir -p "$work"
 if ! pkg-config --exists PETSc || [ ! -f /usr/include/hypre/HYPRE.h ]; then
@@ -39,7 +41,9 @@ for spec in $specs; do
   su=$(echo "$out" | awk '/^setup time/ {print $4}')
   so=$(echo "$out" | awk '/^solve time/ {print $4}')
   oc=$(echo "$out" | grep -o 'operator complexity [0-9.]*' | awk '{print $3}')
-  echo "{\"matrix\": \"$name\", \"solver\": \"nagare-amg-pcg\", \"setup_s\": ${su:-null}, \"solve_s\": ${so:-null}, \"iterations\": ${its:-null}, \"operator_complexity\": ${oc:-null}, \"options\": \"$NAGARE_OPTS\"}"
+  tr=$(echo "$out" | awk '/^relative residual/ {print $6}')
+  ok=true; echo "$out" | grep -q '^error' && ok=false
+  echo "{\"matrix\": \"$name\", \"solver\": \"nagare-amg-pcg\", \"setup_s\": ${su:-null}, \"solve_s\": ${so:-null}, \"iterations\": ${its:-null}, \"converged\": $ok, \"true_residual\": ${tr:-null}, \"operator_complexity\": ${oc:-null}, \"options\": \"$NAGARE_OPTS\"}"
   OMP_NUM_THREADS=1 "$work/peer_hypre" "$f"
   OMP_NUM_THREADS=1 "$work/peer_petsc" "$f"
 done
