@@ -97,11 +97,13 @@ static PetscErrorCode PCNagareCollectOptions(PC pc, PC_Nagare *ng)
     if (!strncmp(tok, want, wl) && tok[wl]) {
       PetscBool used;
       if (!applies_to_pc(tok + wl)) {
+        char bad[128]; /* tok points into all: copied before all goes */
         const char *eq = ksp_equivalent(tok + wl);
+        PetscCall(PetscStrncpy(bad, tok, sizeof(bad)));
         PetscCall(PetscFree(all));
         PetscCall(PetscFree(s));
         SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-                "nagare PC: %s does not apply to a preconditioner: PETSc's KSP runs the Krylov method (use %s)", tok,
+                "nagare PC: %s does not apply to a preconditioner: PETSc's KSP runs the Krylov method (use %s)", bad,
                 eq);
       }
       PetscCall(PetscOptionsHasName(options, NULL, tok, &used)); /* marks it used */
