@@ -327,7 +327,8 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
   }
   ng_free(sd);
   if (bad >= 0)
-    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + bad));
+    st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld (0-based %lld) has a zero or missing diagonal entry",
+                  (long long)(A->row_begin + bad + 1), (long long)(A->row_begin + bad));
   NG_CHECK(ng_comm_agree(ctx, st));
   int64_t nc = D->cstarts[ctx->size];
   if (!refresh)

@@ -135,7 +135,8 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
     if (!st) st = ng_csr_diagonal(&A->local, h, ctx->size == 1);
     for (int32_t i = 0; !st && ctx->size > 1 && i < n; i++)
       if (h[i] == 0.0)
-        st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld has a zero or missing diagonal entry", (long long)(A->row_begin + i));
+        st = NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld (0-based %lld) has a zero or missing diagonal entry",
+                      (long long)(A->row_begin + i + 1), (long long)(A->row_begin + i));
     if (!st) {
 #pragma omp parallel for schedule(static) if (n > 20000)
       for (int32_t i = 0; i < n; i++) h[i] = 1.0 / sqrt(fabs(h[i]));
@@ -335,7 +336,8 @@ ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double
   }
   int32_t bad = ng_amg_smooth_rows(A, NULL, agg, ptent, omega, filter, sgn, sd, P);
   ng_free(sd);
-  if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: row %d has a zero or missing diagonal entry", (int)bad);
+  if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: a level's row %d (0-based %d) has a zero or missing diagonal entry",
+                              (int)bad + 1, (int)bad);
   return NG_SUCCESS;
 }
 

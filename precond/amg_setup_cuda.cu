@@ -1272,7 +1272,8 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
     rp = f->Crp, col = f->Ccol, val = f->Cval, n = f->nagg, nnz = f->nnzC;
   }
   NG_CHECK(device_rho(M, A->ctx, n, nnz, rp, col, val, iters, &est, &bad));
-  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d has a zero or missing diagonal entry", l ? "a coarse level's row" : "row", (int)bad);
+  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d (0-based %d) has a zero or missing diagonal entry",
+                                    l ? "a coarse level's row" : "row", (int)bad + 1, (int)bad);
   if (!(est > 0) || !isfinite(est))
     return NG_ERROR(NG_ERR_NUMERIC, "AMG: the spectral radius estimate of D^-1 A is %g on a level of %d rows", est, (int)n);
   *rho = est;
@@ -1297,7 +1298,7 @@ extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int 
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
   cudaFree(dbad);
   if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG rho estimate: the device diagonal failed: %s", cudaGetErrorString(e));
-  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "row %d has a zero or missing diagonal entry", (int)bad);
+  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "row %d (0-based %d) has a zero or missing diagonal entry", (int)bad + 1, (int)bad);
   *done = 1;
   return NG_SUCCESS;
 }
