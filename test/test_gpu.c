@@ -408,6 +408,18 @@ static void spmv_case_ops(const char *what, ng_csr *A, const ng_spmv_ops *H, con
   free(x); free(y); free(s);
 }
 
+/* A rectangular 6 x 9 block whose rows 0, 3 and 4 are empty. */
+static void empty_rows_block(ng_csr *A)
+{
+  static const int64_t rp[7] = {0, 0, 3, 4, 4, 4, 7};
+  static const int32_t col[7] = {0, 4, 8, 2, 1, 5, 7};
+  static const double val[7] = {1.5, -2, 3, 4.25, -1, 0.5, 2};
+  NG_ASSERT_OK(ng_csr_alloc(A, 6, 9, 7));
+  memcpy(A->rowptr, rp, sizeof(rp));
+  memcpy(A->col, col, sizeof(col));
+  memcpy(A->val, val, sizeof(val));
+}
+
 static void spmv_case(const char *what, ng_csr *A) { spmv_case_ops(what, A, ng_spmv_find("csr", 0), ng_spmv_find("csr", 1)); }
 
 /* A middle rank's off-rank block: entries in its first and last `band`
@@ -451,13 +463,7 @@ START_TEST(spmv_offrank_rows_matches_host)
   two_bands(&A, 1000003, 5000, 700);
   spmv_case_ops("two bands", &A, &ng_spmv_csr_rows_host, &ng_spmv_csr_rows_cuda);
   ng_csr_free(&A);
-  NG_ASSERT_OK(ng_csr_alloc(&A, 6, 9, 7));
-  int64_t rp[7] = {0, 0, 3, 4, 4, 4, 7};
-  int32_t col[7] = {0, 4, 8, 2, 1, 5, 7};
-  double val[7] = {1.5, -2, 3, 4.25, -1, 0.5, 2};
-  memcpy(A.rowptr, rp, sizeof(rp));
-  memcpy(A.col, col, sizeof(col));
-  memcpy(A.val, val, sizeof(val));
+  empty_rows_block(&A);
   spmv_case_ops("empty rows", &A, &ng_spmv_csr_rows_host, &ng_spmv_csr_rows_cuda);
   ng_csr_free(&A);
   NG_ASSERT_OK(ng_csr_alloc(&A, 5, 5, 0));
@@ -483,13 +489,7 @@ START_TEST(spmv_matches_host)
   spmv_case("bcsstk13.mtx", &A);
   ng_csr_free(&A);
   /* rows 0, 3 and 4 empty, a rectangular 6 x 9 block */
-  NG_ASSERT_OK(ng_csr_alloc(&A, 6, 9, 7));
-  int64_t rp[7] = {0, 0, 3, 4, 4, 4, 7};
-  int32_t col[7] = {0, 4, 8, 2, 1, 5, 7};
-  double val[7] = {1.5, -2, 3, 4.25, -1, 0.5, 2};
-  memcpy(A.rowptr, rp, sizeof(rp));
-  memcpy(A.col, col, sizeof(col));
-  memcpy(A.val, val, sizeof(val));
+  empty_rows_block(&A);
   spmv_case("empty rows", &A);
   ng_csr_free(&A);
   /* no entries at all: y = beta y */

@@ -7,6 +7,7 @@
  *   peer_petsc FILE.mtx [PETSc options] */
 #include "mtx_read.h"
 #include <petscksp.h>
+#include "petsc_mat.h"
 
 int main(int argc, char **argv)
 {
@@ -17,18 +18,8 @@ int main(int argc, char **argv)
   char name[256];
   peer_case_name(argv[1], name, sizeof name);
   int n = A.n;
-  PetscInt *nnz = malloc(sizeof(PetscInt) * (size_t)n);
-  for (int i = 0; i < n; i++) nnz[i] = (PetscInt)(A.rowptr[i + 1] - A.rowptr[i]);
   Mat M;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 0, nnz, &M));
-  for (int i = 0; i < n; i++) {
-    PetscInt row = i, nc = nnz[i], *cols = malloc(sizeof(PetscInt) * (size_t)(nc + 1));
-    for (PetscInt k = 0; k < nc; k++) cols[k] = A.col[A.rowptr[i] + k];
-    PetscCall(MatSetValues(M, 1, &row, nc, cols, A.val + A.rowptr[i], INSERT_VALUES));
-    free(cols);
-  }
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(peer_petsc_mat(&A, &M));
   PetscCall(MatSetOption(M, MAT_SPD, PETSC_TRUE));
   Vec b, x, r;
   PetscCall(MatCreateVecs(M, &x, &b));
@@ -67,7 +58,6 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
-  free(nnz);
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -10,6 +10,7 @@
  *   peer_petsc_null FILE.mtx [RHS.mtx] [PETSc options, e.g. -pc_type jacobi] */
 #include "mtx_read.h"
 #include <petscksp.h>
+#include "petsc_mat.h"
 
 /* an array Matrix Market vector of n entries into v (1: an error) */
 static int read_array(const char *path, int n, double *v)
@@ -35,18 +36,8 @@ int main(int argc, char **argv)
   double *bv = malloc(sizeof(double) * (size_t)n);
   for (int i = 0; i < n; i++) bv[i] = 1.0;
   if (argc > 2 && argv[2][0] != '-' && read_array(argv[2], n, bv)) { fprintf(stderr, "bad rhs %s\n", argv[2]); return 1; }
-  PetscInt *nnz = malloc(sizeof(PetscInt) * (size_t)n);
-  for (int i = 0; i < n; i++) nnz[i] = (PetscInt)(A.rowptr[i + 1] - A.rowptr[i]);
   Mat M;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 0, nnz, &M));
-  for (int i = 0; i < n; i++) {
-    PetscInt row = i, nc = nnz[i], *cols = malloc(sizeof(PetscInt) * (size_t)(nc + 1));
-    for (PetscInt k = 0; k < nc; k++) cols[k] = A.col[A.rowptr[i] + k];
-    PetscCall(MatSetValues(M, 1, &row, nc, cols, A.val + A.rowptr[i], INSERT_VALUES));
-    free(cols);
-  }
-  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(peer_petsc_mat(&A, &M));
   MatNullSpace nsp;
   PetscCall(MatNullSpaceCreate(PETSC_COMM_SELF, PETSC_TRUE, 0, NULL, &nsp));
   PetscCall(MatSetNullSpace(M, nsp));
@@ -98,7 +89,6 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&pb));
-  free(nnz);
   free(bv);
   PetscCall(PetscFinalize());
   return 0;
