@@ -201,6 +201,7 @@ int main(void)
 {
   Suite *s = suite_create("core");
   TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 120); /* make -j check beside the GPU tests on a loaded machine */
   tcase_add_test(tc, error_message_names_cause);
   tcase_add_test(tc, coo_sorts_and_sums_duplicates);
   tcase_add_test(tc, matrix_apply_matches_dense);

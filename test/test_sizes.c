@@ -204,6 +204,7 @@ int main(void)
 {
   Suite *s = suite_create("sizes");
   TCase *tc = tcase_create("sizes");
+  tcase_set_timeout(tc, 120); /* make -j check beside the GPU tests on a loaded machine */
   tcase_add_test(tc, ceil_div_and_grid_blocks);
   tcase_add_test(tc, offset_width_choice_and_refusals);
   tcase_add_test(tc, checked_products);
