@@ -1,7 +1,7 @@
 # comm/comm.mk: communicator, partitions, halo plans, transports, hwloc
 # binding, and the MPI test suite (run by test/mpi-run.sh with 1, 2, 4 ranks).
 libnagare_la_SOURCES += comm/comm.h comm/comm.c comm/halo.h comm/halo.c comm/transport.h \
-  comm/halo_reverse.c comm/halo_host.c comm/alltoall.c comm/partition.c comm/distribute.c comm/generate_dist.c
+  comm/halo_reverse.c comm/halo_host.c comm/alltoall.c comm/partition.c comm/distribute.c
 # Transports (one file each) and their selection: the GPU ones call the CUDA
 # runtime from C, so they get CUDA_CPPFLAGS in their own convenience library.
 noinst_LTLIBRARIES += comm/libtransport.la
@@ -22,7 +22,7 @@ comm_libbind_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 libnagare_la_LIBADD += comm/libbind.la
 # MPI suite: test/test_mpi (needs MPI and Check), run by scripts on 1, 2 and
 # 4 ranks; the scripts skip (77) without MPI. The MPI suites (these two and
-# precond/amg.mk's) share test/mpi_testutil.c, built into each.
+# amg/amg.mk's) share test/mpi_testutil.c, built into each.
 if NG_CHECK
 if NG_MPI
 check_PROGRAMS += test/test_mpi

@@ -265,7 +265,7 @@ typedef struct ng_spmv_ops {
    * several formats uploads A once. */
   ng_status (*create_dev)(ng_context ctx, const ng_csr *A, const void *dcsr, const char *opt, void **data);
   /* Optional (square tables; NULL: none), the AMG smoother's one-pass
-   * kernels (precond/amg_cycle.c, smoother_jacobi.c): with dinv,
+   * kernels (amg/amg_cycle.c, smoother_jacobi.c): with dinv,
    * y = x + dinv .* (b - A x) (a damped Jacobi sweep), without (dinv NULL)
    * y = b - A x (the residual). y must not alias x; b may be y only when
    * dinv is NULL. The host tables are the reference of the GPU ones. */
@@ -275,7 +275,7 @@ typedef struct ng_spmv_ops {
   ng_status (*update_dev)(void *data, const void *dcsr);
 } ng_spmv_ops;
 /* Host CSR visiting only its non-empty rows (spmv/csr_rows.c): a matrix's
- * off-rank block when most of its rows are empty (core/matrix.c). */
+ * off-rank block when most of its rows are empty (dist/matrix.c). */
 extern const ng_spmv_ops ng_spmv_csr_rows_host;
 #ifdef NG_HAVE_CUDA
 extern const ng_spmv_ops ng_spmv_csr_rows_cuda; /* its GPU twin (spmv/csr_rows_cuda.cu) */
@@ -554,7 +554,7 @@ ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int
                                            ng_matrix *A);
 
 /* One rank: a matrix over the host CSR W itself (square; validated), W
- * emptied even on failure (core/matrix.c): no copy of a big input. */
+ * emptied even on failure (dist/matrix.c): no copy of a big input. */
 ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);
 
 /* ---- options (core/options.c) ---------------------------------------------- */

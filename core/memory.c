@@ -14,7 +14,7 @@
  * that tolerates one, e.g. an optional buffer, still shows which). Counters are atomic, so the
  * order is well defined as long as no allocation runs inside an OpenMP
  * region (none does). Allocations outside these two functions (OpenMP
- * scratch in precond/amg_galerkin.c, hwloc, MPI, CUDA libraries) are not
+ * scratch in amg/amg_galerkin.c, hwloc, MPI, CUDA libraries) are not
  * counted. */
 #include "internal.h"
 #include <stdatomic.h>

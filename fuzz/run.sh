@@ -46,7 +46,7 @@ grep -q NG_HAVE_ZLIB "$build/config.h" && libs="-lz $libs"
 
 # The library: every C source of the CPU build, compiled when newer than its
 # object (make-like, in parallel through xargs).
-srcs=$(ls core/*.c comm/*.c spmv/*.c solver/*.c precond/*.c)
+srcs=$(ls core/*.c dist/*.c comm/*.c spmv/*.c solver/*.c precond/*.c smoother/*.c amg/*.c)
 echo "fuzz/run.sh: compiling $(echo "$srcs" | wc -w) library sources with $CC"
 echo "$srcs" | tr ' ' '\n' | CFLAGS="$cflags" CC="$CC" build="$build" xargs -P "$jobs" -I{} sh -c '
   o="$build/obj/$(echo {} | tr / _).o"

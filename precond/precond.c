@@ -4,7 +4,7 @@
 #include "internal.h"
 
 extern const ng_precond_ops ng_precond_none, ng_precond_jacobi, ng_precond_amg;
-/* precond/amg.c */
+/* amg/amg.c */
 void *ng_amg_of(ng_precond P);
 ng_status ng_amg_describe(ng_precond P, char *buf, size_t len);
 

@@ -270,7 +270,7 @@ static size_t csr_cuda_bytes(const void *data)
   return ng_csr_device_bytes(d->nrows, d->nnz, d->rowptr64 != NULL) + d->buffer_bytes;
 }
 
-/* Internal (precond/amg_setup_cuda.cu): a table over device arrays built on
+/* Internal (amg/amg_setup_cuda.cu): a table over device arrays built on
  * the GPU (32-bit row offsets); it owns them on success, the caller keeps
  * them on failure. */
 extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
@@ -298,7 +298,7 @@ extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t nc
   return NG_SUCCESS;
 }
 
-/* Internal (precond/amg_*_cuda.cu): a table over new device arrays (nrows + 1
+/* Internal (amg/amg_*_cuda.cu): a table over new device arrays (nrows + 1
  * row offsets, nnz columns and values) that fill(arg, ...) writes on the
  * context's stream; the arrays are freed when the fill or the table fails. */
 extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
@@ -338,7 +338,7 @@ extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int3
   return NG_SUCCESS;
 }
 
-/* Internal (precond/amg_setup_cuda.cu): the same for the 64-bit layout
+/* Internal (amg/amg_setup_cuda.cu): the same for the 64-bit layout
  * (quiet NG_ERR_ARGUMENT for another format or the 32-bit layout). */
 extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
                                           double **val)

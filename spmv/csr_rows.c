@@ -1,5 +1,5 @@
 /* spmv/csr_rows.c: host CSR that visits only its non-empty rows, for a
- * matrix's off-rank block (core/matrix.c), where most rows are empty (only
+ * matrix's off-rank block (dist/matrix.c), where most rows are empty (only
  * the boundary rows couple to other ranks) and y = alpha A x + y is added
  * after the local block. Not in the format registry: the matrix picks it
  * for its off-rank block when fewer than half the rows have entries. It

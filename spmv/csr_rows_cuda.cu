@@ -7,7 +7,7 @@
  * two middle ranks; edge ranks, whose empty rows trail, 0.1 ms): the whole
  * of issue 29's loss from 3 ranks on. Here the work is proportional to the
  * entries. beta 1 (the off-rank add) touches only the listed rows; any other
- * beta first scales all of y. Not in the format registry (core/matrix.c
+ * beta first scales all of y. Not in the format registry (dist/matrix.c
  * picks it for the off-rank block, as on the host). */
 #include "cuda_internal.h"
 #include "sizes.h"

@@ -294,7 +294,7 @@ ng_spmv_ops make_ops(const char *name, ng_status (*create)(ng_context, const ng_
 extern "C" const ng_spmv_ops ng_spmv_dia_cuda = make_ops("dia", dia_full_create, dia_full_create_opt, dia_full_create_dev);
 extern "C" const ng_spmv_ops ng_spmv_dia_half_cuda = make_ops("dia_half", dia_half_create, dia_half_create_opt, dia_half_create_dev);
 
-/* The device arrays behind a dia / dia_half table (precond/amg_single.c
+/* The device arrays behind a dia / dia_half table (amg/amg_single.c
  * makes its float copy from them); NG_ERR_ARGUMENT (quiet) for another table. */
 extern "C" ng_status ng_dia_cuda_arrays(const ng_spmv_ops *ops, void *data, const ng_dia **meta, const double **val)
 {

@@ -129,7 +129,7 @@ ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr);
 void ng_dcsr_destroy(void *dcsr);
 #endif
 /* ng_spmv_create from an instance *base_data of A in base_ops's format that
- * already lives on ctx's memory (the matrix's own, core/matrix.c): on the
+ * already lives on ctx's memory (the matrix's own, dist/matrix.c): on the
  * GPU a csr base's device arrays are what every converter starts from (no
  * upload); "csr" takes the base itself and "auto" may keep it as its choice.
  * On success *base_data is set to NULL when the new instance took the base

@@ -1,7 +1,7 @@
 /* test/mpi_testutil.c: the helpers of the MPI Check suites (mpi_testutil.h):
  * main()'s start and end, shared random matrices and row partitions, this
  * rank's rows, a solve that reports its iterations. Built into each MPI
- * test program (comm/comm.mk, precond/amg.mk). */
+ * test program (comm/comm.mk, amg/amg.mk). */
 #include "mpi_testutil.h"
 #include <mpi.h>
 #include <stdio.h>

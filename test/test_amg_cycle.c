@@ -11,7 +11,7 @@
  * -amg_precision single (item 2), see there. w_cycle: -amg_cycle w (issue
  * 14 item 3), see there. */
 #include "testutil.h"
-#include "../precond/amg.h"
+#include "../amg/amg.h"
 #include "../spmv/formats.h"
 #include <math.h>
 #include <stdlib.h>

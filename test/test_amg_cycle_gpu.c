@@ -13,7 +13,7 @@
  * see there. vcycle_graph_exact: -amg_cuda_graph (item 6), see
  * there. Skips (77) without a CUDA device. */
 #include "testutil.h"
-#include "../precond/amg.h"
+#include "../amg/amg.h"
 #include "../spmv/formats.h"
 #include <math.h>
 #include <stdlib.h>

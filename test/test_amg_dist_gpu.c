@@ -1,5 +1,5 @@
 /* test/test_amg_dist_gpu.c: the distributed aggregation on each rank's GPU
- * (precond/amg_dist_aggregate_cuda.cu) against the host's
+ * (amg/amg_dist_aggregate_cuda.cu) against the host's
  * (amg_dist_aggregate.c) on a GPU context, run by test/amg_dist_gpu.sh on 2
  * and 4 ranks (CK_FORK=no: every test is collective). On generated
  * problems, a real matrix and their random uneven partitions (one rank
@@ -12,7 +12,7 @@
  * (*done = 0).
  * "skipped: no CUDA device" without one. */
 #include "mpi_testutil.h"
-#include "../precond/amg_dist.h"
+#include "../amg/amg_dist.h"
 #include <math.h>
 #include <mpi.h>
 #include <string.h>

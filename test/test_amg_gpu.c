@@ -25,7 +25,7 @@
  * grids, fails on a cut grid and on real matrices, and the colors are the
  * host's either way. Skips (77) without a CUDA device. */
 #include "testutil.h"
-#include "../precond/smoother.h"
+#include "../smoother/smoother.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test/test_amg_mpi.c: the AMG hierarchy across MPI ranks (precond/amg_dist*),
+/* test/test_amg_mpi.c: the AMG hierarchy across MPI ranks (amg/amg_dist*),
  * run by test/amg_mpi_np{1,2,4}.sh (CK_FORK=no: every test is collective).
  * Each rank also builds the one-rank hierarchy of the whole matrix on an
  * MPI_COMM_SELF context, and the distributed one must agree with it:
@@ -25,7 +25,7 @@
  *    held by rank 0 or by the last rank), also after an
  *    update. */
 #include "mpi_testutil.h"
-#include "../precond/amg_dist.h"
+#include "../amg/amg_dist.h"
 #include <math.h>
 #include <mpi.h>
 

@@ -1,0 +1,365 @@
+/* amg/amg.c: the "amg" preconditioner: options, the ops table (setup,
+ * update, apply, destroy, describe). Setup and update run on the host
+ * (amg_setup.c), on a GPU context with the big levels on the device
+ * (-amg_setup gpu|host, -amg_gpu_min_rows; amg_setup_cuda.cu); apply is one
+ * V-cycle (amg_cycle.c) on the context's memory.
+ * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
+ * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
+ * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
+ * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
+ * jacobi|mcgs|mmcgs|chebyshev (smoother.h), -amg_sparsify with -amg_sparsify_lump
+ * diagonal|path (amg_sparsify.c, amg_sparsify_path.c) with -amg_mmcgs_theta,
+ * -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values, -amg_smoother_setup,
+ * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w, -amg_precision single|double
+ * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
+#include "amg_dist.h"
+#include "../smoother/smoother.h"
+#include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <stdio.h>
+
+extern const ng_precond_ops ng_precond_amg;
+void *ng_amg_of(ng_precond P) { return P && P->ops == &ng_precond_amg ? P->data : NULL; }
+
+/* "4,3,2,1" into counts (at most max); the number of counts or -1. */
+static int parse_sweeps(const char *s, int *counts, int max)
+{
+  int k = 0;
+  while (*s) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v < 0 || v > 1000 || k == max) return -1;
+    counts[k++] = (int)v;
+    s = end;
+    if (*s == ',') s++;
+    else if (*s) return -1;
+  }
+  return k;
+}
+
+/* -amg_smoother auto: the Krylov method tells what the matrix is likely to
+ * be. Under bicgstab, gmres and fgmres (nonsymmetric systems, often
+ * convection-dominated) Jacobi-smoothed AMG falls apart as convection grows
+ * and multicolor Gauss-Seidel holds (2D upwind convection-diffusion, 200^2,
+ * CPU, tol 1e-8; iterations jacobi / mcgs: Peclet 10: bicgstab 7 / 6, gmres
+ * 12 / 11; Peclet 100: 8 / 6, 14 / 12; Peclet 1000: bicgstab diverged / 12,
+ * gmres not converged in 2000 / 20). Under cg (and any preconditioner made
+ * on its own, -solver's default being cg) Jacobi, the measured fastest on
+ * SPD stencils (doc/performance.md), stays; so does an FP32 hierarchy, which
+ * takes Jacobi only. */
+static ng_status auto_smoother(ng_options opts, const char **smoother)
+{
+  const char *solver = "", *precision = "";
+  NG_CHECK(ng_options_get_string(opts, "solver", &solver));
+  NG_CHECK(ng_options_get_string(opts, "amg_precision", &precision));
+  int nonsymmetric = !strcmp(solver, "bicgstab") || !strcmp(solver, "pbicgstab") || !strcmp(solver, "gmres") ||
+                     !strcmp(solver, "fgmres");
+  *smoother = nonsymmetric && strcmp(precision, "single") ? "mcgs" : "jacobi";
+  return NG_SUCCESS;
+}
+
+static ng_status read_options(ng_amg *M, ng_options opts)
+{
+  const char *s, *smoother;
+  int pre, post, coarse_sweeps, counts[64], nc, coarse_size;
+  NG_CHECK(ng_options_get_real(opts, "amg_theta", &M->theta));
+  NG_CHECK(ng_options_get_real(opts, "amg_omega", &M->omega_opt));
+  NG_CHECK(ng_options_get_real(opts, "amg_sparsify", &M->sparsify));
+  NG_CHECK(ng_options_get_real(opts, "amg_theta_coarse", &M->theta_coarse));
+  NG_CHECK(ng_options_get_string(opts, "amg_strength", &s));
+  M->strength_signed = !strcmp(s, "signed");
+  NG_CHECK(ng_options_get_bool(opts, "amg_filter", &M->filter));
+  NG_CHECK(ng_options_get_string(opts, "amg_sparsify_lump", &s));
+  if (strcmp(s, "diagonal") && strcmp(s, "path"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify_lump '%s' is not available (known: diagonal, path)", s);
+  M->sparsify_path = !strcmp(s, "path");
+  NG_CHECK(ng_options_get_string(opts, "amg_coarse_nullspace", &s));
+  if (strcmp(s, "constant") && strcmp(s, "carried"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_nullspace '%s' is not available (known: constant, carried)", s);
+  M->carry_nullspace = !strcmp(s, "carried");
+  NG_CHECK(ng_options_get_string(opts, "amg_cycle", &s));
+  if (strcmp(s, "v") && strcmp(s, "w"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w)", s);
+  M->cycle_gamma = !strcmp(s, "w") ? 2 : 1;
+  if (!(M->sparsify >= 0 && M->sparsify < 1))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify %g must be in [0, 1)", M->sparsify);
+  NG_CHECK(ng_options_get_int(opts, "amg_presweeps", &pre));
+  NG_CHECK(ng_options_get_int(opts, "amg_postsweeps", &post));
+  NG_CHECK(ng_options_get_int(opts, "amg_coarse_sweeps", &coarse_sweeps));
+  NG_CHECK(ng_options_get_int(opts, "amg_coarse_size", &coarse_size));
+  NG_CHECK(ng_options_get_int(opts, "amg_max_levels", &M->max_levels));
+  int agg_rows;
+  NG_CHECK(ng_options_get_int(opts, "amg_agglomerate_rows", &agg_rows));
+  M->agglomerate_rows = agg_rows;
+  NG_CHECK(ng_options_get_string(opts, "amg_smoother", &smoother));
+  if (!strcmp(smoother, "auto")) NG_CHECK(auto_smoother(opts, &smoother));
+  M->smoother = ng_smoother_find(smoother);
+  if (!M->smoother)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi, mcgs, mmcgs, chebyshev)",
+                    smoother);
+  NG_CHECK(ng_options_get_real(opts, "amg_mmcgs_theta", &M->mmcgs_theta));
+  NG_CHECK(ng_options_get_string(opts, "amg_coloring", &s));
+  if (!strcmp(s, "natural")) M->coloring = NG_COLOR_NATURAL;
+  else if (!strcmp(s, "hash")) M->coloring = NG_COLOR_HASH;
+  else return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coloring '%s' is not available (known: natural, hash)", s);
+  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_coarse", &s));
+  if (strcmp(s, "mcgs") && strcmp(s, "mmcgs"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_coarse '%s' is not available (known: mcgs, mmcgs)", s);
+  M->mcgs_coarse_strong = !strcmp(s, "mmcgs");
+  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_values", &s));
+  if (strcmp(s, "double") && strcmp(s, "single"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_values '%s' is not available (known: double, single)", s);
+  M->mcgs_single = !strcmp(s, "single");
+  NG_CHECK(ng_options_get_string(opts, "amg_smoother_setup", &s));
+  if (strcmp(s, "device") && strcmp(s, "host"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother_setup '%s' is not available (known: device, host)", s);
+  M->smoother_host_setup = !strcmp(s, "host");
+  NG_CHECK(ng_options_get_int(opts, "amg_cheby_degree", &M->cheby_degree));
+  NG_CHECK(ng_options_get_real(opts, "amg_cheby_ratio", &M->cheby_ratio));
+  if (M->cheby_degree < 1 || M->cheby_degree > 32)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cheby_degree %d must be in 1..32", M->cheby_degree);
+  if (!(M->cheby_ratio > 1.0)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cheby_ratio %g must be > 1", M->cheby_ratio);
+  NG_CHECK(ng_options_get_string(opts, "amg_coarse_solver", &s));
+  M->coarse_direct = !strcmp(s, "direct");
+  NG_CHECK(ng_options_get_string(opts, "amg_format", &s));
+  if (strlen(s) >= sizeof(M->format)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_format '%s' is too long", s);
+  strcpy(M->format, s);
+  NG_CHECK(ng_options_get_string(opts, "amg_precision", &s));
+  M->single = !strcmp(s, "single");
+  if (M->single && M->smoother != &ng_smoother_jacobi)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single works with -amg_smoother jacobi only (given '%s')",
+                    M->smoother->name);
+  if (M->single && strcmp(M->format, "csr"))
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single stores the levels in csr only (given -amg_format '%s')",
+                    M->format);
+  NG_CHECK(ng_options_get_string(opts, "amg_fine_format", &s));
+  if (strlen(s) >= sizeof(M->fine_format)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_fine_format '%s' is too long", s);
+  strcpy(M->fine_format, s);
+  if (M->single && strcmp(s, "auto") && strcmp(s, "matrix") && strncmp(s, "csr", 3) && strncmp(s, "dia", 3))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_precision single: the finest level in csr, dia or dia_half only (given -amg_fine_format '%s')", s);
+  if (M->max_levels < 1 || M->max_levels > 64)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_max_levels %d must be in 1..64", M->max_levels);
+  if (coarse_size < 1) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_size %d must be >= 1", coarse_size);
+  M->coarse_size = coarse_size;
+  NG_CHECK(ng_options_get_string(opts, "amg_sweeps", &s));
+  nc = parse_sweeps(s, counts, 64);
+  if (nc < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sweeps '%s' is not a comma-separated list of counts 0..1000", s);
+  NG_CHECK(NG_CALLOC(M->L, M->max_levels));
+  for (int l = 0; l < M->max_levels; l++) {
+    M->L[l].pre = nc ? counts[l < nc ? l : nc - 1] : pre;
+    M->L[l].post = nc ? M->L[l].pre : post;
+    M->L[l].wscale = 1.0; /* amg_wcycle.c sets the W-cycle's after the setup */
+  }
+  M->coarse_sweeps = coarse_sweeps;
+  return NG_SUCCESS;
+}
+
+/* The OpenMP threads of the host-side setup and update. On a GPU context
+ * every core busy made OpenMP barriers wait for the CUDA driver's threads
+ * (measured on the H100 machine, 16 cores: a 1,500-row host level's update
+ * took 4 ms with 8 threads and 3 to 18 ms with 16), so the default there is
+ * half the cores unless OMP_NUM_THREADS says otherwise. The caller's setting
+ * is restored afterwards (threads_end). */
+static int threads_begin(const ng_amg *M)
+{
+#ifdef _OPENMP
+  int saved = omp_get_max_threads();
+  if (M->host_threads > 0) omp_set_num_threads(M->host_threads);
+  return saved;
+#else
+  (void)M;
+  return 0;
+#endif
+}
+static void threads_end(int saved)
+{
+#ifdef _OPENMP
+  omp_set_num_threads(saved);
+#else
+  (void)saved;
+#endif
+}
+
+static ng_status read_threads(ng_amg *M, ng_context ctx, ng_options opts)
+{
+  int n;
+  NG_CHECK(ng_options_get_int(opts, "amg_host_threads", &n)); /* >= 0: checked by the options */
+  M->host_threads = n;
+#ifdef _OPENMP
+  if (n == 0 && ctx->on_gpu && !getenv("OMP_NUM_THREADS")) {
+    int procs = omp_get_num_procs();
+    M->host_threads = procs > 1 ? procs / 2 : 1;
+  }
+#else
+  (void)ctx;
+#endif
+  return NG_SUCCESS;
+}
+
+static void amg_destroy(ng_precond P)
+{
+  ng_amg *M = P->data;
+  if (!M) return;
+  ng_amg_free(P->ctx, M);
+  ng_free(M);
+  P->data = NULL;
+}
+
+/* The options of the setup (local, no communication). */
+static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
+{
+  NG_CHECK(read_options(M, opts));
+  const char *where;
+  NG_CHECK(ng_options_get_string(opts, "amg_setup", &where));
+  /* the finest level's setup on the GPU when the context is there */
+  M->gpu_setup = P->ctx->on_gpu && !strcmp(where, "gpu");
+  int min_rows;
+  NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
+  if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);
+  M->gpu_min_rows = min_rows;
+  NG_CHECK(read_threads(M, P->ctx, opts));
+  if (M->carry_nullspace && (M->gpu_setup || P->ctx->size > 1))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_coarse_nullspace carried is implemented in the one-rank host setup only (this run: %s%s); "
+                    "use -amg_setup host on one rank, or -amg_coarse_nullspace constant",
+                    M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
+  if (M->sparsify_path && M->sparsify > 0 && (M->gpu_setup || P->ctx->size > 1))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_sparsify_lump path is implemented in the one-rank host setup only (this run: %s%s); "
+                    "use -amg_setup host on one rank, or -amg_sparsify_lump diagonal",
+                    M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
+  if (M->single && P->ctx->size > 1)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
+  int graph = 0;
+  NG_CHECK(ng_options_get_bool(opts, "amg_cuda_graph", &graph));
+  M->use_graph = graph && P->ctx->on_gpu && P->ctx->size == 1;
+  return NG_SUCCESS;
+}
+
+static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
+{
+  ng_amg *M = NULL;
+  ng_status st = NG_CALLOC(M, 1);
+  P->data = M;
+  if (!st) st = setup_options(P, M, opts);
+  /* the build is collective under MPI: every rank got this far, or none
+   * goes on (a local failure above still comes here, once) */
+  NG_CHECK_GOTO(st, ng_comm_agree(P->ctx, st), fail);
+  int saved = threads_begin(M);
+  st = ng_amg_build(P, M, A);
+  threads_end(saved);
+  NG_CHECK_GOTO(st, st, fail);
+  /* the coarsest level smooths -amg_coarse_sweeps times when not direct */
+  M->L[M->nlevels - 1].pre = M->coarse_sweeps;
+  /* -amg_cycle w: the coarse-correction weights, from the finished cycle */
+  saved = threads_begin(M);
+  st = ng_amg_w_weights(P, M);
+  threads_end(saved);
+  NG_CHECK_GOTO(st, st, fail);
+  int view = 0;
+  NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_view", &view), fail);
+  if (view && P->ctx->rank == 0) {
+    char buf[4096];
+    NG_CHECK_GOTO(st, ng_amg_describe(P, buf, sizeof(buf)), fail);
+    fputs(buf, stdout);
+    fflush(stdout);
+  }
+  return NG_SUCCESS;
+fail:
+  amg_destroy(P);
+  return st;
+}
+
+static ng_status amg_update(ng_precond P, ng_matrix A)
+{
+  int saved = threads_begin(P->data);
+  ng_status st = ng_amg_refresh(P, P->data, A);
+  if (st == NG_SUCCESS) st = ng_amg_w_weights(P, P->data);
+  threads_end(saved);
+  NG_CHECK(st);
+  return NG_SUCCESS;
+}
+
+static ng_status amg_apply(ng_precond P, const double *r, double *z)
+{
+  NG_CHECK(ng_amg_vcycle(P, P->data, r, z));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
+{
+  ng_amg *M = P->data;
+  if (M->dist) return ng_amg_dist_describe(P, buf, len);
+  double rows = 0, nnz = 0, n0 = M->L[0].n, z0 = (double)P->A->local.nnz;
+  size_t k;
+  for (int l = 0; l < M->nlevels; l++) {
+    rows += M->L[l].n;
+    nnz += l ? (double)M->L[l].A.nnz : z0;
+  }
+  k = (size_t)snprintf(buf, len,
+                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s, smoother %s%s\n"
+                       "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
+                       M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother", M->smoother->name,
+                       M->cycle_gamma > 1 ? ", W-cycle" : "",
+                       M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
+  int ngpu = 0;
+  for (int l = 0; l < M->nlevels; l++) ngpu += M->L[l].gpu;
+  if (ngpu && k < len)
+    k += (size_t)snprintf(buf + k, len - k, "  levels 0..%d aggregated, P, R and Galerkin on the GPU (%.3f s)\n",
+                          ngpu - 1, M->t_gpu);
+  for (int l = 0; l < M->nlevels && k < len; l++) {
+    ng_amg_level *L = &M->L[l];
+    double z = l ? (double)L->A.nnz : z0;
+    int coarsest = l == M->nlevels - 1;
+    char sweeps[48];
+    if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
+    else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
+    else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
+    char colors[112] = "";
+    if (M->smoother->colors && !(coarsest && M->coarse_direct)) {
+      const char *how = ng_smoother_sweep_kind(M, l);
+      snprintf(colors, sizeof(colors), ", %s %d colors%s%s", M->smoother->name, M->smoother->colors(L->sdata),
+               how ? ", " : "", how ? how : "");
+    }
+    char fmt[48] = "";
+    if (l == 0 && M->fine_used[0]) snprintf(fmt, sizeof(fmt), ", cycle's A in %s", M->fine_used);
+    char wtxt[64] = "";
+    if (!coarsest && ng_amg_coarse_visits(M, l) > 1)
+      snprintf(wtxt, sizeof(wtxt), ", W weight %.3f (lambda %.3f)", L->wscale, L->wlambda);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s%s\n", l, (int)L->n, z,
+                          L->n ? z / L->n : 0.0, sweeps, colors, fmt, wtxt);
+  }
+  if (M->update_seconds > 0 && k < len)
+    snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,
+             100.0 * M->update_seconds / M->setup_seconds);
+  return NG_SUCCESS;
+}
+
+static double amg_comm_seconds(ng_precond P) { return ng_amg_dist_comm_seconds(P->data); }
+
+const ng_precond_ops ng_precond_amg = {
+  .comm_seconds = amg_comm_seconds,
+  .name = "amg",
+  .setup = amg_setup,
+  .update = amg_update,
+  .apply = amg_apply,
+  .destroy = amg_destroy,
+};
+
+/* ng_precond_get_levels (nagare.h): rows and nonzeros per level, global (the
+ * distributed hierarchy's n_global/nnz_global; one rank: the level itself). */
+ng_status ng_precond_get_levels(ng_precond P, int *nlevels, int64_t *rows, int64_t *nnz, int max)
+{
+  NG_ASSERT_ARG(P && nlevels && (max <= 0 || (rows && nnz)), "ng_precond_get_levels: null argument");
+  ng_amg *M = ng_amg_of(P);
+  ng_amg_dlevel *D = M ? M->dist : NULL;
+  *nlevels = M ? M->nlevels : 0;
+  for (int l = 0; l < *nlevels && l < max; l++) {
+    rows[l] = D ? D[l].n_global : M->L[l].n;
+    nnz[l] = D ? D[l].nnz_global : l ? M->L[l].A.nnz : P->A->local.nnz;
+  }
+  return NG_SUCCESS;
+}

@@ -1,0 +1,53 @@
+# amg/amg.mk: smoothed-aggregation AMG (host setup, V-cycle on the
+# context's memory through the SpMV and vector ops tables; the smoothers are
+# in smoother/smoother.mk).
+libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_strength.c amg/amg_aggregate.c \
+  amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/dense_chol.c amg/dense_pinv.c \
+  amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c \
+  amg/amg_dist_coarse.c amg/amg_dist_setup.c amg/amg_fine.c \
+  amg/amg_single.h amg/amg_single.c
+if NG_CUDA
+libnagare_la_SOURCES += amg/amg_setup_cuda.cu amg/amg_fine_cuda.cu amg/amg_graph_cuda.cu amg/amg_single_cuda.cu \
+  amg/amg_coarse_cuda.cu amg/amg_dist_aggregate_cuda.cu amg/amg_dist_prolong_cuda.cu
+endif
+EXTRA_DIST += amg/amg_kernels_cuda.cuh amg/amg_dist_dx.cuh
+if NG_CHECK
+check_PROGRAMS += test/test_amg test/test_amg_gpu
+test_test_amg_SOURCES = test/test_amg.c
+test_test_amg_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_LDADD = $(NG_TEST_LDADD) -lm
+test_test_amg_gpu_SOURCES = test/test_amg_gpu.c
+test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_amg test/test_amg_gpu
+check_PROGRAMS += test/test_amg_cycle
+test_test_amg_cycle_SOURCES = test/test_amg_cycle.c
+test_test_amg_cycle_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_cycle_LDADD = $(NG_TEST_LDADD) -lm
+check_PROGRAMS += test/test_amg_cycle_gpu
+test_test_amg_cycle_gpu_SOURCES = test/test_amg_cycle_gpu.c
+test_test_amg_cycle_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_cycle_gpu_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_amg_cycle test/test_amg_cycle_gpu
+endif
+# The hierarchy across MPI ranks: test/test_amg_mpi on 1, 2 and 4 ranks.
+if NG_CHECK
+if NG_MPI
+check_PROGRAMS += test/test_amg_mpi
+test_test_amg_mpi_SOURCES = test/test_amg_mpi.c test/mpi_testutil.c test/mpi_testutil.h
+test_test_amg_mpi_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_mpi_LDADD = $(NG_TEST_LDADD) -lm
+endif
+TESTS += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh
+# The distributed aggregation on the GPU against the host's (2 and 4 ranks
+# sharing the node's GPUs; skipped without a device).
+if NG_MPI
+check_PROGRAMS += test/test_amg_dist_gpu
+test_test_amg_dist_gpu_SOURCES = test/test_amg_dist_gpu.c test/mpi_testutil.c test/mpi_testutil.h
+test_test_amg_dist_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_dist_gpu_LDADD = $(NG_TEST_LDADD) -lm
+endif
+TESTS += test/amg_dist_gpu.sh
+endif
+TESTS += test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_dist_gpu.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

@@ -1,0 +1,149 @@
+/* amg/amg_cycle.c: the V-cycle (METHODS.md section 4): pre-smoothing
+ * from a zero guess by the level's smoother (smoother.h), restriction of the
+ * residual, recursion, prolongation and correction, the same number of
+ * post-sweeps in the adjoint order; with -amg_cycle w the coarse correction
+ * twice (a W-cycle, see ng_amg_coarse_visits). Smoothers whose post-sweep
+ * is the adjoint of their pre-sweep and R = P^T make it symmetric for CG. Everything runs on the context's memory
+ * through the SpMV tables and ctx->vops: no allocation, host copy or sync
+ * (unless per-level profiling is switched on by a benchmark). Tables with a
+ * fused entry compute the residual in one pass. With -amg_cuda_graph on a one-rank GPU
+ * context the cycle is replayed as a CUDA graph (amg_graph_cuda.cu). */
+#include "../smoother/smoother.h"
+
+/* r = b - A x on level l: through the level's table (level 0: its own copy
+ * of the matrix, amg_fine.c, else the smoother's copy when it has one, else
+ * the user's matrix), in one pass when the table has the fused entry. */
+ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r)
+{
+  ng_context ctx = P->ctx;
+  ng_amg_level *L = &M->L[l];
+  if (!L->Aops && M->smoother->residual) {
+    int done = 0;
+    NG_CHECK(M->smoother->residual(P, M, l, b, x, r, &done));
+    if (done) return NG_SUCCESS;
+  }
+  if (!L->Aops) { /* level 0 on the matrix */
+    NG_CHECK(ng_matrix_apply_raw(P->A, x, r));
+    NG_CHECK(ctx->vops->xpay(ctx, L->n, b, -1.0, r));
+  } else if (L->Aops->fused) {
+    NG_CHECK(L->Aops->fused(L->Adata, b, x, NULL, r));
+  } else {
+    NG_CHECK(ctx->vops->copy(ctx, L->n, b, r));
+    NG_CHECK(L->Aops->apply(L->Adata, -1.0, x, 1.0, r));
+  }
+  return NG_SUCCESS;
+}
+
+/* y = alpha A x + beta y on level l. */
+ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y)
+{
+  if (!M->L[l].Aops) NG_CHECK(ng_matrix_apply_ab(P->A, alpha, x, beta, y));
+  else NG_CHECK(M->L[l].Aops->apply(M->L[l].Adata, alpha, x, beta, y));
+  return NG_SUCCESS;
+}
+
+/* y = x + dinv .* (b - A x) on level l in one pass when its table can
+ * (*done = 1), else *done = 0 and nothing is done. */
+ng_status ng_amg_jacobi_fused(ng_amg *M, int l, const double *b, const double *x, double *y, int *done)
+{
+  ng_amg_level *L = &M->L[l];
+  *done = L->Aops && L->Aops->fused;
+  if (*done) NG_CHECK(L->Aops->fused(L->Adata, b, x, L->dinv, y));
+  return NG_SUCCESS;
+}
+
+/* Profiling (benchmarks): wait for the queued work and charge it to level l. */
+static ng_status charge(ng_precond P, ng_amg *M, int l, double *t)
+{
+  if (!M->profile) return NG_SUCCESS;
+  NG_CHECK(P->ctx->vops->sync(P->ctx));
+  double now = ng_wtime();
+  if (l >= 0) M->L[l].seconds += now - *t;
+  *t = now;
+  return NG_SUCCESS;
+}
+
+/* The W-cycle's second coarse correction is made from level l: x += P
+ * cycle(R (b - A x)), the textbook e_c += cycle_c(b_c - A_c e_c) when A_c =
+ * R A P, with no vector beyond the V-cycle's (level l's residual buffer is
+ * free again once restricted): one more level-l residual, R and P per
+ * visit, through the same tables. With the sparsified coarse operators
+ * (-amg_sparsify: A_c is not R A P) it sees the true residual; the textbook
+ * form with the sparsified A_c (tried: one more coarse vector per level,
+ * about 10% fewer matrix entries read per cycle on het5:512) took one
+ * iteration more on het7:64 and lap7:64 (Jacobi) and on rotaniso:512 and
+ * het7:64 (Chebyshev), one fewer on lap7:64 (Chebyshev) and with mcgs on
+ * het5, lap7. Two corrections in a row, (I - w T)(I - T) with T =
+ * P B R A, keep the cycle symmetric for CG (a polynomial in T), and
+ * positive definite when (lambda - 1)(w lambda - 1) < 1 at lambda_max(B R A P):
+ * the second correction's weight w of amg_wcycle.c (below 1 when the
+ * sparsified coarse operators over-correct by more than 1.5; the unweighted
+ * W-cycle was indefinite on stretch7 and broke CG down, issue 31). The coarsest level solved directly is visited
+ * once: a second visit would correct nothing. */
+int ng_amg_coarse_visits(const ng_amg *M, int l)
+{
+  if (M->cycle_gamma <= 1 || (l + 1 == M->nlevels - 1 && M->coarse_direct)) return 1;
+  return M->cycle_gamma;
+}
+
+static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *x)
+{
+  ng_amg_level *L = &M->L[l];
+  double t = 0;
+  NG_CHECK(charge(P, M, -1, &t));
+  if (l == M->nlevels - 1) {
+    if (M->coarse_direct) NG_CHECK(M->Cops->apply(M->Cdata, 1.0, b, 0.0, x));
+    else {
+      /* a Gauss-Seidel sweep is not symmetric by itself: half forward, half backward */
+      int fw = M->smoother->split_coarse ? (L->pre + 1) / 2 : L->pre;
+      NG_CHECK(M->smoother->pre(P, M, l, fw, b, x));
+      if (L->pre - fw > 0) NG_CHECK(M->smoother->post(P, M, l, L->pre - fw, b, x));
+    }
+    NG_CHECK(charge(P, M, l, &t));
+    return NG_SUCCESS;
+  }
+  ng_amg_level *C = &M->L[l + 1];
+  NG_CHECK(M->smoother->pre(P, M, l, L->pre, b, x));
+  for (int k = 0; k < ng_amg_coarse_visits(M, l); k++) { /* twice for the W-cycle, from the new residual */
+    NG_CHECK(ng_amg_residual(P, M, l, b, x, L->r));
+    NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->r, 0.0, C->b));
+    NG_CHECK(charge(P, M, l, &t));
+    NG_CHECK(cycle(P, M, l + 1, C->b, C->x));
+    NG_CHECK(charge(P, M, -1, &t));
+    /* the W-cycle's second correction weighted: (I - w T)(I - T) stays below
+     * I (amg_wcycle.c); the first, and the V-cycle's, unweighted */
+    NG_CHECK(L->Pops->apply(L->Pdata, k > 0 ? L->wscale : 1.0, C->x, 1.0, x));
+  }
+  if (L->post > 0) NG_CHECK(M->smoother->post(P, M, l, L->post, b, x));
+  NG_CHECK(charge(P, M, l, &t));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_cycle_level(ng_precond P, ng_amg *M, int l, const double *b, double *x)
+{
+  NG_CHECK(cycle(P, M, l, b, x));
+  return NG_SUCCESS;
+}
+
+static ng_status plain_cycle(ng_precond P, ng_amg *M, const double *r, double *z)
+{
+  if (M->single) { /* -amg_precision single: the FP32 cycle (amg_single.c) */
+    NG_CHECK(ng_amg_single_vcycle(P, M, r, z));
+    return NG_SUCCESS;
+  }
+  NG_CHECK(cycle(P, M, 0, r, z));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
+{
+#ifdef NG_HAVE_CUDA
+  /* one graph launch per cycle (not while profiling: it syncs per level) */
+  if (M->use_graph && !M->profile) {
+    int done = 0;
+    NG_CHECK(ng_amg_graph_cycle(P, M, r, z, plain_cycle, &done));
+    if (done) return NG_SUCCESS;
+  }
+#endif
+  return plain_cycle(P, M, r, z);
+}
