@@ -27,4 +27,6 @@ test_test_fortran_SOURCES = test/test_fortran.f90
 test_test_fortran_LDADD = fortran/libnagare_fortran.la libnagare.la
 test/test_fortran.$(OBJEXT): fortran/libnagare_fortran.la
 TESTS += test/test_fortran
+# the test program's own module (test_fortran_monitor), written beside the library's
+CLEANFILES += fortran/test_fortran_monitor.$(FC_MODEXT)
 endif
