@@ -93,6 +93,7 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   int agg_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_agglomerate_rows", &agg_rows));
   M->agglomerate_rows = agg_rows;
+  M->agglomerate_auto = agg_rows == 0;
   NG_CHECK(ng_options_get_string(opts, "amg_smoother", &smoother));
   if (!strcmp(smoother, "auto")) NG_CHECK(auto_smoother(opts, &smoother));
   M->smoother = ng_smoother_find(smoother);
@@ -216,6 +217,10 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_setup", &where));
   /* the finest level's setup on the GPU when the context is there */
   M->gpu_setup = P->ctx->on_gpu && !strcmp(where, "gpu");
+  /* -amg_agglomerate_rows 0: on GPUs a level of a few thousand rows a rank
+   * costs each exchange's latency (~20 us) at every smoothing step; 30000
+   * measured best on 2 and 4 H100s (doc/performance.md, multi-GPU) */
+  if (M->agglomerate_auto) M->agglomerate_rows = P->ctx->on_gpu ? 30000 : 1000;
   int min_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);

@@ -95,7 +95,7 @@ static const opt_def known[] = {
   {"amg_postsweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps after the coarse correction"},
   {"amg_coarse_size", OPT_INT, "500", NULL, 1, "AMG stops coarsening below this many rows"},
   {"amg_max_levels", OPT_INT, "20", NULL, 1, "AMG maximum number of levels"},
-  {"amg_agglomerate_rows", OPT_INT, "1000", NULL, 1, "AMG under MPI: a coarse level with fewer rows per rank than this moves onto fewer ranks (groups of 2, 4, ...); the coarsest, when small enough for the dense solve, onto rank 0"},
+  {"amg_agglomerate_rows", OPT_INT, "0", NULL, 1, "AMG under MPI: a coarse level with fewer rows per rank than this moves onto fewer ranks (groups of 2, 4, ...); the coarsest, when small enough for the dense solve, onto rank 0; 0: 30000 on GPUs (where a small level costs its exchanges' latency), 1000 on CPUs"},
   {"amg_coarse_solver", OPT_STRING, "direct", "direct|smoother", 0, "AMG coarsest-level solver: direct, smoother"},
   {"amg_coarse_sweeps", OPT_INT, "30", NULL, 1, "AMG smoother sweeps on the coarsest level (-amg_coarse_solver smoother)"},
   {"amg_sweeps", OPT_STRING, "", NULL, 0, "AMG graded sweeps per level, finest first, e.g. 4,3,2,1 (overrides pre/post)"},
