@@ -18,7 +18,7 @@
  * after the setup (ng_amg_k_setup); everything goes through the level
  * tables and ctx->vops, so one rank, MPI and GPU contexts run it alike (a
  * K-step waits for its products: no CUDA graph, no FP32 cycle). */
-#include "smoother.h" /* amg.h and the level helpers of amg_cycle.c */
+#include "../smoother/smoother.h" /* amg.h and the level helpers of amg_cycle.c */
 #include <math.h>
 
 #define K_TOL 0.25 /* Notay's t: a second iteration unless ||r~|| <= t ||r|| */
