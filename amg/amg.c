@@ -10,7 +10,7 @@
  * jacobi|mcgs|mmcgs|chebyshev (smoother.h), -amg_sparsify with -amg_sparsify_lump
  * diagonal|path (amg_sparsify.c, amg_sparsify_path.c) with -amg_mmcgs_theta,
  * -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values, -amg_smoother_setup,
- * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w, -amg_precision single|double
+ * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w|k (amg_wcycle.c, amg_kcycle.c), -amg_precision single|double
  * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
 #include "amg_dist.h"
 #include "../smoother/smoother.h"
@@ -80,9 +80,10 @@ static ng_status read_options(ng_amg *M, ng_options opts)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarse_nullspace '%s' is not available (known: constant, carried)", s);
   M->carry_nullspace = !strcmp(s, "carried");
   NG_CHECK(ng_options_get_string(opts, "amg_cycle", &s));
-  if (strcmp(s, "v") && strcmp(s, "w"))
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w)", s);
+  if (strcmp(s, "v") && strcmp(s, "w") && strcmp(s, "k"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w, k)", s);
   M->cycle_gamma = !strcmp(s, "w") ? 2 : 1;
+  M->kcycle = !strcmp(s, "k");
   if (!(M->sparsify >= 0 && M->sparsify < 1))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify %g must be in [0, 1)", M->sparsify);
   NG_CHECK(ng_options_get_int(opts, "amg_presweeps", &pre));
@@ -236,11 +237,14 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
                     "-amg_sparsify_lump path is implemented in the one-rank host setup only (this run: %s%s); "
                     "use -amg_setup host on one rank, or -amg_sparsify_lump diagonal",
                     M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
+  if (M->single && M->kcycle)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_cycle k runs in double precision only (given -amg_precision single)");
   if (M->single && P->ctx->size > 1)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
   int graph = 0;
   NG_CHECK(ng_options_get_bool(opts, "amg_cuda_graph", &graph));
-  M->use_graph = graph && P->ctx->on_gpu && P->ctx->size == 1;
+  /* the K-cycle reads its products on the host between launches: no graph */
+  M->use_graph = graph && P->ctx->on_gpu && P->ctx->size == 1 && !M->kcycle;
   return NG_SUCCESS;
 }
 
@@ -264,6 +268,9 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   st = ng_amg_w_weights(P, M);
   threads_end(saved);
   NG_CHECK_GOTO(st, st, fail);
+  /* -amg_cycle k: the K-steps' vectors; CG then takes the flexible beta */
+  NG_CHECK_GOTO(st, ng_amg_k_setup(P, M), fail);
+  P->variable = M->kcycle;
   int view = 0;
   NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_view", &view), fail);
   if (view && P->ctx->rank == 0) {
@@ -308,7 +315,7 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
                        "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s, smoother %s%s\n"
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
                        M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother", M->smoother->name,
-                       M->cycle_gamma > 1 ? ", W-cycle" : "",
+                       M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "",
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
   int ngpu = 0;
   for (int l = 0; l < M->nlevels; l++) ngpu += M->L[l].gpu;

@@ -166,6 +166,7 @@ typedef struct {
   double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
   double wscale, wlambda;        /* -amg_cycle w: the weight of the second coarse correction from
                                     this level and the lambda_max(B G) it came from (amg_wcycle.c); 1, 0 for V */
+  double *kw[4];                 /* -amg_cycle k: the K-step's v1, r~, c2, v2 on this level (amg_kcycle.c) */
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
   double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
@@ -200,6 +201,7 @@ typedef struct {
   int filter;                    /* -amg_filter: P smoothed with the filtered matrix */
   double theta_coarse;           /* -amg_theta_coarse: strength threshold of the levels after the finest (<0: theta) */
   int cycle_gamma;               /* -amg_cycle: coarse corrections per level, 1 (V) or 2 (W) */
+  int kcycle;                    /* -amg_cycle k: the coarse corrections to levels >= 1 by FCG (amg_kcycle.c) */
   int coarse_direct;             /* coarsest by dense inverse (else smoother sweeps) */
   int coarse_sweeps;
   ng_csr coarse_inv;             /* dense inverse as a full CSR (host; the operator itself when the
@@ -349,6 +351,15 @@ ng_status ng_amg_cycle_level(ng_precond P, ng_amg *M, int l, const double *b, do
  * operators); 1 everywhere for V. After the setup, after every update.
  * Collective under MPI. */
 ng_status ng_amg_w_weights(ng_precond P, ng_amg *M);
+/* amg_kcycle.c (-amg_cycle k): whether the correction to level l is a
+ * K-step (l >= 1, not the coarsest); its work vectors allocated (after
+ * the setup; nothing when not K) and freed; e = K-step(r) on level l: at
+ * most two FCG iterations on A_l e = r preconditioned by the cycle from
+ * level l. Collective under MPI. */
+int ng_amg_k_level(const ng_amg *M, int l);
+ng_status ng_amg_k_setup(ng_precond P, ng_amg *M);
+void ng_amg_k_free(ng_context ctx, ng_amg *M);
+ng_status ng_amg_k_step(ng_precond P, ng_amg *M, int l, const double *r, double *e);
 /* amg_cycle.c: how many coarse corrections the cycle makes from level l,
  * 1 or 2 (also the FP32 cycle of amg_single.c). */
 int ng_amg_coarse_visits(const ng_amg *M, int l);

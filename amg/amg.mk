@@ -2,7 +2,7 @@
 # context's memory through the SpMV and vector ops tables; the smoothers are
 # in smoother/smoother.mk).
 libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_strength.c amg/amg_aggregate.c \
-  amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/dense_chol.c amg/dense_pinv.c \
+  amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/amg_kcycle.c amg/dense_chol.c amg/dense_pinv.c \
   amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c \
   amg/amg_dist_coarse.c amg/amg_dist_setup.c amg/amg_fine.c \
   amg/amg_single.h amg/amg_single.c

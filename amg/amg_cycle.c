@@ -2,7 +2,9 @@
  * from a zero guess by the level's smoother (smoother.h), restriction of the
  * residual, recursion, prolongation and correction, the same number of
  * post-sweeps in the adjoint order; with -amg_cycle w the coarse correction
- * twice (a W-cycle, see ng_amg_coarse_visits). Smoothers whose post-sweep
+ * twice (a W-cycle, see ng_amg_coarse_visits); with -amg_cycle k the
+ * correction to a level >= 1 (not the coarsest) by the K-step of
+ * amg_kcycle.c, which calls this cycle from that level. Smoothers whose post-sweep
  * is the adjoint of their pre-sweep and R = P^T make it symmetric for CG. Everything runs on the context's memory
  * through the SpMV tables and ctx->vops: no allocation, host copy or sync
  * (unless per-level profiling is switched on by a benchmark). Tables with a
@@ -108,7 +110,9 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
     NG_CHECK(ng_amg_residual(P, M, l, b, x, L->r));
     NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->r, 0.0, C->b));
     NG_CHECK(charge(P, M, l, &t));
-    NG_CHECK(cycle(P, M, l + 1, C->b, C->x));
+    /* -amg_cycle k: by at most two FCG iterations on level l + 1 (amg_kcycle.c) */
+    if (ng_amg_k_level(M, l + 1)) NG_CHECK(ng_amg_k_step(P, M, l + 1, C->b, C->x));
+    else NG_CHECK(cycle(P, M, l + 1, C->b, C->x));
     NG_CHECK(charge(P, M, -1, &t));
     /* the W-cycle's second correction weighted: (I - w T)(I - T) stays below
      * I (amg_wcycle.c); the first, and the V-cycle's, unweighted */

@@ -412,7 +412,7 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and "
                        "copies %.3f\n",
                        M->nlevels, P->ctx->size, rows / n0, nnz / z0, M->theta,
-                       M->coarse_direct ? "direct (rank 0)" : "smoother", M->cycle_gamma > 1 ? ", W-cycle" : "", M->setup_seconds, M->t_aggregate, M->t_rho,
+                       M->coarse_direct ? "direct (rank 0)" : "smoother", M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "", M->setup_seconds, M->t_aggregate, M->t_rho,
                        M->t_prolong, M->t_galerkin, M->t_finish);
   int ngpu = 0, nagg = 0;
   for (int l = 0; l < M->nlevels; l++) {

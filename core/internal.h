@@ -383,6 +383,7 @@ struct ng_precond_s {
   ng_matrix A;
   const ng_precond_ops *ops;
   void *data;
+  int variable; /* not a fixed linear operator (AMG's K-cycle): CG takes the flexible beta */
 };
 
 typedef struct ng_solver_ops {

@@ -88,7 +88,7 @@ static const opt_def known[] = {
   {"amg_coarse_nullspace", OPT_STRING, "constant", "constant|carried", 0, "AMG near-null vector of the tentative prolongators below the finest: constant (each level's own constant vector) or carried (the fine constant's coarse representation, Vanek-Mandel-Brezina: exact across aggregates of different sizes; one-rank host setup)"},
   {"amg_strength", OPT_STRING, "signed", "signed|abs", 0, "AMG strength measure: signed (-a_ij >= theta sqrt(|a_ii a_jj|): positive couplings are weak) or abs (|a_ij|)"},
   {"amg_filter", OPT_BOOL, "1", NULL, 0, "AMG smooths the prolongator with the filtered matrix (weak couplings added to the diagonal)"},
-  {"amg_cycle", OPT_STRING, "v", "v|w", 0, "AMG cycle: v (one coarse correction per level) or w (two: stronger on 2D problems and jumps, e.g. het5, rotaniso; more work on the coarse levels)"},
+  {"amg_cycle", OPT_STRING, "v", "v|w|k", 0, "AMG cycle: v (one coarse correction per level), w (two: stronger on 2D problems and jumps, e.g. het5, rotaniso; more work on the coarse levels) or k (K-cycle: on each level below the finest, up to two flexible-CG iterations preconditioned by the cycle; a nonlinear preconditioner, CG then uses its flexible form)"},
   {"amg_theta_coarse", OPT_REAL, "-1", NULL, 0, "AMG strength threshold of the levels after the finest (negative: -amg_theta)"},
   {"amg_omega", OPT_REAL, "0", NULL, 1, "AMG smoother damping (0: from the spectrum)"},
   {"amg_presweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps before the coarse correction"},

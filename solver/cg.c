@@ -17,7 +17,10 @@
  * Singular A with a null space (-null_space, ng_solver_set_null_space):
  * solver.c gives b and x0 projected; here z = M^-1 r is projected before
  * (r, z) is formed, so every p, and x, stays orthogonal to the null space
- * (the preconditioner, Jacobi too, is then applied unfused). Safeguards
+ * (the preconditioner, Jacobi too, is then applied unfused). A variable
+ * preconditioner (P->variable: AMG's K-cycle, a nonlinear M) gets the
+ * flexible CG's Polak-Ribiere beta (Notay, SIAM J. Sci. Comput. 22, 2000:
+ * FCG(1)), one more product in the same reduction. Safeguards
  * (krylov_util.c): (p, A p) <= 0 is NG_ERR_BREAKDOWN naming the likely
  * causes; on a matrix measured nonsymmetric once (two products of A at
  * its first solve), a residual growing past NG_CG_GROWTH times its
@@ -93,13 +96,27 @@ static ng_status cg_verify(ng_solver S, const double *b, const double *x, double
                   S->ops->name, rec, S->target, it, tn, S->residual, S->tol, *replacements);
 }
 
-/* r -= alpha q; z = M^-1 r; rz = (r, z), rr = (r, r) summed over ranks. */
+/* r -= alpha q; z = M^-1 r; rz = (r, z), rr = (r, r) summed over ranks.
+ * zq (non-NULL: a variable preconditioner) = (z, q) in the same
+ * reduction, for the flexible beta. */
 static ng_status cg_residual_update(ng_solver S, const double *dinv, double alpha, const double *q, double *r,
-                                    double *z, double *rz, double *rr)
+                                    double *z, double *rz, double *rr, double *zq)
 {
   ng_context ctx = S->ctx;
   int32_t n = S->A->n_local;
-  double d[2];
+  double d[3] = {0, 0, 0};
+  if (zq) {
+    NG_CHECK(ctx->vops->cg_update_r(ctx, n, alpha, q, r, NULL, NULL, &d[1]));
+    NG_CHECK(ng_pc_apply(S, r, z));
+    NG_CHECK(ng_krylov_null_project(S, z, NULL));
+    const double *xs[2] = {r, q}, *ys[2] = {z, z};
+    double e[2];
+    NG_CHECK(ctx->vops->dot_local(ctx, n, 2, xs, ys, e));
+    d[0] = e[0], d[2] = e[1];
+    NG_CHECK(ng_comm_allreduce_sum(ctx, d, 3));
+    *rz = d[0], *rr = d[1], *zq = d[2];
+    return NG_SUCCESS;
+  }
   if (dinv) {
     NG_CHECK(ctx->vops->cg_update_r(ctx, n, alpha, q, r, dinv, z, d));
   } else {
@@ -135,6 +152,8 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
    * reduction per iteration (solver/cg_single.c). Otherwise (p, q) is
    * summed over ranks first. */
   int one_step = ctx->size == 1 && (dinv || !S->P) && !S->null_n;
+  /* a variable preconditioner (AMG's K-cycle): the flexible beta below */
+  int flexible = S->P && S->P->variable;
   int replacements = 0, restart;
   if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg && !S->null_n) {
     NG_CHECK(ng_cg_single_solve(S, b, x, dinv));
@@ -165,7 +184,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
      * a non-positive (p, A p) below does stop it, naming the causes */
     /* alpha = (r, z) / (p, A p) */
     NG_CHECK(ng_op_apply(S, p, q));
-    double pq, alpha, rho_new = 0.0;
+    double pq, alpha, rho_new = 0.0, zq = 0.0;
     if (one_step) {
       /* (p, q), alpha, r -= alpha q, z = D r and the new (r, z), (r, r) in
        * one call: alpha is formed on the device too (bitwise the same) */
@@ -182,7 +201,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!(pq > 0.0)) return ng_krylov_cg_curvature(S, it, "non-positive curvature (p, A p)", pq);
       alpha = rho / pq;
       /* r -= alpha A p,  z = M^-1 r  (x += alpha p is deferred) */
-      NG_CHECK(cg_residual_update(S, dinv, alpha, q, r, z, &rho_new, &rr));
+      NG_CHECK(cg_residual_update(S, dinv, alpha, q, r, z, &rho_new, &rr, flexible ? &zq : NULL));
     }
     ng_status st = ng_krylov_check(S, it, sqrt(rr), &done);
     if (st == NG_SUCCESS && !done && S->asymmetry > NG_CG_ASYMMETRY_TOL && sqrt(rr) > NG_CG_GROWTH * rmin)
@@ -206,8 +225,11 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       NG_CHECK(v->axpy(ctx, n, alpha, p, x)); /* x of this iteration (finite) */
       return st;
     }
-    /* x += alpha p,  p = z + beta p,  beta = (r_new, z_new) / (r, z) */
-    NG_CHECK(v->cg_update_xp(ctx, n, alpha, rho_new / rho, z, x, p));
+    /* x += alpha p,  p = z + beta p,  beta = (r_new, z_new) / (r, z); with a
+     * variable preconditioner Polak-Ribiere's (z_new, r_new - r) / (z, r),
+     * r_new - r = -alpha q: no vector kept */
+    double beta = flexible ? -alpha * zq / rho : rho_new / rho;
+    NG_CHECK(v->cg_update_xp(ctx, n, alpha, beta, z, x, p));
     rho = rho_new;
   }
   return ng_krylov_not_converged(S);
