@@ -228,7 +228,7 @@ def plot_scaling(res, out):
     rows = read_jsonl(os.path.join(res, "scaling-h100x4.jsonl"))
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.2))
     # strong: Jacobi-CG ms an iteration (default transport; the 1-GPU dia_half run is the reference)
-    jac = [d for d in rows if d["mode"] == "strong" and d["precond"] == "jacobi" and d["transport"] == "auto"]
+    jac = [d for d in rows if d["mode"] == "strong" and d["precond"] == "jacobi" and d["transport"] in ("auto", "ipc")]
     base = next(d for d in jac if d["ranks"] == 1 and d["format"] == "dia_half")
     best = {}
     for d in jac:
