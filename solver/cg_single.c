@@ -52,7 +52,7 @@ ng_status ng_cg_single_solve(ng_solver S, const double *b, double *x, const doub
     return ng_krylov_preconditioned_nonfinite(S, 0, "(r, M^-1 r)", gamma, u, "M^-1 r", "(r, M^-1 r) overflowed");
   if (!isfinite(res[0])) return ng_krylov_nonfinite(S, 1, "(p, A p)", res[0], "A p overflowed: p was finite");
   if (gamma == 0.0) return ng_krylov_breakdown(S, 1, "rho = (r, M^-1 r)", gamma);
-  if (!(res[0] > 0.0)) return ng_krylov_breakdown(S, 1, "(p, A p) (matrix not SPD?)", res[0]);
+  if (!(res[0] > 0.0)) return ng_krylov_cg_curvature(S, 1, "non-positive curvature (p, A p)", res[0]);
   alpha = gamma / res[0];
 
   for (int it = 1; it <= S->maxit; it++) {
@@ -71,7 +71,7 @@ ng_status ng_cg_single_solve(ng_solver S, const double *b, double *x, const doub
     if (gamma_new == 0.0) return ng_krylov_breakdown(S, it + 1, "rho = (r, M^-1 r)", gamma_new);
     beta = gamma_new / gamma;
     double pq = delta - beta * gamma_new / alpha; /* (p, A p) of the next direction */
-    if (!(pq > 0.0)) return ng_krylov_breakdown(S, it + 1, "(p, A p) (matrix not SPD?)", pq);
+    if (!(pq > 0.0)) return ng_krylov_cg_curvature(S, it + 1, "non-positive curvature (p, A p)", pq);
     alpha = gamma_new / pq;
     gamma = gamma_new;
   }

@@ -73,7 +73,7 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
     if (gamma == 0.0) return ng_krylov_breakdown(S, it + 1, "rho = (r, M^-1 r)", gamma);
     double beta = it == 0 ? 0.0 : gamma / gamma_old;
     double pq = it == 0 ? delta : delta - beta * gamma / alpha; /* (p, A p) */
-    if (!(pq > 0.0)) return ng_krylov_breakdown(S, it + 1, "(p, A p) (matrix not SPD?)", pq);
+    if (!(pq > 0.0)) return ng_krylov_cg_curvature(S, it + 1, "non-positive curvature (p, A p)", pq);
     alpha = gamma / pq;
     gamma_old = gamma;
     if (it == 0) { /* the first directions: no history to add */

@@ -142,6 +142,12 @@ START_TEST(indefinite_matrix_with_cg)
   ck_assert_int_eq(R.status, NG_ERR_BREAKDOWN);
   ck_assert_msg(strstr(R.msg, "(p, A p)") != NULL, "message: %s", R.msg);
   ck_assert_int_eq(R.its, 0);
+  /* pipelined CG names the same likely causes as CG */
+  memset(x, 0, 100 * sizeof(double));
+  R = run(&T, "-solver pipecg -precond none", b, x);
+  ck_assert_int_eq(R.status, NG_ERR_BREAKDOWN);
+  ck_assert_msg(strstr(R.msg, "non-positive curvature (p, A p)") && strstr(R.msg, "likely causes"), "message: %s",
+                R.msg);
   tcsr_free(&T);
   /* symmetric indefinite (spectrum of L - 2I is symmetric about 0), random b */
   lap1d(&T, 100, 1.0, 2.0);
