@@ -286,7 +286,7 @@ const ng_spmv_ops *ng_spmv_find(const char *name, int on_gpu);
 const char *const *ng_spmv_names(int on_gpu);
 
 struct ng_cuda;       /* device, stream, cuBLAS/cuSPARSE handles: core/cuda_context.cu */
-struct ng_halo_plan;  /* comm/halo.c */
+struct ng_halo_plan;  /* dist/matrix_halo.c */
 
 /* ---- CUDA device (core/cuda_context.cu; only with NG_HAVE_CUDA) ----------- */
 int ng_cuda_device_count(void); /* 0 when there is no usable device */
@@ -511,7 +511,7 @@ ng_status ng_krylov_asymmetry(ng_solver S, const double *b, double *w1, double *
 ng_status ng_null_space_setup(ng_solver S);
 void ng_null_space_free(ng_solver S);
 
-/* Halo plan (comm/halo.c): built once at setup from the global columns this
+/* Halo plan (dist/matrix_halo.c): built once at setup from the global columns this
  * rank reads but does not own; begin/end move owned entries of x into
  * A->halo_values through the context's transport. */
 /* Collective; starts: the column ranges' starts (size + 1); st: the

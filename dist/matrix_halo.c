@@ -1,11 +1,11 @@
-/* comm/halo.c: the halo plan of a distributed matrix, built once at setup.
+/* dist/matrix_halo.c: the halo plan of a distributed matrix, built once at setup.
  * Each rank knows the global columns it reads but does not own (A->halo_gcol,
  * sorted); owners follow from the ranks' contiguous row ranges. Counts go
  * round with one MPI_Alltoall, then each rank sends every owner the list of
  * global indices it needs (point to point), which becomes that owner's SEND
  * table in local numbering. An exchange then only packs, sends and receives:
  * no allocation, no index traffic. */
-#include "transport.h"
+#include "../comm/transport.h"
 #include "trace.h"
 
 #define NG_TAG_PLAN 7310
