@@ -7,7 +7,7 @@
  * V-cycle (amg_cycle.c) runs on the host or the GPU without a .cu file. */
 #ifndef NG_AMG_H
 #define NG_AMG_H
-#include "internal.h"
+#include "../precond/precond.h"
 #ifdef __cplusplus
 extern "C" { /* also included by amg_setup_cuda.cu */
 #endif

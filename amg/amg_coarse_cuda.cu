@@ -24,8 +24,6 @@
 extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
                                       ng_status (*fill)(void *arg, int32_t *rowptr, int32_t *col, double *val),
                                       void *arg, void **data);
-extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
-                                        double **val);
 
 #define TPB 256
 

@@ -20,21 +20,11 @@
  * every rank to the host code (*done = 0; the host sorts, or names the row). */
 #include "cuda_internal.h"
 #include "amg.h"
+#include "../comm/halo.h" /* ng_comm_agree_min/_sum, ng_comm_starts (free of mpi.h) */
 #include <cub/cub.cuh>
 #include <math.h>
 #include "amg_kernels_cuda.cuh"
 #include "amg_dist_dx.cuh"
-
-/* comm/halo.h's, declared here: that header brings mpi.h, which nvcc is not
- * given (the MPI compiler wrapper is the C compiler only) */
-extern "C" ng_status ng_comm_agree_min(ng_context ctx, ng_status st, int *values, int n);
-extern "C" ng_status ng_comm_agree_sum(ng_context ctx, ng_status st, double *values, int n);
-extern "C" ng_status ng_comm_starts(ng_context ctx, int32_t n_local, int64_t *starts);
-/* spmv/csr_cuda.cu: a csr_cuda table's device arrays (32- or 64-bit offsets) */
-extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
-                                        double **val);
-extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
-                                          double **val);
 
 /* ---- kernels (one thread per row unless the name ends in _g) ------------- */
 static __global__ void k_xrp(int32_t n, const int64_t *Lrp, const int64_t *Orp, int64_t *Xrp)

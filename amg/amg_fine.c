@@ -9,7 +9,7 @@
  * "matrix" always the matrix; any other spec that format, the matrix when
  * it refuses A. On the GPU the copy is converted on the device from the
  * matrix's device CSR (amg_fine_cuda.cu), nothing crosses PCIe. Its tables
- * also have the fused smoother pass (internal.h: ng_spmv_ops.fused). Under
+ * also have the fused smoother pass (spmv/spmv.h: ng_spmv_ops.fused). Under
  * MPI the finest level is always the distributed matrix. */
 #include "amg.h"
 #include "../spmv/formats.h"

@@ -9,11 +9,6 @@
 #include "../spmv/autotune.h"
 #include "../spmv/convert_cuda.h"
 
-extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
-                                        double **val);
-extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
-                                          double **val);
-
 /* M->fine_dcsr for A's current SpMV table: reused while it views the
  * table's arrays (same columns and values; the pattern of A never
  * changes, so neither do the widened offsets), else made again.

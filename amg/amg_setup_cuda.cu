@@ -35,10 +35,6 @@ extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t nco
                                       void *arg, void **data);
 extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
                                        int32_t *col, double *val, void **data);
-extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
-                                        double **val);
-extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
-                                          double **val);
 
 #define TPB 256
 #define HC 512 /* hash slots per warp (power of two) */

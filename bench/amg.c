@@ -17,6 +17,7 @@
  * A case is problem,solver,tol (default: fem27 and lap27 at 64^3..256^3 with
  * pcg to 1e-8, and seed 004's aniso27 at 10^3..100^3 with pbicgstab to 1e-7). */
 #include "nagare.h"
+#include "../solver/solver.h"
 #include "../amg/amg.h"
 #include "../smoother/smoother.h"
 #include <math.h>

@@ -43,7 +43,7 @@
  * conversion, no timing):
  *   {"bench":"auto_profile","matrix":..,"max_row":..,"ndiag":..,
  *    "formats":[{"format":..,"lo_over_csr":..|"refused":why},...]} */
-#include "internal.h"
+#include "../solver/solver.h"
 #include "../spmv/autotune.h"
 #ifdef NG_HAVE_CUDA
 #include <cuda_runtime.h>

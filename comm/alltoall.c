@@ -3,6 +3,7 @@
  * Galerkin rows that belong to other ranks). Counts are in items of elem
  * bytes; with one rank (or no MPI) the exchange is a copy. */
 #include "halo.h"
+#include "comm_mpi.h"
 #include <limits.h>
 
 ng_status ng_comm_alltoall_counts(ng_context ctx, const int64_t *send_counts, int64_t *recv_counts)

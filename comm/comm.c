@@ -1,6 +1,6 @@
 /* comm/comm.c: creates the context's communicator (initialising MPI when the
  * caller has not) and the reductions every Krylov iteration uses. */
-#include "comm.h"
+#include "comm_mpi.h"
 #include "trace.h"
 #include <stdlib.h>
 #include <unistd.h>

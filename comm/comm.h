@@ -1,36 +1,45 @@
-/* comm/comm.h: the communicator behind a context. Without MPI (or with one
- * rank) every collective is the identity. */
+/* comm/comm.h: the communicator behind a context and the collectives the
+ * library calls outside comm/. Without MPI (or with one rank) every
+ * collective is the identity. Free of mpi.h (CUDA sources include it): the
+ * struct ng_comm and the MPI error macro are in comm/comm_mpi.h. */
 #ifndef NG_COMM_H
 #define NG_COMM_H
-#include "internal.h"
-#ifdef NG_HAVE_MPI
-#include <mpi.h>
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
-struct ng_comm {
-  int rank, size;
-  int local_rank, local_size; /* within the node (for GPU choice) */
-#ifdef NG_HAVE_MPI
-  MPI_Comm comm;     /* dup of MPI_COMM_WORLD */
-  MPI_Request ireq;  /* the non-blocking sum in flight (pipelined CG) */
-  int ireq_active;
-#endif
-};
+typedef struct ng_comm ng_comm; /* comm/comm_mpi.h */
+struct ng_halo_plan;            /* comm/halo.h */
 
 ng_status ng_comm_create(ng_comm **comm);
 ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm);
 void ng_comm_destroy(ng_comm *comm);
 
-#ifdef NG_HAVE_MPI
-/* Turns an MPI return code into an ng_status naming the call. */
-#define NG_MPI_CHECK(call)                                                          \
-  do {                                                                              \
-    int ng_mpi_rc_ = (call);                                                        \
-    if (ng_mpi_rc_ != MPI_SUCCESS) {                                                \
-      char ng_mpi_msg_[MPI_MAX_ERROR_STRING]; int ng_mpi_len_ = 0;                  \
-      MPI_Error_string(ng_mpi_rc_, ng_mpi_msg_, &ng_mpi_len_);                      \
-      return NG_ERROR(NG_ERR_MPI, "%s failed: %s", #call, ng_mpi_msg_);             \
-    }                                                                               \
-  } while (0)
+ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n);
+/* The same sum without waiting (pipelined CG, solver/pipecg.c): started,
+ * then waited for before values is read; one in flight per context. */
+ng_status ng_comm_iallreduce_sum_start(ng_context ctx, double *values, int n);
+ng_status ng_comm_iallreduce_sum_wait(ng_context ctx);
+ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n);
+/* all[r] = rank r's mine (all: size entries). */
+ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all);
+/* Collective (comm/distribute.c): every rank passes its own status; all
+ * return NG_SUCCESS when all succeeded, else the lowest failing rank's
+ * status, with its message ("rank R: ...") on the ranks that did not fail
+ * themselves. More collectives, the halo plan's insides: comm/halo.h. */
+ng_status ng_comm_agree(ng_context ctx, ng_status st);
+
+/* Global row ranges of every rank ("starts" has size+1 entries) for
+ * ownership lookups and distribution of whole inputs (comm/partition.c). */
+ng_status ng_partition_rows_by_nnz(ng_context ctx, const ng_csr *A, int64_t *starts);
+
+/* The rank's GPU among ndev (comm/hwloc_bind.c): NG_DEVICE when set, else
+ * the GPU nearest the rank's cores (hwloc), else local rank modulo ndev. */
+ng_status ng_binding_pick_gpu(ng_context ctx, int ndev, int *device);
+
+#ifdef __cplusplus
+}
 #endif
-#endif
+#endif /* NG_COMM_H */

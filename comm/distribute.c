@@ -3,6 +3,7 @@
  * waiting in a collective), checking that per-rank row ranges tile the
  * matrix, and scattering a whole matrix or vector held on rank 0. */
 #include "halo.h"
+#include "comm_mpi.h"
 
 #ifdef NG_HAVE_MPI
 #include <limits.h>

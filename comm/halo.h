@@ -7,8 +7,11 @@
  * neighbour q's block is [send_offset[q], send_offset[q+1]). */
 #ifndef NG_HALO_H
 #define NG_HALO_H
-#include "internal.h"
 #include "comm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct ng_transport_ops;
 
@@ -40,6 +43,8 @@ struct ng_halo_plan {
 /* Chooses the plan's transport and sets it up to receive into recv_buf
  * (context memory, n_recv entries). */
 ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf);
+/* Any plan freed, transport included (NULL: nothing) (comm/halo_plan.c). */
+void ng_halo_plan_destroy(struct ng_halo_plan *h);
 
 /* Restriction's reverse exchange (comm/halo_reverse.c): a plan with the
  * roles of h swapped. Each rank sends, for every entry it reads through h
@@ -90,10 +95,7 @@ ng_status ng_comm_alltoall_counts_n(ng_context ctx, const int64_t *send_counts, 
 ng_status ng_comm_alltoallv(ng_context ctx, ng_status st, const void *sbuf, const int64_t *send_counts, void *rbuf,
                             const int64_t *recv_counts, size_t elem);
 
-/* Collective: every rank passes its own status; all return NG_SUCCESS when
- * all succeeded, else the lowest failing rank's status, with its message
- * ("rank R: ...") on the ranks that did not fail themselves. */
-ng_status ng_comm_agree(ng_context ctx, ng_status st);
+/* ng_comm_agree: comm/comm.h */
 /* ng_comm_agree that also takes the minimum over ranks of values[0..n)
  * (n <= NG_AGREE_MIN_MAX), in the same collective: an agreement folded
  * into a small reduction that the caller needs anyway. */
@@ -139,4 +141,7 @@ ng_status ng_partition_slabs(int64_t plane, int64_t nz, int size, int64_t *start
 /* Grid dimensions of a generator spec ("fem27:48", "lap27:8x8x16"): 1 and
  * the dimensions when it is a grid problem, 0 otherwise (mps). */
 int ng_partition_spec_grid(const char *spec, int64_t dims[3]);
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -4,6 +4,7 @@
  * that the Galerkin product reads from other ranks). Receive layout: halo
  * entry k comes from its owner's row send_idx of the matching SEND entry. */
 #include "transport.h"
+#include "comm_mpi.h"
 
 #define NG_TAG_SETUP 7312
 

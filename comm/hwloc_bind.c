@@ -9,8 +9,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include "internal.h"
-#include "comm.h"
+#include "comm_mpi.h"
 #include <errno.h>
 #include <unistd.h>
 #ifdef NG_HAVE_HWLOC

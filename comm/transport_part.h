@@ -8,6 +8,7 @@
 #ifndef NG_TRANSPORT_PART_H
 #define NG_TRANSPORT_PART_H
 #include "transport.h"
+#include "comm_mpi.h" /* MPI_Request, NG_MPI_CHECK */
 
 #define NG_TAG_HALO 7311      /* host staging data */
 #define NG_TAG_IPC_SETUP 7312 /* ipc: receive-buffer handles, once per plan */

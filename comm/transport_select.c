@@ -360,10 +360,3 @@ ng_status ng_transport_select_and_setup(struct ng_halo_plan *h, double *recv_buf
 }
 void ng_transport_describe(const struct ng_halo_plan *h, char *buf, size_t len) { snprintf(buf, len, "-"); }
 #endif
-
-ng_status ng_matrix_get_transport(ng_matrix A, char *buf, size_t len)
-{
-  NG_ASSERT_ARG(A && buf && len > 0, "ng_matrix_get_transport: null argument");
-  ng_transport_describe(A->halo, buf, len);
-  return NG_SUCCESS;
-}

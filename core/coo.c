@@ -1,6 +1,6 @@
 /* core/coo.c: coordinate-list builder and its conversion to sorted CSR with
  * duplicates summed (used by the Matrix Market reader and the generators). */
-#include "internal.h"
+#include "core.h"
 
 ng_status ng_coo_init(ng_coo *C, int32_t nrows, int32_t ncols, int64_t capacity)
 {

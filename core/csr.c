@@ -1,6 +1,6 @@
 /* core/csr.c: the host CSR container (64-bit row offsets, 32-bit columns)
  * and its host kernels: validation, SpMV reference, diagonal, symmetry. */
-#include "internal.h"
+#include "core.h"
 #include <math.h>
 
 ng_status ng_csr_alloc(ng_csr *A, int32_t nrows, int32_t ncols, int64_t nnz)

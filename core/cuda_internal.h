@@ -4,7 +4,7 @@
  * benchmarks that need the stream and handles). */
 #ifndef NG_CUDA_INTERNAL_H
 #define NG_CUDA_INTERNAL_H
-#include "internal.h"
+#include "core.h"
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>

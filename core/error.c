@@ -1,7 +1,7 @@
 /* core/error.c: status names and the per-thread error message with its
  * file:line trail (PETSc-style: the first error names the cause, each caller
  * that propagates it appends where it passed). */
-#include "internal.h"
+#include "core.h"
 #include <stdarg.h>
 
 #define NG_MSG_MAX 2048

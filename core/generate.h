@@ -6,7 +6,7 @@
  * every dimension >= 1 and the row count fits int32. */
 #ifndef NG_GENERATE_H
 #define NG_GENERATE_H
-#include "internal.h"
+#include "core.h"
 
 /* Constant-coefficient grid operators, truncated at the box (generate_stencil.c). */
 ng_status ng_gen_lap7(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);

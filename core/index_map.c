@@ -5,7 +5,7 @@
  * values are deduplicated by an open-addressing hash table that grows with
  * the distinct count, only the distinct ones are sorted, and a lookup is one
  * probe sequence instead of a binary search. */
-#include "internal.h"
+#include "core.h"
 
 int ng_cmp_int64(const void *a, const void *b)
 {

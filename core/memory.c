@@ -16,7 +16,7 @@
  * region (none does). Allocations outside these two functions (OpenMP
  * scratch in amg/amg_galerkin.c, hwloc, MPI, CUDA libraries) are not
  * counted. */
-#include "internal.h"
+#include "core.h"
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>

@@ -19,7 +19,7 @@
  * below the diagonal is refused at the first entry on the other side, since
  * mirroring both would silently double them. Diagonal entries are never
  * mirrored (so never doubled); in a skew-symmetric file they are an error. */
-#include "internal.h"
+#include "core.h"
 #include <errno.h>
 #include <limits.h>
 #include <locale.h>

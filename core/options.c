@@ -3,7 +3,7 @@
  * checked against the type when set, so "-tol abc" fails at once, naming the
  * option. Unknown options are errors (a typo must not be silent); programs
  * add their own with ng_options_register. */
-#include "internal.h"
+#include "core.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

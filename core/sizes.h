@@ -6,7 +6,7 @@
  * address, before it allocates or launches anything. */
 #ifndef NG_SIZES_H
 #define NG_SIZES_H
-#include "internal.h"
+#include "core.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
  * per kind on stderr ("trace rank R kind: n spans, total ms, mean us, max
  * us"), which is what the multi-rank diagnosis reads first. */
 #include "trace.h"
-#include "internal.h"
+#include "core.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

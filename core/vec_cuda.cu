@@ -237,7 +237,7 @@ __global__ void k_cg_step_r(int32_t n, double rho, const double *__restrict__ q,
   if (ng_reduce_finish<2>(v, scratch, out) && threadIdx.x == 0) out[2] = pq;
 }
 
-/* cg1_update (internal.h): its two sums land at out[1], out[2], beside
+/* cg1_update (core/core.h): its two sums land at out[1], out[2], beside
  * the (w, u) that cg1_dot's k_dot1 writes to out[0], so that one fetch of
  * three reads them all. Without D, u is r (read before r is written). */
 template <bool D>

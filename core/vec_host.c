@@ -1,6 +1,6 @@
 /* core/vec_host.c: the host vector ops table (reference for the CUDA one);
  * loops are OpenMP-parallel when the build has OpenMP. */
-#include "internal.h"
+#include "core.h"
 
 #define NG_OMP_FOR _Pragma("omp parallel for schedule(static) if (n > 20000)")
 #ifndef _OPENMP

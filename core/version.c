@@ -1,5 +1,5 @@
 /* core/version.c: library version and the features it was built with. */
-#include "internal.h"
+#include "core.h"
 
 ng_status ng_version(int *major, int *minor, int *patch)
 {

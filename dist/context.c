@@ -1,9 +1,9 @@
 /* dist/context.c: a context owns the communicator and, on the GPU, the device
  * with its stream and cuBLAS/cuSPARSE handles; it picks the vector ops table
  * so that nothing above it branches on where it runs. */
-#include "internal.h"
+#include "dist.h"
 #include "trace.h"
-#include "../comm/comm.h"
+#include "../comm/comm_mpi.h" /* c->comm->local_size */
 #ifdef _OPENMP
 #include <omp.h>
 #endif

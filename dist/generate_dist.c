@@ -10,6 +10,7 @@
  *    and mps (not a grid): rank 0 generates the whole problem and scatters
  *    the rows (slabs for fem27, nnz-balanced blocks for mps) and b.
  * One rank: the whole problem, as before. */
+#include "dist.h"
 #include "../comm/halo.h"
 #include "../core/generate.h"
 

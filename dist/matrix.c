@@ -1,7 +1,7 @@
 /* dist/matrix.c: building a distributed matrix (local block, off-rank block,
  * halo plan) from whole or per-rank CSR input, choosing its SpMV format, and
  * applying it. One rank is the case with no off-rank block. */
-#include "internal.h"
+#include "dist.h"
 #include "../comm/halo.h"
 #include "../spmv/formats.h" /* ng_spmv_create */
 #include <math.h>
@@ -683,4 +683,9 @@ done:
   ng_free(starts);
   NG_CHECK(st);
   return NG_SUCCESS;
+}
+
+const char *ng_spmv_autotune_report(ng_matrix A)
+{
+  return A ? ng_spmv_auto_report(A->spmv, A->spmv_data) : "";
 }

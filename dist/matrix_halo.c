@@ -5,7 +5,9 @@
  * global indices it needs (point to point), which becomes that owner's SEND
  * table in local numbering. An exchange then only packs, sends and receives:
  * no allocation, no index traffic. */
+#include "dist.h"
 #include "../comm/transport.h"
+#include "../comm/comm_mpi.h"
 #include "trace.h"
 
 #define NG_TAG_PLAN 7310
@@ -97,12 +99,6 @@ static ng_status plan_local(ng_matrix A, struct ng_halo_plan *h, const int64_t *
   return NG_SUCCESS;
 }
 
-ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf)
-{
-  NG_CHECK(ng_transport_select_and_setup(h, recv_buf));
-  return NG_SUCCESS;
-}
-
 ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts, ng_status st)
 {
   MPI_Comm comm = ctx->comm->comm;
@@ -182,21 +178,6 @@ ng_status ng_halo_end(ng_matrix A)
   return NG_SUCCESS;
 }
 
-void ng_halo_plan_destroy(struct ng_halo_plan *h)
-{
-  if (!h) return;
-  ng_context ctx = h->ctx;
-  if (h->transport) h->transport->destroy(h);
-  if (h->send_idx) ctx->vops->free_raw(ctx, h->send_idx);
-  if (h->send_buf) ctx->vops->free(ctx, h->send_buf);
-  ng_free(h->send_rank);
-  ng_free(h->recv_rank);
-  ng_free(h->send_offset);
-  ng_free(h->recv_offset);
-  ng_free(h->send_idx_host);
-  ng_free(h->xscratch);
-  ng_free(h);
-}
 #else
 ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts, ng_status st)
 {
@@ -205,7 +186,6 @@ ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts
 }
 ng_status ng_halo_begin(ng_matrix A, const double *x) { return NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI"); }
 ng_status ng_halo_end(ng_matrix A) { return NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI"); }
-void ng_halo_plan_destroy(struct ng_halo_plan *h) { (void)h; }
 #endif
 
 ng_status ng_matrix_get_comm_info(ng_matrix A, int32_t *n_local_rows, int32_t *n_halo, int *n_neighbors,
@@ -216,5 +196,12 @@ ng_status ng_matrix_get_comm_info(ng_matrix A, int32_t *n_local_rows, int32_t *n
   if (n_halo) *n_halo = A->n_halo;
   if (n_neighbors) *n_neighbors = A->halo ? A->halo->n_neighbors : 0;
   if (comm_seconds) *comm_seconds = A->halo ? A->halo->comm_seconds : 0.0;
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_get_transport(ng_matrix A, char *buf, size_t len)
+{
+  NG_ASSERT_ARG(A && buf && len > 0, "ng_matrix_get_transport: null argument");
+  ng_transport_describe(A->halo, buf, len);
   return NG_SUCCESS;
 }

@@ -1,6 +1,6 @@
 /* dist/vector.c: distributed vectors (this rank's entries in context memory)
  * and the public vector calls; reductions sum over ranks. */
-#include "internal.h"
+#include "dist.h"
 #include <math.h>
 
 ng_status ng_vector_create(ng_matrix A, ng_vector *v)

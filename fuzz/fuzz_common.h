@@ -3,7 +3,7 @@
  * process (created once, rewritten per input). */
 #ifndef NG_FUZZ_COMMON_H
 #define NG_FUZZ_COMMON_H
-#include "internal.h"
+#include "../solver/solver.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

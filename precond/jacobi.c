@@ -2,7 +2,7 @@
  * on the host from this rank's diagonal block (A->local, local numbering)
  * and uploaded once to context memory; apply is one pointwise multiply on
  * the context's vector ops. update() recomputes it from the new values. */
-#include "internal.h"
+#include "precond.h"
 
 typedef struct {
   double omega;

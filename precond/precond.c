@@ -1,7 +1,7 @@
 /* precond/precond.c: the public preconditioner API, the registry of
  * preconditioners by name, and "none" (z = r). A new preconditioner adds
  * its ops table to the list below. */
-#include "internal.h"
+#include "precond.h"
 
 extern const ng_precond_ops ng_precond_none, ng_precond_jacobi, ng_precond_amg;
 /* amg/amg.c */

@@ -3,7 +3,7 @@
  * diagonal omega / a_ii (L->dinv) is made by the setup's finish_level for
  * every smoother; Jacobi needs nothing else. Symmetric by itself, so the
  * post-sweeps are the pre-sweeps; under MPI exact (the level's SpMV). A
- * level whose table has the fused entry (internal.h) sweeps in one pass. */
+ * level whose table has the fused entry (spmv/spmv.h) sweeps in one pass. */
 #include "smoother.h"
 
 static ng_status jacobi_setup(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data)

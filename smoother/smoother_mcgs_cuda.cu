@@ -42,8 +42,6 @@
 #define MAX_DIA_SLOTS 64     /* the most slots of a color-DIA block */
 
 
-extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
-                                        double **val);
 /* coloring_cuda.cu: the natural-order greedy in two halves */
 extern "C" ng_status ng_coloring_cuda_natural_begin(cudaStream_t s, int32_t n, const int32_t *rp, const int32_t *col,
                                                     int32_t *color, int *cnt);

@@ -12,7 +12,7 @@
  * Singular A with a null space (solver.c projects b and x0): phat and shat,
  * the directions x moves along, are projected (p and s themselves without
  * a preconditioner), so x stays orthogonal to the null space. */
-#include "internal.h"
+#include "solver.h"
 #include <math.h>
 
 static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)

@@ -35,7 +35,7 @@
  * meet the target in b - A x is NG_ERR_NOT_CONVERGED saying so. The
  * iterations before are unchanged bit for bit (the fused one-rank path
  * too); the multi-rank one-reduction form (cg_single.c) gets the check. */
-#include "internal.h"
+#include "solver.h"
 #include <math.h>
 
 #define NG_CG_REPLACEMENTS 3

@@ -21,7 +21,7 @@
  * sums stay on the device until the (w, u) after the SpMV (cg1_dot): one
  * wait an iteration. Work: r, p, w (q), s, and u (z) with a preconditioner;
  * without one u is r. */
-#include "internal.h"
+#include "solver.h"
 #include <math.h>
 
 ng_status ng_cg_single_solve(ng_solver S, const double *b, double *x, const double *dinv)

@@ -20,7 +20,7 @@
  * Happy breakdown (w = 0 to rounding: the Krylov space is invariant) ends
  * the cycle with the exact minimiser; NaN/Inf in h or ||w|| is
  * NG_ERR_NUMERIC naming the iteration (krylov_util.c). */
-#include "internal.h"
+#include "solver.h"
 #include <float.h>
 #include <math.h>
 

@@ -7,7 +7,7 @@
  * the preconditioner ends the solve at that iteration with NG_ERR_NUMERIC,
  * the same on every rank (the checked values are global sums).
  * Nothing here allocates or branches on the device. */
-#include "internal.h"
+#include "solver.h"
 #include "trace.h"
 #include <math.h>
 

@@ -6,7 +6,7 @@
  * ng_solver_set_null_space or built at set_operator from -null_space
  * constant (1 / sqrt(N) on every row). Also the solver's getter of how
  * much of b the last solve removed. */
-#include "internal.h"
+#include "solver.h"
 #include <math.h>
 
 void ng_null_space_free(ng_solver S)

@@ -16,7 +16,7 @@
  * node with NVLink (doc/performance.md). Work: r, u, w, m, n, z, q, s, p.
  * A null space is refused (its projections would break the recurrences):
  * cg takes it. */
-#include "internal.h"
+#include "solver.h"
 #include <math.h>
 
 /* The sum in flight is waited for on every path out of the loop, so that

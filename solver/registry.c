@@ -1,7 +1,7 @@
 /* solver/registry.c: the Krylov methods by name. A new method adds its ops
  * table to the list below; an alias (an older name of a method) adds a
  * line to the aliases. */
-#include "internal.h"
+#include "solver.h"
 
 extern const ng_solver_ops ng_solver_cg, ng_solver_bicgstab, ng_solver_gmres, ng_solver_fgmres, ng_solver_pipecg;
 

@@ -6,7 +6,7 @@
  * space (null_space.c: minimum-norm solutions of singular systems), handles
  * b = 0 and times the method's solve. Every method takes -precond; none
  * means no preconditioner object at all (S->P NULL). */
-#include "internal.h"
+#include "solver.h"
 #include <float.h>
 #include <math.h>
 

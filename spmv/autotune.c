@@ -10,7 +10,7 @@
  * timed (CUDA events on the GPU) into an ng_auto_breakdown. ng_spmv_select
  * works on any CSR block (one call per AMG level); the "auto" tables wrap it
  * for ng_matrix, so that ng_matrix_format() says "auto:<chosen>" and
- * ng_spmv_autotune_report() gives the timings. */
+ * ng_spmv_autotune_report() (dist/matrix.c) gives the timings. */
 #include "autotune.h"
 #include <math.h>
 
@@ -456,9 +456,4 @@ const ng_auto_breakdown *ng_spmv_auto_breakdown(const ng_spmv_ops *ops, const vo
 {
   if (!ops || ops->describe != auto_describe || !data) return NULL;
   return &((const spmv_auto *)data)->bd;
-}
-
-const char *ng_spmv_autotune_report(ng_matrix A)
-{
-  return A ? ng_spmv_auto_report(A->spmv, A->spmv_data) : "";
 }

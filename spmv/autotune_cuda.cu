@@ -3,6 +3,7 @@
  * the median of the runs, cycling through several x/y copies; and the
  * clocks of the "auto" breakdown (a pair of events per clock). */
 #include "cuda_internal.h"
+#include "spmv.h"
 #include "autotune.h"
 #include <algorithm>
 #include <vector>

@@ -511,11 +511,6 @@ static __global__ void k_widen(int64_t m, const int32_t *a, int64_t *b)
   if (i < m) b[i] = a[i];
 }
 
-extern "C" ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col,
-                                        double **val);
-extern "C" ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col,
-                                          double **val);
-
 /* The csr instance's arrays: 64-bit offsets borrowed as they are, 32-bit
  * ones widened into a new array. */
 extern "C" ng_status ng_dcsr_view(ng_context ctx, const ng_spmv_ops *ops, void *data, const ng_csr *A, void **dcsr)

@@ -1,6 +1,6 @@
 /* spmv/csr.c: host CSR format, the reference every other format and the
  * cuSPARSE path are tested against. It reads the matrix's own host block. */
-#include "internal.h"
+#include "spmv.h"
 
 static ng_status csr_create(ng_context ctx, const ng_csr *A, void **data)
 {

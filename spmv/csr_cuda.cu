@@ -12,6 +12,7 @@
  * both on small matrices that way. The SpMV work buffer is sized once at
  * create; the dense-vector descriptors are made once and repointed per call. */
 #include "cuda_internal.h"
+#include "spmv.h"
 #include "sizes.h"
 #include <limits.h>
 

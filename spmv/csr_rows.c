@@ -6,7 +6,7 @@
  * reads the block's own host CSR, like spmv/csr.c. An empty row is left as
  * it is instead of getting alpha * 0.0 added (the only difference to the
  * full loop: a -0.0 there stays -0.0). */
-#include "internal.h"
+#include "spmv.h"
 
 typedef struct {
   const ng_csr *A;

@@ -10,6 +10,7 @@
  * beta first scales all of y. Not in the format registry (dist/matrix.c
  * picks it for the off-rank block, as on the host). */
 #include "cuda_internal.h"
+#include "spmv.h"
 #include "sizes.h"
 
 typedef struct {

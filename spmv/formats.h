@@ -6,7 +6,7 @@
  * entry used by matrix.c and the autotuner ("auto"). */
 #ifndef NG_SPMV_FORMATS_H
 #define NG_SPMV_FORMATS_H
-#include "internal.h"
+#include "spmv.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,7 +46,7 @@ ng_status ng_dia_build(const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia 
 ng_status ng_dia_fill(ng_dia *D, const ng_csr *A); /* values, same pattern */
 void ng_dia_spmv(const ng_dia *D, double alpha, const double *x, double beta, double *y);
 /* y = x + dinv .* (b - A x), or b - A x when dinv is NULL, in one pass (the
- * tables' fused entry, internal.h; y must not alias x). */
+ * tables' fused entry, spmv.h; y must not alias x). */
 void ng_dia_fused(const ng_dia *D, const double *b, const double *x, const double *dinv, double *y);
 size_t ng_dia_bytes(const ng_dia *D); /* nd*n*8 + nd*4 */
 void ng_dia_free(ng_dia *D);
@@ -152,9 +152,8 @@ ng_status ng_spmv_select(ng_context ctx, const ng_csr *A, const ng_spmv_ops **op
                          size_t len);
 /* (The host "csr" table keeps a pointer to A: keep A alive while the
  * instance lives. Every other table copies what it needs.) */
-/* The timings behind an "auto" matrix ("" when the matrix is not auto). */
-const char *ng_spmv_autotune_report(ng_matrix A);
-/* Same for one created instance ("" unless ops is an "auto" table). */
+/* The timings behind an "auto" matrix: ng_spmv_autotune_report, dist/dist.h.
+ * Those of one created instance ("" unless ops is an "auto" table). */
 const char *ng_spmv_auto_report(const ng_spmv_ops *ops, const void *data);
 /* Median milliseconds of one SpMV y = A x over reps runs after warmup runs,
  * cycling through ncopies x/y pairs (so caches do not hold x between runs). */

@@ -7,7 +7,7 @@
 #ifndef NG_MPI_TESTUTIL_H
 #define NG_MPI_TESTUTIL_H
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../solver/solver.h"
 
 /* The most ranks the suites take (partition arrays are int64_t[65]). */
 #define NG_MPI_TEST_MAX_RANKS 64

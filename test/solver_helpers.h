@@ -7,7 +7,7 @@
 #ifndef NG_TEST_SOLVER_HELPERS_H
 #define NG_TEST_SOLVER_HELPERS_H
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../solver/solver.h"
 #include <math.h>
 
 typedef struct {

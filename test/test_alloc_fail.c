@@ -15,7 +15,7 @@
  * On the GPU the tests run without fork (the device probe initialised CUDA,
  * which a forked child cannot use). Prints the counts. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../solver/solver.h"
 #include <math.h>
 
 #ifdef NG_ALLOC_FAIL_ON_GPU

@@ -18,6 +18,7 @@
  * fem27, lap27, aniso27 (PBiCGSTAB) and bcsstk13; an update keeps the colors
  * and gives the same V-cycle for the same values. */
 #include "testutil.h"
+#include "../solver/solver.h"
 #include "../smoother/smoother.h"
 #include <math.h>
 #ifdef _OPENMP

@@ -1,6 +1,6 @@
 /* test/test_amg_cycle.c: the V-cycle's fast paths on the host (issue 14
  * item 5). fused_equals_unfused: every host table's fused entry
- * (internal.h) gives the unfused sweep (SpMV, xpay, pointwise_mult, axpy)
+ * (spmv/spmv.h) gives the unfused sweep (SpMV, xpay, pointwise_mult, axpy)
  * and residual to the bit. fine_format: the finest level's own operator
  * (-amg_fine_format dia / dia_half) gives the cycle of the matrix to
  * rounding (dia_half sums in another order), also with odd sweep counts
@@ -11,6 +11,7 @@
  * -amg_precision single (item 2), see there. w_cycle: -amg_cycle w (issue
  * 14 item 3), see there. k_cycle: -amg_cycle k, see there. */
 #include "testutil.h"
+#include "../solver/solver.h"
 #include "../amg/amg.h"
 #include "../spmv/formats.h"
 #include <math.h>

@@ -13,6 +13,7 @@
  * see there. vcycle_graph_exact: -amg_cuda_graph (item 6), see
  * there. Skips (77) without a CUDA device. */
 #include "testutil.h"
+#include "../solver/solver.h"
 #include "../amg/amg.h"
 #include "../spmv/formats.h"
 #include <math.h>

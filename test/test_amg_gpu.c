@@ -25,6 +25,7 @@
  * grids, fails on a cut grid and on real matrices, and the colors are the
  * host's either way. Skips (77) without a CUDA device. */
 #include "testutil.h"
+#include "../solver/solver.h"
 #include "../smoother/smoother.h"
 #include <math.h>
 #include <stdlib.h>

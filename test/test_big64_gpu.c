@@ -20,7 +20,7 @@
  *   device): the generated 2.17e9-entry matrix on the device, in the 64-bit
  *   layout; A * ones equals the generator's b (row sums) in every row. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../solver/solver.h"
 #include <math.h>
 
 #ifdef NG_HAVE_CUDA

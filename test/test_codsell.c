@@ -10,7 +10,7 @@
  * converges on it (also with -format codsell). test_formats.c checks the
  * SpMV of every codsell variant against CSR. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../dist/dist.h"
 #include "../spmv/formats.h"
 #include <math.h>
 #ifdef _OPENMP

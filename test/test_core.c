@@ -1,7 +1,7 @@
 /* test/test_core.c: errors, COO->CSR, CSR checks, contexts, vectors and
  * matrix creation/apply on the host context. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../core/core.h"
 #include <math.h>
 
 START_TEST(error_message_names_cause)

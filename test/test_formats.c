@@ -10,7 +10,7 @@
  * |beta y_i|) + 1e-300: the formats only reorder the sums (half storage, FMA
  * on the GPU), which moves results by a few ulps of that scale. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../dist/dist.h"
 #include "../spmv/autotune.h"
 #include <math.h>
 
@@ -579,9 +579,7 @@ START_TEST(auto_predicted_choice)
 END_TEST
 
 #if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
-/* spmv/csr_cuda.cu: the device arrays behind a GPU csr instance */
-ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col, double **val);
-ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col, double **val);
+/* ng_csr_cuda_arrays(64) (spmv/spmv.h): the device arrays behind a GPU csr instance */
 #define NG_AUTO_LAYOUTS 2 /* the base in the 32-bit and in the 64-bit row offset layout (NG_CSR_OFFSETS64) */
 #else
 #define NG_AUTO_LAYOUTS 1

@@ -4,7 +4,7 @@
  * (tensor stencil, 2x2x2 Gauss quadrature), positive definiteness by dense
  * Cholesky on tiny cases, determinism, and rejected specs. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../core/core.h"
 #include <math.h>
 
 static void gen(const char *spec, ng_csr *A, double **b)

@@ -21,7 +21,7 @@
  *   a second GPU solve repeats the first bit for bit.
  * - An absurd device allocation is NG_ERR_DEVICE_MEMORY naming the bytes. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../solver/solver.h"
 #include <math.h>
 
 #ifdef NG_HAVE_CUDA

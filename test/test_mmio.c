@@ -4,7 +4,7 @@
  * malformed-input class (status and line number), write errors, and the
  * public read/write calls on a host context. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../core/core.h"
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>

@@ -10,6 +10,7 @@
  * on a machine with one NUMA node succeeds and is reported as such. */
 #include "mpi_testutil.h"
 #include "../comm/halo.h"
+#include "../comm/comm_mpi.h" /* ng_comm's MPI communicator */
 #include <math.h>
 #include <mpi.h>
 #ifdef NG_HAVE_HWLOC

@@ -10,10 +10,10 @@
  *     the matrix keeps its old values (a solve afterwards still converges);
  *   - A p overflowing (finite values of 1e307): stops at iteration 1;
  *   - a preconditioner whose k-th application produces NaN on one rank
- *     (the preconditioner's ops wrapped through core/internal.h): stops at
+ *     (the preconditioner's ops wrapped through precond/precond.h): stops at
  *     the iteration of that application, naming the preconditioner. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../solver/solver.h"
 #include <math.h>
 #ifdef NG_HAVE_MPI
 #include <mpi.h>

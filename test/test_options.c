@@ -2,7 +2,7 @@
  * without removal, strings with quotes, flags, type errors, unknown options,
  * registered options, copies and the -help listing. */
 #include "testutil.h"
-#include "../core/internal.h"
+#include "../core/core.h"
 #include <math.h>
 
 START_TEST(defaults)

@@ -7,6 +7,7 @@
  * Also the one-rank matrix that adopts its generated CSR without copies. */
 #include "testutil.h"
 #include "../core/sizes.h"
+#include "../dist/dist.h" /* ng_matrix_adopt_local, struct ng_matrix_s */
 #include <math.h>
 
 /* lap27:N has (3N - 2)^3 entries and N^3 rows */

@@ -1,0 +1,98 @@
+/* dist/dist.h: the distributed objects, where comm/ and spmv/ meet: the
+ * structs behind ng_matrix and ng_vector (the context's is in core/core.h),
+ * the matrix's halo plan (dist/matrix_halo.c) and the library's own matrix
+ * calls (dist/matrix.c). */
+#ifndef NG_DIST_H
+#define NG_DIST_H
+#include "core.h"
+#include "../comm/comm.h"
+#include "../spmv/spmv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ng_matrix_s {
+  ng_context ctx;
+  int64_t n_global, row_begin, nnz_global;
+  int32_t n_local;
+  /* Column ownership (the x this matrix reads): the rows' own for a square
+   * matrix; its own ranges for a rectangular one (AMG's distributed P). */
+  int64_t n_col_global, col_begin;
+  int32_t n_col_local;
+  ng_csr local;          /* host: owned rows x owned columns (local numbering) */
+  ng_csr offrank;        /* host: owned rows x halo columns (0..n_halo-1) */
+  int32_t n_halo;
+  int64_t *halo_gcol;    /* global index of each halo column */
+  struct ng_halo_plan *halo; /* NULL when there is no off-rank coupling */
+  int64_t *value_map;    /* input position -> slot (local: k, offrank: nnz_loc+k); NULL = identity */
+  const ng_spmv_ops *spmv;     void *spmv_data;     /* local block in the chosen format */
+  const ng_spmv_ops *spmv_off; void *spmv_off_data; /* off-rank block (CSR over its non-empty rows) */
+  /* the local block's device CSR kept beside a faster spmv chosen by the
+   * matrix itself (multi-rank GPU: dia_half / dia); NULL otherwise, when
+   * spmv is the CSR (or the user's format). ng_matrix_csr_ops/_data give
+   * the setups (AMG, coloring) the CSR either way. */
+  const ng_spmv_ops *csr_ops; void *csr_data;
+  double *halo_values;   /* n_halo received values, context memory */
+  char format[32];
+  int pinned;            /* local.val page-locked (ng_cuda_host_pin): 1 yes, -1 refused, 0 not tried */
+};
+
+static inline const ng_spmv_ops *ng_matrix_csr_ops(const struct ng_matrix_s *A) { return A->csr_ops ? A->csr_ops : A->spmv; }
+static inline void *ng_matrix_csr_data(const struct ng_matrix_s *A) { return A->csr_ops ? A->csr_data : A->spmv_data; }
+
+struct ng_vector_s {
+  ng_context ctx;
+  int32_t n;        /* local length */
+  int64_t n_global;
+  double *data;     /* context memory (device pointer on the GPU) */
+};
+
+/* Halo plan (dist/matrix_halo.c): built once at setup from the global columns this
+ * rank reads but does not own; begin/end move owned entries of x into
+ * A->halo_values through the context's transport. */
+/* Collective; starts: the column ranges' starts (size + 1); st: the
+ * caller's status so far, agreed with the plan's own allocations (A may be
+ * NULL where st failed). */
+ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts, ng_status st);
+ng_status ng_halo_begin(ng_matrix A, const double *x);
+ng_status ng_halo_end(ng_matrix A);
+/* (the plan destroyed: ng_halo_plan_destroy, comm/halo.h) */
+
+/* Internal matrix apply on raw context-memory arrays (halo exchange inside). */
+ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y);
+/* y = alpha A x + beta y, the same way (x: n_col_local entries, y: n_local). */
+ng_status ng_matrix_apply_ab(ng_matrix A, double alpha, const double *x, double beta, double *y);
+/* Collective: a rectangular distributed matrix (rows [row_begin, row_end) of
+ * n_global, given with global columns of n_col_global, this rank owning the
+ * columns [col_begin, col_end)), in CSR, with its halo plan over the columns'
+ * ranges. ng_matrix_create_distributed is the square case. */
+ng_status ng_matrix_create_rect(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                int64_t n_col_global, int64_t col_begin, int64_t col_end, const int64_t *rowptr,
+                                const int64_t *gcol, const double *val, ng_matrix *A);
+/* The same matrix from compact columns: entry p's global column is
+ * cmap[ccol[p]] (cmap: m columns, strictly ascending), as AMG's distributed
+ * P holds them; the split into the blocks then needs no hash map. */
+ng_status ng_matrix_create_rect_compact(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                        int64_t n_col_global, int64_t col_begin, int64_t col_end,
+                                        const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap, int32_t m,
+                                        const double *val, ng_matrix *A);
+
+/* ng_matrix_create_distributed keeping CSR for the local block (AMG's
+ * coarse levels); the public one may pick a faster format on the GPU. */
+ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                           const int64_t *rowptr, const int64_t *gcol, const double *val,
+                                           ng_matrix *A);
+
+/* One rank: a matrix over the host CSR W itself (square; validated), W
+ * emptied even on failure (dist/matrix.c): no copy of a big input. */
+ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);
+
+/* The timings behind an "auto" matrix's local block ("" when the matrix is
+ * not auto; dist/matrix.c, over spmv/formats.h's ng_spmv_auto_report). */
+const char *ng_spmv_autotune_report(ng_matrix A);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NG_DIST_H */

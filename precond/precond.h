@@ -1,0 +1,38 @@
+/* precond/precond.h: the preconditioners' ops table, the registry
+ * (precond/precond.c) and the struct behind ng_precond. */
+#ifndef NG_PRECOND_H
+#define NG_PRECOND_H
+#include "../dist/dist.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ng_precond_ops {
+  const char *name;
+  ng_status (*setup)(ng_precond P, ng_matrix A, ng_options opts);
+  ng_status (*update)(ng_precond P, ng_matrix A);
+  ng_status (*apply)(ng_precond P, const double *r, double *z); /* context memory, n_local */
+  void (*destroy)(ng_precond P);
+  /* Optional: d when M^-1 r = d .* r (context memory), so solvers can fuse
+   * the application into their vector updates; NULL otherwise. */
+  const double *(*diagonal)(ng_precond P);
+  /* Optional: this rank's seconds in the preconditioner's own exchanges. */
+  double (*comm_seconds)(ng_precond P);
+} ng_precond_ops;
+const ng_precond_ops *ng_precond_find(const char *name);
+/* Registered names, ", "-separated, into buf (for messages). */
+void ng_precond_list(char *buf, size_t len);
+
+struct ng_precond_s {
+  ng_context ctx;
+  ng_matrix A;
+  const ng_precond_ops *ops;
+  void *data;
+  int variable; /* not a fixed linear operator (AMG's K-cycle): CG takes the flexible beta */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NG_PRECOND_H */
