@@ -6,6 +6,7 @@
 #ifndef NG_BENCH_UTIL_H
 #define NG_BENCH_UTIL_H
 #include "cuda_internal.h"
+#include "../dist/dist.h" /* the SpMV tables, struct ng_matrix_s */
 #include <math.h>
 
 #define BENCH_RUNS 25
