@@ -335,12 +335,12 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     nnz += l ? (double)M->L[l].A.nnz : z0;
   }
   k = (size_t)snprintf(buf, len,
-                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s, smoother %s%s\n"
+                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, %s, theta %g, coarsest %s, smoother %s%s\n"
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
-                       M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother", M->smoother->name,
-                       M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "",
-                       M->nlevels, rows / n0, nnz / z0, M->classical ? M->classical_theta : M->theta,
-                       M->coarse_direct ? "direct" : "smoother", M->smoother->name, M->cycle_gamma > 1 ? ", W-cycle" : "",
+                       M->nlevels, rows / n0, nnz / z0,
+                       M->classical ? (M->classical_hmis ? "classical hmis" : "classical pmis") : "aggregation",
+                       M->classical ? M->classical_theta : M->theta, M->coarse_direct ? "direct" : "smoother",
+                       M->smoother->name, M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "",
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
   if (M->classical && k < len)
     k += (size_t)snprintf(buf + k, len - k,
