@@ -11,7 +11,9 @@
  * diagonal|path (amg_sparsify.c, amg_sparsify_path.c) with -amg_mmcgs_theta,
  * -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values, -amg_smoother_setup,
  * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w|k (amg_wcycle.c, amg_kcycle.c), -amg_precision single|double
- * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu). */
+ * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu), -amg_coarsening
+ * aggregation|classical with -amg_classical_theta, -amg_classical_interp,
+ * -amg_classical_split, -amg_classical_pmax (amg_classical.c). */
 #include "amg_dist.h"
 #include "../smoother/smoother.h"
 #include <stdlib.h>
@@ -84,6 +86,22 @@ static ng_status read_options(ng_amg *M, ng_options opts)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cycle '%s' is not available (known: v, w, k)", s);
   M->cycle_gamma = !strcmp(s, "w") ? 2 : 1;
   M->kcycle = !strcmp(s, "k");
+  NG_CHECK(ng_options_get_string(opts, "amg_coarsening", &s));
+  if (strcmp(s, "aggregation") && strcmp(s, "classical"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarsening '%s' is not available (known: aggregation, classical)", s);
+  M->classical = !strcmp(s, "classical");
+  NG_CHECK(ng_options_get_real(opts, "amg_classical_theta", &M->classical_theta));
+  if (!(M->classical_theta <= 1))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_classical_theta %g must be in [0, 1]", M->classical_theta);
+  NG_CHECK(ng_options_get_int(opts, "amg_classical_pmax", &M->classical_pmax));
+  NG_CHECK(ng_options_get_string(opts, "amg_classical_interp", &s));
+  if (strcmp(s, "ext+i") && strcmp(s, "direct"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_classical_interp '%s' is not available (known: ext+i, direct)", s);
+  M->classical_direct = !strcmp(s, "direct");
+  NG_CHECK(ng_options_get_string(opts, "amg_classical_split", &s));
+  if (strcmp(s, "pmis") && strcmp(s, "hmis"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_classical_split '%s' is not available (known: pmis, hmis)", s);
+  M->classical_hmis = !strcmp(s, "hmis");
   if (!(M->sparsify >= 0 && M->sparsify < 1))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sparsify %g must be in [0, 1)", M->sparsify);
   NG_CHECK(ng_options_get_int(opts, "amg_presweeps", &pre));
@@ -239,6 +257,11 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
                     M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
   if (M->single && M->kcycle)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_cycle k runs in double precision only (given -amg_precision single)");
+  if (M->classical && (P->ctx->on_gpu || P->ctx->size > 1))
+    return NG_ERROR(NG_ERR_UNSUPPORTED,
+                    "-amg_coarsening classical is implemented in the one-rank host setup on a CPU context only "
+                    "(this run: %s%s); use -device cpu on one rank, or -amg_coarsening aggregation",
+                    P->ctx->on_gpu ? "a GPU context" : "", P->ctx->size > 1 ? (P->ctx->on_gpu ? ", several ranks" : "several ranks") : "");
   if (M->single && P->ctx->size > 1)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
   int graph = 0;
@@ -312,11 +335,19 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     nnz += l ? (double)M->L[l].A.nnz : z0;
   }
   k = (size_t)snprintf(buf, len,
-                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, theta %g, coarsest %s, smoother %s%s\n"
+                       "amg: %d levels, grid complexity %.3f, operator complexity %.3f, %s, theta %g, coarsest %s, smoother %s%s\n"
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and copies %.3f\n",
-                       M->nlevels, rows / n0, nnz / z0, M->theta, M->coarse_direct ? "direct" : "smoother", M->smoother->name,
-                       M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "",
+                       M->nlevels, rows / n0, nnz / z0,
+                       M->classical ? (M->classical_hmis ? "classical hmis" : "classical pmis") : "aggregation",
+                       M->classical ? M->classical_theta : M->theta, M->coarse_direct ? "direct" : "smoother",
+                       M->smoother->name, M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "",
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
+  if (M->classical && k < len)
+    k += (size_t)snprintf(buf + k, len - k,
+                          "  classical coarsening: %s, %s interpolation, at most %d weights a row (strength and "
+                          "splitting %.3f s, interpolation %.3f s)\n",
+                          M->classical_hmis ? "HMIS" : "PMIS", M->classical_direct ? "direct" : "extended+i",
+                          M->classical_pmax, M->t_aggregate, M->t_prolong);
   int ngpu = 0;
   for (int l = 0; l < M->nlevels; l++) ngpu += M->L[l].gpu;
   if (ngpu && k < len)

@@ -1,5 +1,6 @@
 /* amg/amg.h: smoothed-aggregation AMG (METHODS.md section 4, seed 004),
- * shared by the amg_*.c files. The hierarchy is built on the host (OpenMP),
+ * or classical coarsening on one rank's host (-amg_coarsening classical,
+ * amg_classical.c), shared by the amg_*.c files. The hierarchy is built on the host (OpenMP),
  * or on a GPU context its big levels on the device (amg_setup_cuda.cu,
  * -amg_setup gpu, the default there) and the small ones on the host;
  * every level's A, P and R is then an ng_spmv_ops table in the context's
@@ -145,6 +146,46 @@ void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t 
 void ng_dense_mirror(int32_t n, double *a);
 ng_status ng_dense_gauss_jordan(int32_t n, double *a);
 
+/* Classical (Ruge-Stueben type) coarsening, -amg_coarsening classical
+ * (one-rank host setup). Strength (amg_classical_strength.c): S_i = the j
+ * that strongly influence i, -a_ij >= theta max_{k != i} (-a_ik); positive
+ * couplings are weak. Not symmetric in general. */
+ng_status ng_amg_classical_strength(const ng_csr *A, double theta, ng_graph *S);
+/* T = S^T (who depends on each point), rows sorted. */
+ng_status ng_graph_transpose(const ng_graph *S, ng_graph *T);
+/* C/F splitting (amg_pmis.c): cf[i] = 1 (C) or -1 (F), *nc the C points.
+ * PMIS (De Sterck, Yang, Heys 2006) with the measure |S^T_i| plus a hash of
+ * i in [0, 1) (reproducible): the undecided local maxima over S + S^T become
+ * C, then the undecided that depend strongly on a C point become F. A point
+ * that influences and depends on nobody is F at once; a point left with no
+ * undecided neighbour and no C influence becomes C, so every F point but the
+ * isolated ones has a C point in S_i. */
+ng_status ng_amg_pmis(const ng_graph *S, int8_t *cf, int32_t *nc);
+/* HMIS on one rank (amg_hmis.c): the Ruge-Stueben first pass, greedy by
+ * lambda_i = undecided + 2 F points depending on i; the same guarantees. */
+ng_status ng_amg_hmis(const ng_graph *S, int8_t *cf, int32_t *nc);
+/* The hash part of the PMIS measure of point i, in [0, 1). */
+double ng_amg_pmis_random(int32_t i);
+/* Interpolation from a C/F splitting (columns sorted, C points the
+ * identity): extended+i (De Sterck, Falgout, Nolting, Yang 2008; hypre's
+ * interp type 6, amg_interp_ext.c) or direct (Stueben, positive and
+ * negative couplings apart, amg_interp_direct.c). pmax > 0: at most pmax
+ * entries a row, the largest, scaled to the row's sum (amg_interp_rows.c). */
+ng_status ng_amg_interp_extended(const ng_csr *A, const ng_graph *S, const int8_t *cf, int pmax, ng_csr *P);
+ng_status ng_amg_interp_direct(const ng_csr *A, const ng_graph *S, const int8_t *cf, int pmax, ng_csr *P);
+/* Row building for both: cidx[i], the coarse index of C point i (-1 on F
+ * points); truncate and sort one row's n entries in place, returning how
+ * many are kept (equal weights ordered by a hash of row and column). */
+ng_status ng_amg_coarse_index(int32_t n, const int8_t *cf, int32_t **cidx, int32_t *nc);
+int ng_amg_interp_truncate(int32_t row, int32_t *col, double *val, int n, int pmax);
+/* A P under construction: rows appended in order (buffers grow). */
+typedef struct {
+  ng_csr P;
+  int64_t cap;
+} ng_csr_builder;
+ng_status ng_csr_builder_init(ng_csr_builder *B, int32_t n, int32_t nc, int64_t guess);
+ng_status ng_csr_builder_append(ng_csr_builder *B, int32_t i, const int32_t *col, const double *val, int m);
+
 /* One level of the hierarchy. Level 0's operator is the user's matrix. */
 typedef struct {
   int32_t n;
@@ -193,6 +234,11 @@ typedef struct {
   int cheby_degree;              /* -amg_cheby_degree */
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
   double theta, omega_opt;
+  int classical;                 /* -amg_coarsening classical (amg_classical.c) */
+  double classical_theta;        /* -amg_classical_theta */
+  int classical_pmax;            /* -amg_classical_pmax (0: no truncation) */
+  int classical_direct;          /* -amg_classical_interp direct (else extended+i) */
+  int classical_hmis;            /* -amg_classical_split hmis (else pmis) */
   double sparsify;               /* -amg_sparsify: coarse entries below this (relative) are lumped */
   int sparsify_path;             /* -amg_sparsify_lump path: onto paths of kept couplings (amg_sparsify_path.c) */
   int carry_nullspace;           /* -amg_coarse_nullspace carried: P_tent from the fine constant's coarse
@@ -232,6 +278,11 @@ typedef struct {
   int use_graph;                 /* V-cycle as a CUDA graph (-amg_cuda_graph, one-rank GPU context) */
   void *graphs;                  /* the captured cycles (amg_graph_cuda.cu) */
 } ng_amg;
+
+/* Level l's transfer by classical coarsening (amg_classical.c): the C/F
+ * splitting, P, R = P^T, A P and the Galerkin L[l + 1].A; *nc = 0 or
+ * *nc > 0.9 n: no useful coarsening (nothing built). */
+ng_status ng_amg_classical_level(ng_amg *M, const ng_csr *A, int l, int32_t *nc);
 
 /* One V-cycle z = M(r) on the context's memory (amg_cycle.c). */
 typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, double *z);

@@ -1,8 +1,11 @@
-# amg/amg.mk: smoothed-aggregation AMG (host setup, V-cycle on the
+# amg/amg.mk: smoothed-aggregation AMG and the classical coarsening
+# prototype (amg_classical*.c, amg_pmis.c, amg_hmis.c, amg_interp_*.c; host setup, V-cycle on the
 # context's memory through the SpMV and vector ops tables; the smoothers are
 # in smoother/smoother.mk).
 libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_strength.c amg/amg_aggregate.c \
-  amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/amg_kcycle.c amg/dense_chol.c amg/dense_pinv.c \
+  amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c \
+  amg/amg_classical.c amg/amg_classical_strength.c amg/amg_pmis.c amg/amg_hmis.c amg/amg_interp_rows.c amg/amg_interp_ext.c amg/amg_interp_direct.c \
+  amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/amg_kcycle.c amg/dense_chol.c amg/dense_pinv.c \
   amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c \
   amg/amg_dist_coarse.c amg/amg_dist_setup.c amg/amg_fine.c \
   amg/amg_single.h amg/amg_single.c
@@ -20,6 +23,11 @@ test_test_amg_gpu_SOURCES = test/test_amg_gpu.c
 test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_amg test/test_amg_gpu
+check_PROGRAMS += test/test_amg_classical
+test_test_amg_classical_SOURCES = test/test_amg_classical.c
+test_test_amg_classical_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_classical_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_amg_classical
 check_PROGRAMS += test/test_amg_cycle
 test_test_amg_cycle_SOURCES = test/test_amg_cycle.c
 test_test_amg_cycle_CFLAGS = $(NG_TEST_CFLAGS)

@@ -274,6 +274,12 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     M->t_rho += ng_wtime() - t;
     ng_amg_trace(ctx, "rho", l, &t);
     if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
+    if (M->classical) { /* -amg_coarsening classical: C/F splitting and interpolation (amg_classical.c) */
+      int32_t nc;
+      NG_CHECK(ng_amg_classical_level(M, Ah, l, &nc));
+      if (nc == 0 || nc > L->n * 0.9) break;
+      continue;
+    }
     /* the finest level on the GPU, then the next ones while big enough */
     int gpu = M->gpu_setup && (l == 0 || (from_device(M, l) && L->n >= M->gpu_min_rows));
     t = ng_wtime();
@@ -360,6 +366,9 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
   if (M->dist) return ng_amg_dist_refresh(P, M, A);
+  if (M->classical)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_coarsening classical has no update of the values yet: "
+                                        "destroy the preconditioner and set it up again");
   double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
 #ifdef NG_HAVE_CUDA

@@ -90,6 +90,22 @@ static const opt_def known[] = {
   {"amg_filter", OPT_BOOL, "1", NULL, 0, "AMG smooths the prolongator with the filtered matrix (weak couplings added to the diagonal)"},
   {"amg_cycle", OPT_STRING, "v", "v|w|k", 0, "AMG cycle: v (one coarse correction per level), w (two: stronger on 2D problems and jumps, e.g. het5, rotaniso; more work on the coarse levels) or k (K-cycle: on each level below the finest, up to two flexible-CG iterations preconditioned by the cycle; a nonlinear preconditioner, CG then uses its flexible form)"},
   {"amg_theta_coarse", OPT_REAL, "-1", NULL, 0, "AMG strength threshold of the levels after the finest (negative: -amg_theta)"},
+  {"amg_coarsening", OPT_STRING, "aggregation", "aggregation|classical", 0,
+   "AMG hierarchy: aggregation (smoothed aggregation) or classical (Ruge-Stueben type: PMIS C/F splitting with "
+   "the classical strength -amg_classical_theta and -amg_classical_interp interpolation, R = P^T, Galerkin coarse "
+   "operators without sparsification; one-rank host setup, CPU context only)"},
+  {"amg_classical_theta", OPT_REAL, "0.25", NULL, 1,
+   "AMG classical coarsening: j strongly influences i when -a_ij >= theta max_k(-a_ik) over i's off-diagonals "
+   "(positive couplings are weak)"},
+  {"amg_classical_interp", OPT_STRING, "ext+i", "ext+i|direct", 0,
+   "AMG classical coarsening: interpolation ext+i (extended+i: from the C points of i and of its strong F "
+   "neighbours) or direct (from i's strong C points, negative and positive couplings apart)"},
+  {"amg_classical_split", OPT_STRING, "pmis", "pmis|hmis", 0,
+   "AMG classical coarsening: C/F splitting pmis (independent sets of the largest measure, in parallel rounds) "
+   "or hmis (on one rank the Ruge-Stueben first pass: greedy, fewer C points on structured grids)"},
+  {"amg_classical_pmax", OPT_INT, "4", NULL, 1,
+   "AMG classical coarsening: at most this many interpolation weights a row, the largest, scaled to keep the "
+   "row sum (0: no truncation)"},
   {"amg_omega", OPT_REAL, "0", NULL, 1, "AMG smoother damping (0: from the spectrum)"},
   {"amg_presweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps before the coarse correction"},
   {"amg_postsweeps", OPT_INT, "2", NULL, 1, "AMG smoothing sweeps after the coarse correction"},

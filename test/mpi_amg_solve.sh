@@ -3,7 +3,8 @@
 # mpirun -np 2 and 4, nagare-solve with the distributed AMG takes at most 2
 # more iterations than on 1 rank (lap27, fem27 with PCG, aniso27 with
 # PBiCGSTAB, and the real SPD matrix bcsstk13 read from a file), and -amg_view
-# reports the hierarchy across the ranks.
+# reports the hierarchy across the ranks. -amg_coarsening classical (one
+# rank's host setup only) is refused on 2 ranks with NG_ERR_UNSUPPORTED.
 top="${NG_TOP_BUILDDIR:-.}"
 dir="$(dirname "$0")"
 data="${NG_TEST_DATA:-$dir/data}"
@@ -23,3 +24,6 @@ for case in "-problem lap27:24 -solver pcg" "-problem fem27:20 -solver pcg" "-pr
     echo "$out" | grep -q "active ranks, halo" || { echo "$out"; echo "FAIL: no per-level rank/halo report"; exit 1; }
   done
 done
+out=$("$dir/mpi-run.sh" 2 "$top/nagare-solve" -problem lap27:8 -precond amg -amg_coarsening classical 2>&1)
+echo "$out" | grep -q "NG_ERR_UNSUPPORTED: -amg_coarsening classical is implemented in the one-rank host setup" ||
+  { echo "$out"; echo "FAIL: -amg_coarsening classical on 2 ranks is not refused clearly"; exit 1; }
