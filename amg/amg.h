@@ -419,6 +419,9 @@ int ng_amg_coarse_visits(const ng_amg *M, int l);
  * (NULL for another kind), and per-level cycle timing (syncs each level). */
 void *ng_amg_of(ng_precond P);
 ng_status ng_amg_describe(ng_precond P, char *buf, size_t len);
+/* The options of amg/ (amg_options.c). */
+extern const ng_option_table ng_amg_strength_options, ng_amg_hierarchy_options, ng_amg_cycle_options;
+
 #ifdef __cplusplus
 }
 #endif

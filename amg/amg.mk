@@ -2,7 +2,7 @@
 # prototype (amg_classical*.c, amg_pmis.c, amg_hmis.c, amg_interp_*.c; host setup, V-cycle on the
 # context's memory through the SpMV and vector ops tables; the smoothers are
 # in smoother/smoother.mk).
-libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_strength.c amg/amg_aggregate.c \
+libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_options.c amg/options_registry.c amg/amg_strength.c amg/amg_aggregate.c \
   amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c \
   amg/amg_classical.c amg/amg_classical_strength.c amg/amg_pmis.c amg/amg_hmis.c amg/amg_interp_rows.c amg/amg_interp_ext.c amg/amg_interp_direct.c \
   amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/amg_kcycle.c amg/dense_chol.c amg/dense_pinv.c \

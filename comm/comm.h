@@ -39,6 +39,9 @@ ng_status ng_partition_rows_by_nnz(ng_context ctx, const ng_csr *A, int64_t *sta
  * the GPU nearest the rank's cores (hwloc), else local rank modulo ndev. */
 ng_status ng_binding_pick_gpu(ng_context ctx, int ndev, int *device);
 
+/* The options of comm/ (comm_options.c): -comm_transport. */
+extern const ng_option_table ng_comm_options;
+
 #ifdef __cplusplus
 }
 #endif

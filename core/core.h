@@ -275,7 +275,8 @@ struct ng_context_s {
                          * choice and kept (they do not change for the context's life; comm/transport_select.c) */
 };
 
-/* ---- options (core/options.c) ---------------------------------------------- */
+/* ---- options (core/options.c; the tables: core/options.h) ------------------ */
+#include "options.h"
 ng_status ng_options_copy(ng_options src, ng_options *dst);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 # core/options.mk: the options database and its tests.
-libnagare_la_SOURCES += core/options.c
+libnagare_la_SOURCES += core/options.h core/options.c core/options_help.c core/core_options.c
 if NG_CHECK
 check_PROGRAMS += test/test_options
 test_test_options_SOURCES = test/test_options.c

@@ -92,6 +92,9 @@ ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);
  * not auto; dist/matrix.c, over spmv/formats.h's ng_spmv_auto_report). */
 const char *ng_spmv_autotune_report(ng_matrix A);
 
+/* The options of dist/ (dist_options.c): -device. */
+extern const ng_option_table ng_device_options;
+
 #ifdef __cplusplus
 }
 #endif

@@ -90,6 +90,11 @@ int main(int argc, char **argv)
                           "seconds after which a long phase (reading, generating, setup, solve, writing) is "
                           "announced on stderr (rank 0), again every 10 s and with its time at the end; "
                           "negative: never"));
+  if (argc == 2 && !strcmp(argv[1], "-help-markdown")) { /* doc/user-guide.md's option reference */
+    ng_options_print_markdown(opts, stdout);
+    ng_options_destroy(opts);
+    return 0;
+  }
   TRY(ng_options_set_from_args(opts, &argc, argv, 1));
   if (ng_options_help_requested(opts)) {
     printf("usage: nagare-solve [matrix.mtx[.gz]] [-rhs b.mtx] [-o x.mtx] [options]\n"

@@ -86,6 +86,7 @@ ng_status ng_example_apply_binding(ng_context ctx, ng_options opts)
   if (st == NG_SUCCESS && bind) st = ng_context_bind_memory(ctx);
   if (st == NG_SUCCESS) st = ng_options_get_string(opts, "comm_transport", &transport);
   if (st == NG_SUCCESS && transport && *transport) st = ng_context_set_transport(ctx, transport);
+  if (st == NG_SUCCESS) st = ng_options_apply_spmv(opts); /* -csr_spmv_alg, before the matrix is built */
   return st;
 }
 

@@ -14,7 +14,8 @@ int ng_example_fail(const char *what, ng_status st);
   } while (0)
 
 /* -bind_memory: registered before parsing, applied after the context exists
- * (with -comm_transport, a library option that needs the context too). */
+ * (with -comm_transport, a library option that needs the context too, and
+ * -csr_spmv_alg, which must come before the matrix is built). */
 ng_status ng_example_register_options(ng_options opts);
 ng_status ng_example_apply_binding(ng_context ctx, ng_options opts);
 

@@ -133,6 +133,13 @@ ng_status ng_options_register(ng_options opts, const char *name, const char *def
 int ng_options_help_requested(ng_options opts);
 /* Print every option with its default, current value and help line. */
 ng_status ng_options_print_help(ng_options opts, void *file /* FILE* */);
+/* The same list as a Markdown table (option, values, default, meaning):
+ * doc/user-guide.md's option reference (nagare-solve -help-markdown). */
+ng_status ng_options_print_markdown(ng_options opts, void *file /* FILE* */);
+/* Applies the options that hold for the process rather than for one object:
+ * -csr_spmv_alg, cuSPARSE's algorithm of the csr matrices built on a GPU
+ * after the call (the example programs call it after ng_context_create). */
+ng_status ng_options_apply_spmv(ng_options opts);
 /* The options one by one, for programs and plug-ins that list them their
  * own way (the PETSc plug-in's -help): ng_options_count of them; option k's
  * name (without '-'), current value, default and help. The strings live as

@@ -32,6 +32,9 @@ struct ng_precond_s {
   int variable; /* not a fixed linear operator (AMG's K-cycle): CG takes the flexible beta */
 };
 
+/* The options of precond/ (precond_options.c). */
+extern const ng_option_table ng_precond_options, ng_jacobi_options;
+
 #ifdef __cplusplus
 }
 #endif

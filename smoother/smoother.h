@@ -191,6 +191,9 @@ const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors);
 /* Tests: 1 when level l's colors and layout were built on the device (build above). */
 int ng_smoother_built_on_device(ng_amg *M, int l);
 
+/* The options of smoother/ (smoother_options.c). */
+extern const ng_option_table ng_smoother_options, ng_smoother_damping_options;
+
 #ifdef __cplusplus
 }
 #endif

@@ -137,6 +137,9 @@ ng_status ng_krylov_asymmetry(ng_solver S, const double *b, double *w1, double *
 ng_status ng_null_space_setup(ng_solver S);
 void ng_null_space_free(ng_solver S);
 
+/* The options of solver/ (solver_options.c). */
+extern const ng_option_table ng_solver_options, ng_gmres_options, ng_krylov_options;
+
 #ifdef __cplusplus
 }
 #endif

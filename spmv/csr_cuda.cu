@@ -30,6 +30,7 @@ typedef struct {
   cusparseDnVecDescr_t x, y;
   void *buffer;
   size_t buffer_bytes;
+  int alg;           /* cuSPARSE's algorithm, 1 or 2 (ng_spmv_csr_alg when the descriptors are made) */
 } csr_cuda;
 
 /* y = beta y for a matrix without entries (beta == 0 overwrites). */
@@ -57,15 +58,12 @@ __global__ void k_csr64(int32_t n, const int64_t *__restrict__ rp, const int32_t
 }
 
 /* Lanes per row for k_csr64: the power of two nearest the mean row length, 2..32. */
-/* cuSPARSE's CSR SpMV algorithm: ALG1 unless NG_CUSPARSE_SPMV_ALG=2 (ALG2,
- * documented as bitwise reproducible from run to run). */
-static cusparseSpMVAlg_t csr_spmv_alg(void)
+/* cuSPARSE's CSR SpMV algorithm: ALG1 unless -csr_spmv_alg 2 or, without the
+ * option, NG_CUSPARSE_SPMV_ALG=2 (ALG2, documented as bitwise reproducible
+ * from run to run; spmv/spmv_options.c). Fixed per matrix when it is built,
+ * so that its buffer and its products use the same algorithm. */
+static cusparseSpMVAlg_t csr_spmv_alg(int alg)
 {
-  static int alg = 0;
-  if (!alg) {
-    const char *e = getenv("NG_CUSPARSE_SPMV_ALG");
-    alg = e && !strcmp(e, "2") ? 2 : 1;
-  }
   return alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
 }
 
@@ -157,6 +155,7 @@ static ng_status csr_cuda_descriptors(csr_cuda *d)
   struct ng_cuda *cu = d->ctx->cuda;
   if (d->nrows == 0 || d->nnz == 0) return NG_SUCCESS; /* apply() handles these without cuSPARSE */
   d->lanes = csr64_lanes(d->nrows, d->nnz);
+  d->alg = ng_spmv_csr_alg();
   if (d->own_kernel) return NG_SUCCESS;
   int wide = d->rowptr64 != NULL;
   cusparseStatus_t e = cusparseCreateCsr(&d->mat, d->nrows, d->ncols, d->nnz, wide ? (void *)d->rowptr64 : (void *)d->rowptr,
@@ -177,7 +176,7 @@ static ng_status csr_cuda_descriptors(csr_cuda *d)
   NG_CUSPARSE_CHECK(cusparseCreateDnVec(&d->y, d->nrows, d->val, CUDA_R_64F));
   double one = 1.0, zero = 0.0;
   e = cusparseSpMV_bufferSize(cu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, d->mat, d->x, &zero, d->y,
-                              CUDA_R_64F, csr_spmv_alg(), &d->buffer_bytes);
+                              CUDA_R_64F, csr_spmv_alg(d->alg), &d->buffer_bytes);
   if (wide && csr_mix_refused(e)) {
     cusparseDestroySpMat(d->mat);
     d->mat = NULL;
@@ -242,7 +241,7 @@ static ng_status csr_cuda_apply(void *data, double alpha, const double *x, doubl
   NG_CUSPARSE_CHECK(cusparseDnVecSetValues(d->x, (void *)x));
   NG_CUSPARSE_CHECK(cusparseDnVecSetValues(d->y, y));
   cusparseStatus_t e = cusparseSpMV(cu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d->mat, d->x, &beta, d->y,
-                                    CUDA_R_64F, csr_spmv_alg(), d->buffer);
+                                    CUDA_R_64F, csr_spmv_alg(d->alg), d->buffer);
   if (d->rowptr64 && csr_mix_refused(e)) { /* the mix refused only now: the own kernel from here on */
     d->own_kernel = 1;
     return csr64_apply(d, alpha, x, beta, y);

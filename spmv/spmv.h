@@ -61,6 +61,11 @@ const char *const *ng_spmv_names(int on_gpu);
 ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col, double **val);
 ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col, double **val);
 
+/* The options of spmv/ (spmv_options.c): -format, -csr_spmv_alg; the CSR
+ * algorithm in force (1 or 2: the option, else NG_CUSPARSE_SPMV_ALG, else 1). */
+extern const ng_option_table ng_spmv_options;
+int ng_spmv_csr_alg(void);
+
 #ifdef __cplusplus
 }
 #endif

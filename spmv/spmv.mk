@@ -1,5 +1,5 @@
 # spmv/spmv.mk: the SpMV format registry and one file per format.
-libnagare_la_SOURCES += spmv/spmv.h spmv/registry.c spmv/csr.c
+libnagare_la_SOURCES += spmv/spmv.h spmv/spmv_options.c spmv/registry.c spmv/csr.c
 # the off-rank block's CSR over its non-empty rows (dist/matrix.c)
 libnagare_la_SOURCES += spmv/csr_rows.c
 if NG_CUDA

@@ -5,8 +5,8 @@
 # installed library with pkg-config only; .ci/run and make distcheck run it
 # after make install: libtool installs only to configure's --prefix).
 man_MANS = doc/nagare-solve.1
-TESTS += test/cli_version.sh test/man_options.sh test/help_text.sh test/doc_snippets.sh test/layering.sh
-EXTRA_DIST += test/cli_version.sh test/man_options.sh test/help_text.sh test/doc_snippets.sh test/layering.sh test/installcheck.sh \
+TESTS += test/cli_version.sh test/man_options.sh test/help_text.sh test/doc_snippets.sh test/layering.sh test/options_doc.sh test/env_doc.sh
+EXTRA_DIST += test/cli_version.sh test/man_options.sh test/help_text.sh test/doc_snippets.sh test/layering.sh test/options_doc.sh test/env_doc.sh test/installcheck.sh \
   test/install_hello.c
 
 # How test/doc_snippets.sh compiles against this build tree (libtool and the
