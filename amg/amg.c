@@ -6,11 +6,10 @@
  * Options: -amg_theta, -amg_omega, -amg_presweeps/-amg_postsweeps or the
  * graded -amg_sweeps "4,3,2,1" (finest first, the last count repeats),
  * -amg_coarse_solver direct|smoother with -amg_coarse_sweeps,
- * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_smoother
- * jacobi|mcgs|mmcgs|chebyshev (smoother.h), -amg_sparsify with -amg_sparsify_lump
- * diagonal|path (amg_sparsify.c, amg_sparsify_path.c) with -amg_mmcgs_theta,
- * -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values, -amg_smoother_setup,
- * -amg_cheby_degree, -amg_cheby_ratio, -amg_cycle v|w|k (amg_wcycle.c, amg_kcycle.c), -amg_precision single|double
+ * -amg_coarse_size, -amg_max_levels, -amg_format, -amg_fine_format, -amg_sparsify
+ * with -amg_sparsify_lump diagonal|path (amg_sparsify.c, amg_sparsify_path.c),
+ * -amg_smoother and its options (read by smoother/smoother_options.c into
+ * M->sopts), -amg_cycle v|w|k (amg_wcycle.c, amg_kcycle.c), -amg_precision single|double
  * (amg_single.c), -amg_cuda_graph (amg_graph_cuda.cu), -amg_coarsening
  * aggregation|classical with -amg_classical_theta, -amg_classical_interp,
  * -amg_classical_split, -amg_classical_pmax (amg_classical.c). */
@@ -41,30 +40,9 @@ static int parse_sweeps(const char *s, int *counts, int max)
   return k;
 }
 
-/* -amg_smoother auto: the Krylov method tells what the matrix is likely to
- * be. Under bicgstab, gmres and fgmres (nonsymmetric systems, often
- * convection-dominated) Jacobi-smoothed AMG falls apart as convection grows
- * and multicolor Gauss-Seidel holds (2D upwind convection-diffusion, 200^2,
- * CPU, tol 1e-8; iterations jacobi / mcgs: Peclet 10: bicgstab 7 / 6, gmres
- * 12 / 11; Peclet 100: 8 / 6, 14 / 12; Peclet 1000: bicgstab diverged / 12,
- * gmres not converged in 2000 / 20). Under cg (and any preconditioner made
- * on its own, -solver's default being cg) Jacobi, the measured fastest on
- * SPD stencils (doc/performance.md), stays; so does an FP32 hierarchy, which
- * takes Jacobi only. */
-static ng_status auto_smoother(ng_options opts, const char **smoother)
-{
-  const char *solver = "", *precision = "";
-  NG_CHECK(ng_options_get_string(opts, "solver", &solver));
-  NG_CHECK(ng_options_get_string(opts, "amg_precision", &precision));
-  int nonsymmetric = !strcmp(solver, "bicgstab") || !strcmp(solver, "pbicgstab") || !strcmp(solver, "gmres") ||
-                     !strcmp(solver, "fgmres");
-  *smoother = nonsymmetric && strcmp(precision, "single") ? "mcgs" : "jacobi";
-  return NG_SUCCESS;
-}
-
 static ng_status read_options(ng_amg *M, ng_options opts)
 {
-  const char *s, *smoother;
+  const char *s;
   int pre, post, coarse_sweeps, counts[64], nc, coarse_size;
   NG_CHECK(ng_options_get_real(opts, "amg_theta", &M->theta));
   NG_CHECK(ng_options_get_real(opts, "amg_omega", &M->omega_opt));
@@ -113,34 +91,8 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_int(opts, "amg_agglomerate_rows", &agg_rows));
   M->agglomerate_rows = agg_rows;
   M->agglomerate_auto = agg_rows == 0;
-  NG_CHECK(ng_options_get_string(opts, "amg_smoother", &smoother));
-  if (!strcmp(smoother, "auto")) NG_CHECK(auto_smoother(opts, &smoother));
-  M->smoother = ng_smoother_find(smoother);
-  if (!M->smoother)
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother '%s' is not available (known: jacobi, mcgs, mmcgs, chebyshev)",
-                    smoother);
-  NG_CHECK(ng_options_get_real(opts, "amg_mmcgs_theta", &M->mmcgs_theta));
-  NG_CHECK(ng_options_get_string(opts, "amg_coloring", &s));
-  if (!strcmp(s, "natural")) M->coloring = NG_COLOR_NATURAL;
-  else if (!strcmp(s, "hash")) M->coloring = NG_COLOR_HASH;
-  else return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coloring '%s' is not available (known: natural, hash)", s);
-  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_coarse", &s));
-  if (strcmp(s, "mcgs") && strcmp(s, "mmcgs"))
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_coarse '%s' is not available (known: mcgs, mmcgs)", s);
-  M->mcgs_coarse_strong = !strcmp(s, "mmcgs");
-  NG_CHECK(ng_options_get_string(opts, "amg_mcgs_values", &s));
-  if (strcmp(s, "double") && strcmp(s, "single"))
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_values '%s' is not available (known: double, single)", s);
-  M->mcgs_single = !strcmp(s, "single");
-  NG_CHECK(ng_options_get_string(opts, "amg_smoother_setup", &s));
-  if (strcmp(s, "device") && strcmp(s, "host"))
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother_setup '%s' is not available (known: device, host)", s);
-  M->smoother_host_setup = !strcmp(s, "host");
-  NG_CHECK(ng_options_get_int(opts, "amg_cheby_degree", &M->cheby_degree));
-  NG_CHECK(ng_options_get_real(opts, "amg_cheby_ratio", &M->cheby_ratio));
-  if (M->cheby_degree < 1 || M->cheby_degree > 32)
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cheby_degree %d must be in 1..32", M->cheby_degree);
-  if (!(M->cheby_ratio > 1.0)) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_cheby_ratio %g must be > 1", M->cheby_ratio);
+  /* -amg_smoother and its options (smoother/smoother_options.c) */
+  NG_CHECK(ng_smoother_read_options(opts, &M->sopts));
   NG_CHECK(ng_options_get_string(opts, "amg_coarse_solver", &s));
   M->coarse_direct = !strcmp(s, "direct");
   NG_CHECK(ng_options_get_string(opts, "amg_format", &s));
@@ -148,9 +100,9 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   strcpy(M->format, s);
   NG_CHECK(ng_options_get_string(opts, "amg_precision", &s));
   M->single = !strcmp(s, "single");
-  if (M->single && M->smoother != &ng_smoother_jacobi)
+  if (M->single && M->sopts.ops != &ng_smoother_jacobi)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single works with -amg_smoother jacobi only (given '%s')",
-                    M->smoother->name);
+                    M->sopts.ops->name);
   if (M->single && strcmp(M->format, "csr"))
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single stores the levels in csr only (given -amg_format '%s')",
                     M->format);
@@ -169,6 +121,11 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   if (nc < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_sweeps '%s' is not a comma-separated list of counts 0..1000", s);
   NG_CHECK(NG_CALLOC(M->L, M->max_levels));
   for (int l = 0; l < M->max_levels; l++) {
+    ng_smoother_level *S = &M->L[l].s;
+    S->level = l;
+    S->host_A = &M->L[l].A; /* made current by ng_amg_level_host (amg_setup.c) */
+    S->host_current = ng_amg_level_host_cb;
+    S->owner = M;
     M->L[l].pre = nc ? counts[l < nc ? l : nc - 1] : pre;
     M->L[l].post = nc ? M->L[l].pre : post;
     M->L[l].wscale = 1.0; /* amg_wcycle.c sets the W-cycle's after the setup */
@@ -328,10 +285,10 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
 {
   ng_amg *M = P->data;
   if (M->dist) return ng_amg_dist_describe(P, buf, len);
-  double rows = 0, nnz = 0, n0 = M->L[0].n, z0 = (double)P->A->local.nnz;
+  double rows = 0, nnz = 0, n0 = M->L[0].s.n, z0 = (double)P->A->local.nnz;
   size_t k;
   for (int l = 0; l < M->nlevels; l++) {
-    rows += M->L[l].n;
+    rows += M->L[l].s.n;
     nnz += l ? (double)M->L[l].A.nnz : z0;
   }
   k = (size_t)snprintf(buf, len,
@@ -340,7 +297,7 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
                        M->nlevels, rows / n0, nnz / z0,
                        M->classical ? (M->classical_hmis ? "classical hmis" : "classical pmis") : "aggregation",
                        M->classical ? M->classical_theta : M->theta, M->coarse_direct ? "direct" : "smoother",
-                       M->smoother->name, M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "",
+                       M->sopts.ops->name, M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "",
                        M->setup_seconds, M->t_aggregate, M->t_rho, M->t_prolong, M->t_galerkin, M->t_finish);
   if (M->classical && k < len)
     k += (size_t)snprintf(buf + k, len - k,
@@ -359,12 +316,12 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     int coarsest = l == M->nlevels - 1;
     char sweeps[48];
     if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
-    else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
-    else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
+    else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->s.omega);
+    else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->s.omega);
     char colors[112] = "";
-    if (M->smoother->colors && !(coarsest && M->coarse_direct)) {
-      const char *how = ng_smoother_sweep_kind(M, l);
-      snprintf(colors, sizeof(colors), ", %s %d colors%s%s", M->smoother->name, M->smoother->colors(L->sdata),
+    if (M->sopts.ops->colors && !(coarsest && M->coarse_direct)) {
+      const char *how = ng_smoother_sweep_kind(M->sopts.ops, &L->s);
+      snprintf(colors, sizeof(colors), ", %s %d colors%s%s", M->sopts.ops->name, M->sopts.ops->colors(L->s.sdata),
                how ? ", " : "", how ? how : "");
     }
     char fmt[48] = "";
@@ -372,8 +329,8 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     char wtxt[64] = "";
     if (!coarsest && ng_amg_coarse_visits(M, l) > 1)
       snprintf(wtxt, sizeof(wtxt), ", W weight %.3f (lambda %.3f)", L->wscale, L->wlambda);
-    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s%s\n", l, (int)L->n, z,
-                          L->n ? z / L->n : 0.0, sweeps, colors, fmt, wtxt);
+    k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s%s\n", l, (int)L->s.n, z,
+                          L->s.n ? z / L->s.n : 0.0, sweeps, colors, fmt, wtxt);
   }
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,
@@ -401,7 +358,7 @@ ng_status ng_precond_get_levels(ng_precond P, int *nlevels, int64_t *rows, int64
   ng_amg_dlevel *D = M ? M->dist : NULL;
   *nlevels = M ? M->nlevels : 0;
   for (int l = 0; l < *nlevels && l < max; l++) {
-    rows[l] = D ? D[l].n_global : M->L[l].n;
+    rows[l] = D ? D[l].n_global : M->L[l].s.n;
     nnz[l] = D ? D[l].nnz_global : l ? M->L[l].A.nnz : P->A->local.nnz;
   }
   return NG_SUCCESS;

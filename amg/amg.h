@@ -8,18 +8,10 @@
  * V-cycle (amg_cycle.c) runs on the host or the GPU without a .cu file. */
 #ifndef NG_AMG_H
 #define NG_AMG_H
-#include "../precond/precond.h"
+#include "../smoother/level.h" /* ng_smoother_level, ng_smoother_opts, ng_graph */
 #ifdef __cplusplus
 extern "C" { /* also included by amg_setup_cuda.cu */
 #endif
-
-/* Adjacency pattern (strength graph): no values. */
-typedef struct {
-  int32_t n;
-  int64_t *rowptr;
-  int32_t *col;
-} ng_graph;
-void ng_graph_free(ng_graph *G);
 
 /* Strong couplings m(a_ij) >= theta sqrt(|a_ii a_jj|), j != i (amg_strength.c),
  * with m(a) = |a|, or m(a) = -a when sgn (-amg_strength signed: a positive
@@ -186,14 +178,18 @@ typedef struct {
 ng_status ng_csr_builder_init(ng_csr_builder *B, int32_t n, int32_t nc, int64_t guess);
 ng_status ng_csr_builder_append(ng_csr_builder *B, int32_t i, const int32_t *col, const double *val, int m);
 
-/* One level of the hierarchy. Level 0's operator is the user's matrix. */
+/* One level of the hierarchy. Level 0's operator is the user's matrix.
+ * s: what the smoother works on (smoother/level.h): the rows s.n, the
+ * cycle's operator table s.Aops / s.Adata (level 0: none, or its own copy
+ * of the matrix, amg_fine.c), s.rho, s.omega, the smoother's diagonal
+ * s.dinv = omega / a_ii, the residual vector s.r and the smoother's state
+ * s.sdata. */
 typedef struct {
-  int32_t n;
+  ng_smoother_level s;
   ng_csr A;                      /* host operator (levels > 0; level 0 uses the matrix) */
   ng_csr G; int64_t *smap;       /* -amg_sparsify: the Galerkin product before sparsification
                                     and where its entries went in A (amg_sparsify.c) */
   ng_amg_lump_paths spaths;      /* -amg_sparsify_lump path: the path terms (amg_sparsify_path.c) */
-  const ng_spmv_ops *Aops; void *Adata;
   /* transfer to the next level (absent on the coarsest) */
   int32_t *agg; int32_t nagg;
   double *ptent;
@@ -202,16 +198,13 @@ typedef struct {
   int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
   ng_csr P, R, AP;               /* host; AP = A P kept for update */
   const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;
-  double rho, omega;
-  double *dinv;                  /* omega / a_ii, context memory */
-  double *x, *b, *r;             /* work vectors, context memory (x, b unused on level 0) */
+  double *x, *b;                 /* work vectors, context memory (unused on level 0) */
   double wscale, wlambda;        /* -amg_cycle w: the weight of the second coarse correction from
                                     this level and the lambda_max(B G) it came from (amg_wcycle.c); 1, 0 for V */
   double *kw[4];                 /* -amg_cycle k: the K-step's v1, r~, c2, v2 on this level (amg_kcycle.c) */
   int pre, post;                 /* smoothing sweeps (coarsest without -amg_coarse_solver direct: pre) */
   double seconds;                /* profiling: time spent on this level in cycles */
   double t_update[3];            /* profiling: the last update's rho, transfer and finish seconds */
-  void *sdata;                   /* the smoother's state of this level (smoother.h) */
   int gpu;                       /* aggregates, P, R, next A built on the GPU (amg_setup_cuda.cu) */
   int host_stale;                /* levels made by a GPU level: 1, A's host values are the setup's
                                     (an update refreshed only the device copy); 2, A has its sizes
@@ -223,16 +216,7 @@ typedef struct {
   int nlevels, max_levels;
   int32_t coarse_size;
   ng_amg_level *L;               /* max_levels entries */
-  const struct ng_smoother_ops *smoother; /* -amg_smoother (smoother.h) */
-  double mmcgs_theta;            /* -amg_mmcgs_theta: strong couplings that the mmcgs colors separate */
-  int coloring;                  /* -amg_coloring: the finest level's coloring order (NG_COLOR_* of smoother.h) */
-  int mcgs_coarse_strong;        /* -amg_mcgs_coarse mmcgs: mcgs colors the strong couplings only below the finest */
-  int smoother_host_setup;       /* -amg_smoother_setup host: mcgs/mmcgs built on the host on a GPU context too */
-  int mcgs_single;               /* -amg_mcgs_values single: FP32 values in the GPU's per-color-launch blocks */
-  void *smoother_early;          /* the smoother's level 0 work started before the hierarchy (prepare), until its setup */
-  void (*smoother_early_free)(void *early);
-  int cheby_degree;              /* -amg_cheby_degree */
-  double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
+  ng_smoother_opts sopts;        /* -amg_smoother (sopts.ops, smoother.h) and its options */
   double theta, omega_opt;
   int classical;                 /* -amg_coarsening classical (amg_classical.c) */
   double classical_theta;        /* -amg_classical_theta */
@@ -369,6 +353,8 @@ void ng_amg_single_free(ng_context ctx, ng_amg *M);
  * the GPU setup left it on the device, host_stale above); every host reader
  * of a level l > 0 operator calls it first. */
 ng_status ng_amg_level_host(ng_amg *M, int l);
+/* The same as the smoother level's host_current (owner: the ng_amg). */
+ng_status ng_amg_level_host_cb(void *M, int l);
 /* amg_setup.c: an SpMV table for a host CSR in -amg_format (CSR when the
  * format refuses it); the coarsest operator's dense inverse as a full CSR
  * (_dense: the operator itself, dense, in M->coarse_inv). */
@@ -380,7 +366,7 @@ ng_status ng_amg_coarse_dense(ng_amg *M, const ng_csr *A);
 ng_status ng_amg_smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_csr *A);
 /* amg_setup.c: the strength threshold of level l (-amg_theta, -amg_theta_coarse after the finest) */
 double ng_amg_level_theta(const ng_amg *M, int l);
-/* amg_setup.c: NG_AMG_TRACE=1 (read once); ng_amg_trace waits for the
+/* amg_setup.c: NG_AMG_TRACE=1 (read once: ng_smoother_trace_on); ng_amg_trace waits for the
  * context's device, prints on rank 0 the milliseconds of level l's step
  * `what` since *t (stderr) and restarts *t; nothing when tracing is off. */
 int ng_amg_trace_on(void);
@@ -391,6 +377,10 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);
 void ng_amg_free(ng_context ctx, ng_amg *M);
 /* amg_setup.c: drop the smoother's early level 0 work if setup did not take it */
 void ng_amg_early_free(ng_amg *M);
+/* amg_cycle.c: r = b - A x and y = alpha A x + beta y on level l (level 0:
+ * the user's matrix), through the level's smoother view (smoother/level.h). */
+ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r);
+ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y);
 /* amg_cycle.c: z = V-cycle(r) (a W-cycle with -amg_cycle w), context memory. */
 ng_status ng_amg_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
 /* amg_cycle.c: x = cycle(b) from level l down (x overwritten), on the

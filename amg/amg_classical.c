@@ -16,12 +16,12 @@ ng_status ng_amg_classical_level(ng_amg *M, const ng_csr *A, int l, int32_t *nc)
   ng_status st;
   double t = ng_wtime();
   *nc = 0;
-  NG_CHECK_GOTO(st, NG_MALLOC(cf, L->n > 0 ? L->n : 1), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(cf, L->s.n > 0 ? L->s.n : 1), out);
   NG_CHECK_GOTO(st, ng_amg_classical_strength(A, M->classical_theta, &S), out);
   if (M->classical_hmis) NG_CHECK_GOTO(st, ng_amg_hmis(&S, cf, nc), out);
   else NG_CHECK_GOTO(st, ng_amg_pmis(&S, cf, nc), out);
   M->t_aggregate += ng_wtime() - t;
-  if (*nc == 0 || *nc > L->n * 0.9) goto out; /* no useful coarsening: this level is the coarsest */
+  if (*nc == 0 || *nc > L->s.n * 0.9) goto out; /* no useful coarsening: this level is the coarsest */
   t = ng_wtime();
   if (M->classical_direct) NG_CHECK_GOTO(st, ng_amg_interp_direct(A, &S, cf, M->classical_pmax, &L->P), out);
   else NG_CHECK_GOTO(st, ng_amg_interp_extended(A, &S, cf, M->classical_pmax, &L->P), out);

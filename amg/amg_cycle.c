@@ -10,6 +10,7 @@
  * (unless per-level profiling is switched on by a benchmark). Tables with a
  * fused entry compute the residual in one pass. With -amg_cuda_graph on a one-rank GPU
  * context the cycle is replayed as a CUDA graph (amg_graph_cuda.cu). */
+#include "amg.h"
 #include "../smoother/smoother.h"
 
 /* r = b - A x on level l: through the level's table (level 0: its own copy
@@ -17,40 +18,14 @@
  * the user's matrix), in one pass when the table has the fused entry. */
 ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r)
 {
-  ng_context ctx = P->ctx;
-  ng_amg_level *L = &M->L[l];
-  if (!L->Aops && M->smoother->residual) {
-    int done = 0;
-    NG_CHECK(M->smoother->residual(P, M, l, b, x, r, &done));
-    if (done) return NG_SUCCESS;
-  }
-  if (!L->Aops) { /* level 0 on the matrix */
-    NG_CHECK(ng_matrix_apply_raw(P->A, x, r));
-    NG_CHECK(ctx->vops->xpay(ctx, L->n, b, -1.0, r));
-  } else if (L->Aops->fused) {
-    NG_CHECK(L->Aops->fused(L->Adata, b, x, NULL, r));
-  } else {
-    NG_CHECK(ctx->vops->copy(ctx, L->n, b, r));
-    NG_CHECK(L->Aops->apply(L->Adata, -1.0, x, 1.0, r));
-  }
+  NG_CHECK(ng_smoother_residual(P->ctx, M->sopts.ops, &M->L[l].s, b, x, r));
   return NG_SUCCESS;
 }
 
 /* y = alpha A x + beta y on level l. */
 ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y)
 {
-  if (!M->L[l].Aops) NG_CHECK(ng_matrix_apply_ab(P->A, alpha, x, beta, y));
-  else NG_CHECK(M->L[l].Aops->apply(M->L[l].Adata, alpha, x, beta, y));
-  return NG_SUCCESS;
-}
-
-/* y = x + dinv .* (b - A x) on level l in one pass when its table can
- * (*done = 1), else *done = 0 and nothing is done. */
-ng_status ng_amg_jacobi_fused(ng_amg *M, int l, const double *b, const double *x, double *y, int *done)
-{
-  ng_amg_level *L = &M->L[l];
-  *done = L->Aops && L->Aops->fused;
-  if (*done) NG_CHECK(L->Aops->fused(L->Adata, b, x, L->dinv, y));
+  NG_CHECK(ng_smoother_apply(P->ctx, &M->L[l].s, alpha, x, beta, y));
   return NG_SUCCESS;
 }
 
@@ -97,18 +72,18 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
     if (M->coarse_direct) NG_CHECK(M->Cops->apply(M->Cdata, 1.0, b, 0.0, x));
     else {
       /* a Gauss-Seidel sweep is not symmetric by itself: half forward, half backward */
-      int fw = M->smoother->split_coarse ? (L->pre + 1) / 2 : L->pre;
-      NG_CHECK(M->smoother->pre(P, M, l, fw, b, x));
-      if (L->pre - fw > 0) NG_CHECK(M->smoother->post(P, M, l, L->pre - fw, b, x));
+      int fw = M->sopts.ops->split_coarse ? (L->pre + 1) / 2 : L->pre;
+      NG_CHECK(M->sopts.ops->pre(P->ctx, &M->sopts, &L->s, fw, b, x));
+      if (L->pre - fw > 0) NG_CHECK(M->sopts.ops->post(P->ctx, &M->sopts, &L->s, L->pre - fw, b, x));
     }
     NG_CHECK(charge(P, M, l, &t));
     return NG_SUCCESS;
   }
   ng_amg_level *C = &M->L[l + 1];
-  NG_CHECK(M->smoother->pre(P, M, l, L->pre, b, x));
+  NG_CHECK(M->sopts.ops->pre(P->ctx, &M->sopts, &L->s, L->pre, b, x));
   for (int k = 0; k < ng_amg_coarse_visits(M, l); k++) { /* twice for the W-cycle, from the new residual */
-    NG_CHECK(ng_amg_residual(P, M, l, b, x, L->r));
-    NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->r, 0.0, C->b));
+    NG_CHECK(ng_amg_residual(P, M, l, b, x, L->s.r));
+    NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->s.r, 0.0, C->b));
     NG_CHECK(charge(P, M, l, &t));
     /* -amg_cycle k: by at most two FCG iterations on level l + 1 (amg_kcycle.c) */
     if (ng_amg_k_level(M, l + 1)) NG_CHECK(ng_amg_k_step(P, M, l + 1, C->b, C->x));
@@ -118,7 +93,7 @@ static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *
      * I (amg_wcycle.c); the first, and the V-cycle's, unweighted */
     NG_CHECK(L->Pops->apply(L->Pdata, k > 0 ? L->wscale : 1.0, C->x, 1.0, x));
   }
-  if (L->post > 0) NG_CHECK(M->smoother->post(P, M, l, L->post, b, x));
+  if (L->post > 0) NG_CHECK(M->sopts.ops->post(P->ctx, &M->sopts, &L->s, L->post, b, x));
   NG_CHECK(charge(P, M, l, &t));
   return NG_SUCCESS;
 }

@@ -174,7 +174,7 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   ng_amg_dist_trace(ctx, "tentative", &tt);
   M->t_aggregate += ng_wtime() - t;
   t = ng_wtime();
-  NG_CHECK(ng_amg_dist_prolong(A, D, 4.0 / (3.0 * L->rho), 0));
+  NG_CHECK(ng_amg_dist_prolong(A, D, 4.0 / (3.0 * L->s.rho), 0));
   ng_amg_dist_trace(ctx, "P", &tt);
   NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
   ng_amg_dist_trace(ctx, "R and its reverse plan", &tt);
@@ -234,29 +234,30 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l];
   ng_matrix A = ((ng_amg_dlevel *)M->dist)[l].A;
-  L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
+  L->s.coarsest = l == M->nlevels - 1;
+  L->s.omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->s.rho);
   ng_status st = ng_amg_smoother_diagonal(ctx, M, l, &A->local);
   if (l == M->nlevels - 1 && M->coarse_direct) st = ng_amg_dist_coarse_inverse(ctx, M, A, st);
   NG_CHECK(st);
   if (l > 0 && !refresh) {
-    L->Aops = &dist_A_ops;
-    L->Adata = A;
+    L->s.Aops = &dist_A_ops;
+    L->s.Adata = A;
   }
   if (l == M->nlevels - 1 && M->coarse_direct) {
     if (!refresh) NG_CHECK(ng_amg_make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
     else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
   }
   if (!refresh) {
-    NG_CHECK(ctx->vops->alloc(ctx, &L->r, L->n));
+    NG_CHECK(ctx->vops->alloc(ctx, &L->s.r, L->s.n));
     if (l > 0) {
-      NG_CHECK(ctx->vops->alloc(ctx, &L->x, L->n));
-      NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->n));
+      NG_CHECK(ctx->vops->alloc(ctx, &L->x, L->s.n));
+      NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->s.n));
     }
   }
   /* the smoother on this rank's block; off-rank couplings through A's halo */
   if (!(l == M->nlevels - 1 && M->coarse_direct)) {
-    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, &A->local, A, &L->sdata));
-    else NG_CHECK(M->smoother->update(ctx, M, l, &A->local, L->sdata));
+    if (!refresh) NG_CHECK(M->sopts.ops->setup(ctx, &M->sopts, &L->s, &A->local, A, &L->s.sdata));
+    else NG_CHECK(M->sopts.ops->update(ctx, &M->sopts, &L->s, &A->local, L->s.sdata));
   }
   return NG_SUCCESS;
 }
@@ -281,11 +282,11 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
   for (int l = 0;; l++) {
     ng_amg_level *L = &M->L[l];
     int stop = 0;
-    L->n = D[l].A->n_local;
+    L->s.n = D[l].A->n_local;
     M->nlevels = l + 1;
     NG_CHECK(level_stats(D[l].A, &D[l], D[0].gathered));
     t = ng_wtime();
-    NG_CHECK(level_rho(D[l].A, &L->rho));
+    NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
     if (D[l].A->n_global <= M->coarse_size || l == M->max_levels - 1) break;
     NG_CHECK(build_transfer(P, M, l, &stop));
@@ -298,10 +299,10 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     t = ng_wtime();
     NG_CHECK(gather_transfer(P, M, l));
     M->t_galerkin += ng_wtime() - t;
-    M->L[l + 1].n = D[l + 1].A->n_local;
+    M->L[l + 1].s.n = D[l + 1].A->n_local;
     M->nlevels = l + 2;
     NG_CHECK(level_stats(D[l + 1].A, &D[l + 1], D[0].gathered));
-    NG_CHECK(level_rho(D[l + 1].A, &M->L[l + 1].rho));
+    NG_CHECK(level_rho(D[l + 1].A, &M->L[l + 1].s.rho));
     last = &D[l + 1];
   }
   if (M->coarse_direct && (last->active > 1 || last->n_global > direct_max)) M->coarse_direct = 0;
@@ -325,11 +326,11 @@ ng_status ng_amg_dist_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   for (int l = 0; l < M->nlevels; l++) {
     ng_amg_level *L = &M->L[l];
     t = ng_wtime();
-    NG_CHECK(level_rho(D[l].A, &L->rho));
+    NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
     if (l == M->nlevels - 1) break;
     t = ng_wtime();
-    NG_CHECK(ng_amg_dist_prolong(D[l].A, &D[l], D[l].gather ? 0.0 : 4.0 / (3.0 * L->rho), 1));
+    NG_CHECK(ng_amg_dist_prolong(D[l].A, &D[l], D[l].gather ? 0.0 : 4.0 / (3.0 * L->s.rho), 1));
     ng_status st = restriction_values(&D[l]);
     NG_CHECK(ng_comm_agree(ctx, st));
     M->t_prolong += ng_wtime() - t;
@@ -429,10 +430,10 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
     int coarsest = l == M->nlevels - 1;
     char sweeps[96];
     if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
-    else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->omega);
+    else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->s.omega);
     else if (D[l].gather) snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f, gathered to rank 0 below", L->pre,
-                                   L->post, L->omega);
-    else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->omega);
+                                   L->post, L->s.omega);
+    else snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f", L->pre, L->post, L->s.omega);
     k += (size_t)snprintf(buf + k, len - k,
                           "  level %d: %lld rows, %lld nnz (%.1f per row), %d active ranks, halo %lld (max %lld per "
                           "rank), %s\n",

@@ -1,7 +1,7 @@
 /* amg/amg_fine.c: the finest level's operator in the V-cycle
  * (-amg_fine_format). The finest level is 95% of a cycle (lap27:256 on the
  * H100), and the user's matrix is usually CSR, so the cycle may keep its
- * own copy of A in a faster format as L[0].Aops: "auto" (the default) takes
+ * own copy of A in a faster format as L[0].s.Aops: "auto" (the default) takes
  * dia_half, else dia, on a one-rank GPU context (a stencil: 0.76 ms per
  * lap27:256 product against CSR's 2.41) and the matrix itself elsewhere
  * and for smoothers that give the residual from a copy of their own (mcgs,
@@ -31,21 +31,21 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
   ng_amg_level *L = &M->L[0];
   const char *cand[2] = {M->fine_format, NULL};
   if (refresh) {
-    if (!L->Aops) return NG_SUCCESS; /* the matrix itself */
+    if (!L->s.Aops) return NG_SUCCESS; /* the matrix itself */
 #ifdef NG_HAVE_CUDA
     /* new values in place from the matrix's device CSR (dia, dia_half) */
     if (ctx->on_gpu) {
       int done = 0;
-      NG_CHECK(ng_amg_fine_refresh_dev(ctx, M, A, L->Aops, L->Adata, &done));
+      NG_CHECK(ng_amg_fine_refresh_dev(ctx, M, A, L->s.Aops, L->s.Adata, &done));
       if (done) return NG_SUCCESS;
     }
 #endif
     /* else convert again from the matrix (on the GPU from its device CSR,
      * cheaper than a refill from the host copy); a table that refuses the
      * new values steps back to the next candidate or the matrix */
-    L->Aops->destroy(L->Adata);
-    L->Aops = NULL;
-    L->Adata = NULL;
+    L->s.Aops->destroy(L->s.Adata);
+    L->s.Aops = NULL;
+    L->s.Adata = NULL;
     cand[0] = M->fine_used;
   } else {
     M->fine_used[0] = 0;
@@ -53,7 +53,7 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
     if (!strcmp(M->fine_format, "auto")) {
       /* a smoother with its own copy of A gives the residual (mcgs, mmcgs:
        * their blocks), the only use of this copy in their cycle */
-      if (!ctx->on_gpu || M->smoother->residual) return NG_SUCCESS;
+      if (!ctx->on_gpu || M->sopts.ops->residual) return NG_SUCCESS;
       cand[0] = "dia_half";
       cand[1] = "dia";
     }
@@ -69,8 +69,8 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
       continue;
     }
     NG_CHECK(st);
-    L->Aops = ops;
-    L->Adata = data;
+    L->s.Aops = ops;
+    L->s.Adata = data;
     if (cand[k] != M->fine_used) snprintf(M->fine_used, sizeof(M->fine_used), "%s", cand[k]);
     return NG_SUCCESS;
   }

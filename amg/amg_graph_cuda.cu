@@ -5,7 +5,7 @@
  * not the values behind them: every scalar of the cycle (omega, the SpMV's
  * alpha and beta, the sweep counts) is fixed between updates, no value is
  * read back on the host, and the Jacobi sweeps' alternation between x and
- * L->r is fixed by the sweep counts, so a replay runs the plain cycle's
+ * L->s.r is fixed by the sweep counts, so a replay runs the plain cycle's
  * kernels on the same arrays. An update drops the graphs (the finest
  * level's table is converted again, so its arrays move). Up to
  * NG_AMG_GRAPHS pairs are kept (BiCGSTAB applies the preconditioner to two).

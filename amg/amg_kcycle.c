@@ -18,7 +18,7 @@
  * after the setup (ng_amg_k_setup); everything goes through the level
  * tables and ctx->vops, so one rank, MPI and GPU contexts run it alike (a
  * K-step waits for its products: no CUDA graph, no FP32 cycle). */
-#include "../smoother/smoother.h" /* amg.h and the level helpers of amg_cycle.c */
+#include "amg.h" /* and the level helpers of amg_cycle.c */
 #include <math.h>
 
 #define K_TOL 0.25 /* Notay's t: a second iteration unless ||r~|| <= t ||r|| */
@@ -33,8 +33,8 @@ ng_status ng_amg_k_setup(ng_precond P, ng_amg *M)
     if (!ng_amg_k_level(M, l)) continue;
     for (int k = 0; k < 4; k++)
       if (!L->kw[k]) {
-        NG_CHECK(ctx->vops->alloc(ctx, &L->kw[k], L->n > 0 ? L->n : 1));
-        NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->kw[k]));
+        NG_CHECK(ctx->vops->alloc(ctx, &L->kw[k], L->s.n > 0 ? L->s.n : 1));
+        NG_CHECK(ctx->vops->fill(ctx, L->s.n, 0.0, L->kw[k]));
       }
   }
   return NG_SUCCESS;
@@ -63,7 +63,7 @@ ng_status ng_amg_k_step(ng_precond P, ng_amg *M, int l, const double *r, double 
 {
   ng_context ctx = P->ctx;
   ng_amg_level *L = &M->L[l];
-  int32_t n = L->n;
+  int32_t n = L->s.n;
   double *c1 = e, *v1 = L->kw[0], *rt = L->kw[1], *c2 = L->kw[2], *v2 = L->kw[3];
   double d[5];
   /* first iteration: c1 = B r, v1 = A c1 */

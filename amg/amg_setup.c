@@ -66,16 +66,16 @@ static ng_status level_rho(ng_amg *M, ng_matrix A, int l)
 #ifdef NG_HAVE_CUDA
   if (l == 0 ? A->ctx->on_gpu : from_device(M, l)) {
     int done = 0;
-    NG_CHECK(ng_amg_gpu_rho(M, A, l, RHO_ITERS, &L->rho, &done));
+    NG_CHECK(ng_amg_gpu_rho(M, A, l, RHO_ITERS, &L->s.rho, &done));
     if (done) return NG_SUCCESS;
   }
 #endif
   if (l == 0) {
-    if (!M->eigvec0) NG_CHECK(A->ctx->vops->alloc(A->ctx, &M->eigvec0, L->n));
-    return ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->rho);
+    if (!M->eigvec0) NG_CHECK(A->ctx->vops->alloc(A->ctx, &M->eigvec0, L->s.n));
+    return ng_amg_spectral_radius_ctx(A, RHO_ITERS, M->eigvec0, 0, &L->s.rho);
   }
   NG_CHECK(ng_amg_level_host(M, l));
-  return ng_amg_spectral_radius(&L->A, RHO_ITERS, &L->rho);
+  return ng_amg_spectral_radius(&L->A, RHO_ITERS, &L->s.rho);
 }
 
 /* dinv = omega / a_ii in context memory (allocated on the first call). */
@@ -86,20 +86,20 @@ ng_status ng_amg_smoother_diagonal(ng_context ctx, ng_amg *M, int l, const ng_cs
   ng_status st;
 #ifdef NG_HAVE_CUDA
   if (L->gpu) { /* the level's operator is on the device */
-    if (!L->dinv) NG_CHECK(ctx->vops->alloc(ctx, &L->dinv, L->n));
-    NG_CHECK(ng_amg_gpu_dinv(M, l, L->omega, L->dinv));
+    if (!L->s.dinv) NG_CHECK(ctx->vops->alloc(ctx, &L->s.dinv, L->s.n));
+    NG_CHECK(ng_amg_gpu_dinv(M, l, L->s.omega, L->s.dinv));
     return NG_SUCCESS;
   }
 #else
   (void)M;
   (void)l;
 #endif
-  NG_CHECK(NG_MALLOC(d, L->n));
+  NG_CHECK(NG_MALLOC(d, L->s.n));
   NG_CHECK_GOTO(st, ng_csr_diagonal(A, d, 1), out);
-#pragma omp parallel for schedule(static) if (L->n > 20000)
-  for (int32_t i = 0; i < L->n; i++) d[i] = L->omega / d[i];
-  if (!L->dinv) NG_CHECK_GOTO(st, ctx->vops->alloc(ctx, &L->dinv, L->n), out);
-  NG_CHECK_GOTO(st, ctx->vops->upload(ctx, L->dinv, d, L->n), out);
+#pragma omp parallel for schedule(static) if (L->s.n > 20000)
+  for (int32_t i = 0; i < L->s.n; i++) d[i] = L->s.omega / d[i];
+  if (!L->s.dinv) NG_CHECK_GOTO(st, ctx->vops->alloc(ctx, &L->s.dinv, L->s.n), out);
+  NG_CHECK_GOTO(st, ctx->vops->upload(ctx, L->s.dinv, d, L->s.n), out);
 out:
   ng_free(d);
   return st;
@@ -133,7 +133,7 @@ ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A)
 static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l], *C = &M->L[l + 1];
-  double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
+  double omega_p = 4.0 / (3.0 * L->s.rho), t = ng_wtime();
   if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, NULL, L->agg, L->nagg, &L->P));
   NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, M->filter ? level_theta(M, l) : 0.0, M->strength_signed,
                                  &L->P));
@@ -160,15 +160,7 @@ static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   return NG_SUCCESS;
 }
 
-int ng_amg_trace_on(void)
-{
-  static int on = -1;
-  if (on < 0) {
-    const char *e = getenv("NG_AMG_TRACE");
-    on = e && !strcmp(e, "1");
-  }
-  return on;
-}
+int ng_amg_trace_on(void) { return ng_smoother_trace_on(); }
 
 void ng_amg_trace(ng_context ctx, const char *what, int l, double *t)
 {
@@ -186,7 +178,8 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
 {
   ng_amg_level *L = &M->L[l];
   int last = l == M->nlevels - 1;
-  L->omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->rho);
+  L->s.coarsest = last;
+  L->s.omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->s.rho);
   double tt = ng_wtime();
   /* a level built on the host (the coarsest among them) reads its host
    * operator below; a GPU level only when its table is not a device CSR */
@@ -199,17 +192,17 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
     if (!refresh) {
       int done = 0;
 #ifdef NG_HAVE_CUDA
-      if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->Aops, &L->Adata, &done));
+      if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_table(M, l, &L->s.Aops, &L->s.Adata, &done));
 #endif
       if (!done) NG_CHECK(ng_amg_level_host(M, l));
-      if (!done) NG_CHECK(ng_amg_make_spmv(ctx, M, &L->A, &L->Aops, &L->Adata));
+      if (!done) NG_CHECK(ng_amg_make_spmv(ctx, M, &L->A, &L->s.Aops, &L->s.Adata));
     } else {
       int done = 0;
 #ifdef NG_HAVE_CUDA
-      if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_values(M, l, L->Aops, L->Adata, &done));
+      if (from_device(M, l)) NG_CHECK(ng_amg_gpu_coarse_values(M, l, L->s.Aops, L->s.Adata, &done));
 #endif
       if (!done) NG_CHECK(ng_amg_level_host(M, l));
-      if (!done) NG_CHECK(L->Aops->update_values(L->Adata, &L->A));
+      if (!done) NG_CHECK(L->s.Aops->update_values(L->s.Adata, &L->A));
     }
   }
   if (!last && L->gpu) {
@@ -237,20 +230,20 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
     /* zeroed once: every cycle writes them before it reads them, but a
      * CUDA-graph cycle's copy nodes are checked by compute-sanitizer's
      * initcheck at launch, before the graph's kernels have written them */
-    NG_CHECK(ctx->vops->alloc(ctx, &L->r, L->n));
-    NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->r));
+    NG_CHECK(ctx->vops->alloc(ctx, &L->s.r, L->s.n));
+    NG_CHECK(ctx->vops->fill(ctx, L->s.n, 0.0, L->s.r));
     if (l > 0) {
-      NG_CHECK(ctx->vops->alloc(ctx, &L->x, L->n));
-      NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->n));
-      NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->x));
-      NG_CHECK(ctx->vops->fill(ctx, L->n, 0.0, L->b));
+      NG_CHECK(ctx->vops->alloc(ctx, &L->x, L->s.n));
+      NG_CHECK(ctx->vops->alloc(ctx, &L->b, L->s.n));
+      NG_CHECK(ctx->vops->fill(ctx, L->s.n, 0.0, L->x));
+      NG_CHECK(ctx->vops->fill(ctx, L->s.n, 0.0, L->b));
     }
   }
   ng_amg_trace(ctx, "finish: tables, vectors", l, &tt);
   /* the smoother's own state: made once, its values refreshed by an update */
   if (!(last && M->coarse_direct)) {
-    if (!refresh) NG_CHECK(M->smoother->setup(ctx, M, l, A, l == 0 ? Amat : NULL, &L->sdata));
-    else NG_CHECK(M->smoother->update(ctx, M, l, A, L->sdata));
+    if (!refresh) NG_CHECK(M->sopts.ops->setup(ctx, &M->sopts, &L->s, A, l == 0 ? Amat : NULL, &L->s.sdata));
+    else NG_CHECK(M->sopts.ops->update(ctx, &M->sopts, &L->s, A, L->s.sdata));
     ng_amg_trace(ctx, "finish: smoother", l, &tt);
   }
   return NG_SUCCESS;
@@ -259,29 +252,30 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
+  M->L[0].s.matrix = A; /* level 0's operator while it has no table of its own */
   if (ctx->size > 1) return ng_amg_dist_build(P, M, A); /* one hierarchy across the ranks */
   double t0 = ng_wtime(), t;
   M->nlevels = 0;
-  if (M->smoother->prepare) M->smoother->prepare(ctx, M, A); /* level 0's smoother work beside the hierarchy */
+  if (M->sopts.ops->prepare) M->sopts.ops->prepare(ctx, &M->sopts, &M->L[0].s, A); /* level 0's smoother work beside the hierarchy */
   for (int l = 0;; l++) {
     ng_amg_level *L = &M->L[l];
     const ng_csr *Ah = level_matrix(M, A, l);
     ng_graph S = {0};
-    L->n = Ah->nrows;
+    L->s.n = Ah->nrows;
     M->nlevels = l + 1;
     t = ng_wtime();
     NG_CHECK(level_rho(M, A, l));
     M->t_rho += ng_wtime() - t;
     ng_amg_trace(ctx, "rho", l, &t);
-    if (L->n <= M->coarse_size || l == M->max_levels - 1) break;
+    if (L->s.n <= M->coarse_size || l == M->max_levels - 1) break;
     if (M->classical) { /* -amg_coarsening classical: C/F splitting and interpolation (amg_classical.c) */
       int32_t nc;
       NG_CHECK(ng_amg_classical_level(M, Ah, l, &nc));
-      if (nc == 0 || nc > L->n * 0.9) break;
+      if (nc == 0 || nc > L->s.n * 0.9) break;
       continue;
     }
     /* the finest level on the GPU, then the next ones while big enough */
-    int gpu = M->gpu_setup && (l == 0 || (from_device(M, l) && L->n >= M->gpu_min_rows));
+    int gpu = M->gpu_setup && (l == 0 || (from_device(M, l) && L->s.n >= M->gpu_min_rows));
     t = ng_wtime();
 #ifdef NG_HAVE_CUDA
     if (gpu) {
@@ -297,7 +291,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
 #endif
     if (!gpu) {
       NG_CHECK(ng_amg_level_host(M, l));
-      NG_CHECK(NG_MALLOC(L->agg, L->n));
+      NG_CHECK(NG_MALLOC(L->agg, L->s.n));
       NG_CHECK(ng_amg_strength(Ah, level_theta(M, l), M->strength_signed, &S));
       ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
       ng_graph_free(&S);
@@ -305,7 +299,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
       M->t_aggregate += ng_wtime() - t;
     }
     /* no coarsening left (every row isolated, or too little reduction) */
-    if (L->nagg == 0 || L->nagg > L->n * 0.9) {
+    if (L->nagg == 0 || L->nagg > L->s.n * 0.9) {
       ng_free(L->agg);
       L->agg = NULL;
       break;
@@ -326,14 +320,14 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     }
 #endif
     NG_CHECK(ng_amg_level_host(M, l)); /* a GPU-aggregated level whose transfer fell back */
-    NG_CHECK(NG_MALLOC(L->ptent, L->n));
+    NG_CHECK(NG_MALLOC(L->ptent, L->s.n));
     if (M->carry_nullspace) { /* -amg_coarse_nullspace carried: the next level's b too */
       NG_CHECK(NG_MALLOC(M->L[l + 1].nullvec, L->nagg > 0 ? L->nagg : 1));
-      NG_CHECK(ng_amg_tentative_carried(L->n, L->agg, L->nagg, L->nullvec, L->ptent, M->L[l + 1].nullvec));
-    } else NG_CHECK(ng_amg_tentative(L->n, L->agg, L->nagg, L->ptent));
+      NG_CHECK(ng_amg_tentative_carried(L->s.n, L->agg, L->nagg, L->nullvec, L->ptent, M->L[l + 1].nullvec));
+    } else NG_CHECK(ng_amg_tentative(L->s.n, L->agg, L->nagg, L->ptent));
     NG_CHECK(build_transfer(M, Ah, l, 0));
   }
-  if (M->coarse_direct && M->L[M->nlevels - 1].n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
+  if (M->coarse_direct && M->L[M->nlevels - 1].s.n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
     M->coarse_direct = 0;
   t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) {
@@ -365,6 +359,7 @@ static double lap(ng_context ctx, ng_amg *M, double *t)
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
+  M->L[0].s.matrix = A; /* the update's matrix (P->A) */
   if (M->dist) return ng_amg_dist_refresh(P, M, A);
   if (M->classical)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_coarsening classical has no update of the values yet: "
@@ -409,8 +404,13 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 
 void ng_amg_early_free(ng_amg *M)
 {
-  if (M->smoother_early) M->smoother_early_free(M->smoother_early);
-  M->smoother_early = NULL;
+  if (M->L) ng_smoother_early_free(&M->L[0].s);
+}
+
+ng_status ng_amg_level_host_cb(void *M, int l)
+{
+  NG_CHECK(ng_amg_level_host(M, l));
+  return NG_SUCCESS;
 }
 
 void ng_amg_free(ng_context ctx, ng_amg *M)
@@ -420,15 +420,15 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
   ng_amg_dist_free(ctx, M);
   for (int l = 0; l < M->max_levels; l++) {
     ng_amg_level *L = &M->L[l];
-    if (L->sdata) M->smoother->destroy(ctx, L->sdata);
-    L->sdata = NULL;
-    if (L->Aops) L->Aops->destroy(L->Adata);
+    if (L->s.sdata) M->sopts.ops->destroy(ctx, L->s.sdata);
+    L->s.sdata = NULL;
+    if (L->s.Aops) L->s.Aops->destroy(L->s.Adata);
     if (L->Pops) L->Pops->destroy(L->Pdata);
     if (L->Rops) L->Rops->destroy(L->Rdata);
-    ctx->vops->free(ctx, L->dinv);
+    ctx->vops->free(ctx, L->s.dinv);
     ctx->vops->free(ctx, L->x);
     ctx->vops->free(ctx, L->b);
-    ctx->vops->free(ctx, L->r);
+    ctx->vops->free(ctx, L->s.r);
     ng_csr_free(&L->A);
     ng_csr_free(&L->G);
     ng_free(L->smap);

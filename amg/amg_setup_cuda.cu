@@ -900,7 +900,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   struct ng_cuda *cu = g->ctx->cuda;
   int32_t n = g->n;
   int bad = 0;
-  double omega_p = 4.0 / (3.0 * L->rho), t = ng_wtime();
+  double omega_p = 4.0 / (3.0 * L->s.rho), t = ng_wtime();
   double tt = t;
   if (!refresh) {
     int32_t *size = NULL, *scratch = NULL;
@@ -986,7 +986,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   else {
     int32_t *drp, *dcol;
     double *dval;
-    int device_only = C->gpu && C->Aops && ng_csr_cuda_arrays(C->Aops, C->Adata, &drp, &dcol, &dval) == NG_SUCCESS;
+    int device_only = C->gpu && C->s.Aops && ng_csr_cuda_arrays(C->s.Aops, C->s.Adata, &drp, &dcol, &dval) == NG_SUCCESS;
     if (!device_only) NG_CHECK(host_copy(g, C, C->host_stale == 2)); /* whole when it was never made */
     else if (C->host_stale != 2) C->host_stale = 1;
   }

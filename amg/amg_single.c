@@ -10,6 +10,7 @@
  * csr, dia or dia_half; other choices are refused at setup (amg.c). The
  * host kernels here are the reference of amg_single_cuda.cu. */
 #include "amg_single.h"
+#include "amg.h"
 #include "../smoother/smoother.h"
 
 #ifdef NG_HAVE_CUDA
@@ -207,21 +208,21 @@ ng_status ng_amg_single_build(ng_context ctx, ng_amg *M, ng_matrix A)
     char what[64];
     snprintf(what, sizeof(what), "level %d's A", l);
     if (!(last && M->coarse_direct)) {
-      if (L->Aops) NG_CHECK(fmat_from(ctx, S->f, L->Aops, L->Adata, L->n, L->n, &F->A, what));
-      else NG_CHECK(fmat_from(ctx, S->f, ng_matrix_csr_ops(A), ng_matrix_csr_data(A), L->n, L->n, &F->A, "the matrix (finest level)"));
-      NG_CHECK(falloc(ctx, &F->dinv, L->n, "float dinv"));
-      NG_CHECK(S->f->d2f(ctx, L->n, L->dinv, F->dinv));
+      if (L->s.Aops) NG_CHECK(fmat_from(ctx, S->f, L->s.Aops, L->s.Adata, L->s.n, L->s.n, &F->A, what));
+      else NG_CHECK(fmat_from(ctx, S->f, ng_matrix_csr_ops(A), ng_matrix_csr_data(A), L->s.n, L->s.n, &F->A, "the matrix (finest level)"));
+      NG_CHECK(falloc(ctx, &F->dinv, L->s.n, "float dinv"));
+      NG_CHECK(S->f->d2f(ctx, L->s.n, L->s.dinv, F->dinv));
     }
     if (!last) {
       snprintf(what, sizeof(what), "level %d's P", l);
-      NG_CHECK(fmat_from(ctx, S->f, L->Pops, L->Pdata, L->n, M->L[l + 1].n, &F->P, what));
+      NG_CHECK(fmat_from(ctx, S->f, L->Pops, L->Pdata, L->s.n, M->L[l + 1].s.n, &F->P, what));
       snprintf(what, sizeof(what), "level %d's R", l);
-      NG_CHECK(fmat_from(ctx, S->f, L->Rops, L->Rdata, M->L[l + 1].n, L->n, &F->R, what));
+      NG_CHECK(fmat_from(ctx, S->f, L->Rops, L->Rdata, M->L[l + 1].s.n, L->s.n, &F->R, what));
     } else if (M->coarse_direct)
-      NG_CHECK(fmat_from(ctx, S->f, M->Cops, M->Cdata, L->n, L->n, &S->C, "the coarsest inverse"));
-    NG_CHECK(falloc(ctx, &F->x, L->n, "float x"));
-    NG_CHECK(falloc(ctx, &F->b, L->n, "float b"));
-    NG_CHECK(falloc(ctx, &F->r, L->n, "float r"));
+      NG_CHECK(fmat_from(ctx, S->f, M->Cops, M->Cdata, L->s.n, L->s.n, &S->C, "the coarsest inverse"));
+    NG_CHECK(falloc(ctx, &F->x, L->s.n, "float x"));
+    NG_CHECK(falloc(ctx, &F->b, L->s.n, "float b"));
+    NG_CHECK(falloc(ctx, &F->r, L->s.n, "float r"));
   }
   NG_CHECK(ctx->vops->sync(ctx));
   return NG_SUCCESS;
@@ -298,7 +299,7 @@ ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double 
   single_state *S = M->fp32;
   if (!S) return NG_ERROR(NG_ERR_INTERNAL, "-amg_precision single: the float hierarchy is missing");
   slevel *F = &S->L[0];
-  int32_t n = M->L[0].n;
+  int32_t n = M->L[0].s.n;
   NG_CHECK(S->f->d2f(ctx, n, r, F->b));
   NG_CHECK(cycle(ctx, M, S, 0, F->b, F->x));
   NG_CHECK(S->f->f2d(ctx, n, F->x, z));

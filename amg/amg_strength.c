@@ -10,13 +10,6 @@
 #include "amg.h"
 #include <math.h>
 
-void ng_graph_free(ng_graph *G)
-{
-  ng_free(G->rowptr);
-  ng_free(G->col);
-  memset(G, 0, sizeof(*G));
-}
-
 ng_status ng_amg_sqrt_diagonal(const ng_csr *A, double *d)
 {
   NG_CHECK(ng_csr_diagonal(A, d, 1));

@@ -17,7 +17,7 @@
  * weight (w = 1 exactly: the V-cycle is unchanged bit for bit). Every step
  * goes through the level tables and ctx->vops, so one rank, MPI and GPU
  * contexts run it alike. */
-#include "../smoother/smoother.h" /* amg.h and the level helpers of amg_cycle.c */
+#include "amg.h" /* and the level helpers of amg_cycle.c */
 #include <math.h>
 
 #define W_POWER_ITERS 15
@@ -38,7 +38,7 @@ static ng_status estimate(ng_precond P, ng_amg *M, int l, double *fine[2], doubl
 {
   ng_context ctx = P->ctx;
   ng_amg_level *L = &M->L[l];
-  int32_t nc = M->L[l + 1].n;
+  int32_t nc = M->L[l + 1].s.n;
   double *v = coarse[0], *gv = coarse[1], *w = coarse[2], est = 0.0, *h = NULL;
   NG_CHECK(NG_MALLOC(h, nc > 0 ? nc : 1));
   for (int32_t i = 0; i < nc; i++) h[i] = 1.0 + 0.5 * sin(0.7 * i + 0.3 * l); /* fixed start: updates repeat it */
@@ -73,8 +73,8 @@ ng_status ng_amg_w_weights(ng_precond P, ng_amg *M)
   if (M->cycle_gamma <= 1 || M->nlevels < 2) return NG_SUCCESS;
   int32_t nf = 1, ncmax = 1;
   for (int l = 0; l + 1 < M->nlevels; l++) {
-    if (M->L[l].n > nf) nf = M->L[l].n;
-    if (M->L[l + 1].n > ncmax) ncmax = M->L[l + 1].n;
+    if (M->L[l].s.n > nf) nf = M->L[l].s.n;
+    if (M->L[l + 1].s.n > ncmax) ncmax = M->L[l + 1].s.n;
   }
   double *fine[2] = {NULL, NULL}, *coarse[3] = {NULL, NULL, NULL};
   ng_status st = NG_SUCCESS;

@@ -105,7 +105,7 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   double tsum = 0, rows = 0, nnz = 0, nnz0 = (double)A->local.nnz;
   for (int l = 0; l < M->nlevels; l++) {
     tsum += M->L[l].seconds;
-    rows += M->L[l].n;
+    rows += M->L[l].s.n;
     nnz += l ? (double)M->L[l].A.nnz : nnz0;
   }
   /* unprofiled cycle time */
@@ -147,8 +147,8 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
          "\"operator_complexity\":%.3f,\"level_rows\":[",
          device, problem, (int)A->n_local, (long long)A->local.nnz, solver, tol, ng_status_name(st), its, rel, tg,
          setup, solve, setup + solve, ph[0], ph[1], ph[2], ph[3], ph[4], tgpu, umed, M->gpu ? M->t_gpu : 0.0,
-         umed / M->setup_seconds, upd[0], upd[1], upd[2], its_upd, solve_again, tv, M->nlevels, rows / M->L[0].n, nnz / nnz0);
-  for (int l = 0; l < M->nlevels; l++) printf("%s%d", l ? "," : "", (int)M->L[l].n);
+         umed / M->setup_seconds, upd[0], upd[1], upd[2], its_upd, solve_again, tv, M->nlevels, rows / M->L[0].s.n, nnz / nnz0);
+  for (int l = 0; l < M->nlevels; l++) printf("%s%d", l ? "," : "", (int)M->L[l].s.n);
   printf("],\"level_nnz\":[");
   for (int l = 0; l < M->nlevels; l++) printf("%s%lld", l ? "," : "", l ? (long long)M->L[l].A.nnz : (long long)nnz0);
   printf("],\"cycle_share\":[");
@@ -162,12 +162,12 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   for (int l = 0; l < M->nlevels; l++)
     printf("%s[%.4f,%.4f,%.4f]", l ? "," : "", M->L[l].t_update[0], M->L[l].t_update[1], M->L[l].t_update[2]);
   printf("],\"smoother\":");
-  json_string(M->smoother->name);
+  json_string(M->sopts.ops->name);
   printf(",\"opts\":");
   json_string(extra);
   printf(",\"level_sweeps\":[");
   for (int l = 0; l < M->nlevels; l++) {
-    const char *how = ng_smoother_sweep_kind(M, l);
+    const char *how = ng_smoother_sweep_kind(M->sopts.ops, &M->L[l].s);
     printf("%s", l ? "," : "");
     json_string(how ? how : "");
   }

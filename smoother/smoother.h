@@ -1,6 +1,7 @@
 /* smoother/smoother.h: the AMG smoothers (METHODS.md section 4), one ops
- * table each, chosen by -amg_smoother and held by the hierarchy (M->smoother,
- * per-level state in L->sdata):
+ * table each, chosen by -amg_smoother (ng_smoother_opts of level.h) and
+ * called on one level at a time (ng_smoother_level of level.h, its own state
+ * in S->sdata):
  *   jacobi     damped Jacobi (smoother_jacobi.c), the former inline smoother
  *   mcgs       multicolor Gauss-Seidel (smoother_mcgs.c, kernels in
  *              smoother_mcgs_cuda.cu): colors of the level's graph, each
@@ -21,7 +22,7 @@
  * block, off-rank couplings read the halo exchanged once per sweep). */
 #ifndef NG_SMOOTHER_H
 #define NG_SMOOTHER_H
-#include "../amg/amg.h"
+#include "level.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,41 +32,38 @@ typedef struct ng_smoother_ops {
   /* 1: one sweep is not symmetric by itself (Gauss-Seidel): the coarsest
    * level's smoother solve runs half its sweeps forward, half backward */
   int split_coarse;
-  /* Level l's state from its host operator A (the local block under MPI;
+  /* Level S's state from its host operator A (the local block under MPI;
    * dist: the level's distributed matrix when it has one, on one rank the
    * user's matrix for level 0, else NULL; halo != NULL only under MPI), after
-   * the level's A table, L->dinv and L->rho exist. *data may stay NULL. */
-  ng_status (*setup)(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data);
+   * the level's A table, S->dinv and S->rho exist. *data may stay NULL. */
+  ng_status (*setup)(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, const ng_csr *A,
+                     ng_matrix dist, void **data);
   /* New values in the same pattern: colors and orderings are kept. */
-  ng_status (*update)(ng_context ctx, ng_amg *M, int l, const ng_csr *A, void *data);
+  ng_status (*update)(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, const ng_csr *A, void *data);
   /* x = S^sweeps b from x = 0 (x's entry values are not read). */
-  ng_status (*pre)(ng_precond P, ng_amg *M, int l, int sweeps, const double *b, double *x);
+  ng_status (*pre)(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, int sweeps, const double *b,
+                   double *x);
   /* sweeps more on x (the adjoint order of pre: AMG stays symmetric). */
-  ng_status (*post)(ng_precond P, ng_amg *M, int l, int sweeps, const double *b, double *x);
+  ng_status (*post)(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, int sweeps, const double *b,
+                    double *x);
   /* colors of the level (0: not a coloring smoother); may be NULL */
   int (*colors)(const void *data);
   /* Optional: before the hierarchy is built, start level 0's work that
-   * needs only A (on the GPU, beside the setup); left in M->smoother_early
-   * for setup(l = 0). Failing quietly is allowed: setup then does it all. */
-  void (*prepare)(ng_context ctx, ng_amg *M, ng_matrix A);
+   * needs only A (on the GPU, beside the setup); left in S0->early (with
+   * S0->early_free) for setup on level 0. Failing quietly is allowed: setup
+   * then does it all. */
+  void (*prepare)(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S0, ng_matrix A);
   void (*destroy)(ng_context ctx, void *data);
-  /* Optional: r = b - A x on level l from the smoother's own copy of A
-   * (*done = 1), else *done = 0 and nothing ran. The cycle asks for it on
-   * a level without a table of its own (level 0 on the matrix). */
-  ng_status (*residual)(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r, int *done);
+  /* Optional: r = b - A x on level S from the smoother's own copy of A
+   * (*done = 1), else *done = 0 and nothing ran. ng_smoother_residual asks
+   * for it on a level without a table of its own (level 0 on the matrix). */
+  ng_status (*residual)(ng_context ctx, ng_smoother_level *S, const double *b, const double *x, double *r, int *done);
 } ng_smoother_ops;
 
 extern const ng_smoother_ops ng_smoother_jacobi, ng_smoother_mcgs, ng_smoother_mmcgs, ng_smoother_chebyshev;
 /* by name; NULL when unknown */
 const ng_smoother_ops *ng_smoother_find(const char *name);
 
-/* amg_cycle.c: r = b - A x and y = alpha A x + beta y on level l (level 0:
- * the user's matrix), for the smoothers. */
-ng_status ng_amg_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r);
-ng_status ng_amg_level_apply(ng_precond P, ng_amg *M, int l, double alpha, const double *x, double beta, double *y);
-/* y = x + dinv .* (b - A x) in one pass (y not x) when level l's table has
- * the fused entry: *done = 1; else *done = 0 and nothing ran. */
-ng_status ng_amg_jacobi_fused(ng_amg *M, int l, const double *b, const double *x, double *y, int *done);
 
 /* ---- coloring (coloring.c, coloring_cuda.cu) ----------------------------
  * G: the symmetric adjacency (no diagonal) of A's pattern, or of its strong
@@ -130,9 +128,9 @@ typedef struct ng_mcgs_kernels {
   const char *name;
   /* index arrays into the context's memory */
   ng_status (*create)(ng_context ctx, const ng_mcgs_layout *lay, void **dev);
-  /* block values and 1 / a_ii from the host CSR (L: the level, whose host
+  /* block values and 1 / a_ii from the host CSR (S: the level, whose host
    * values the kernels may first refresh from the device) */
-  ng_status (*values)(void *dev, const ng_mcgs_layout *lay, ng_amg_level *L, const ng_csr *A);
+  ng_status (*values)(void *dev, const ng_mcgs_layout *lay, ng_smoother_level *S, const ng_csr *A);
   /* color c's rows: x_i = (1 - omega) x_i + omega (t_i - sum_j a_ij x_j) / a_ii */
   ng_status (*color)(void *dev, const ng_mcgs_layout *lay, int c, double omega, const double *t, double *x);
   /* `sweeps` whole sweeps, colors forward (or backward), t fixed: the color
@@ -183,13 +181,14 @@ ng_status ng_mcgs_sweeps_by_color(void *dev, const ng_mcgs_layout *y, int sweeps
                                   ng_status (*color)(void *, const ng_mcgs_layout *, int, double, const double *, double *));
 /* Block values and 1 / a_ii of the layout from the host CSR (both kernel tables). */
 void ng_mcgs_gather_values(const ng_mcgs_layout *y, const ng_csr *A, double *ell_val, double *dinv);
-/* -amg_view and tests: how level l's Gauss-Seidel sweeps run (the kernels'
- * kind(), NULL for other smoothers and the host kernels). */
-const char *ng_smoother_sweep_kind(ng_amg *M, int l);
-/* Tests: level l's row colors (host, NULL for a smoother without colors). */
-const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors);
-/* Tests: 1 when level l's colors and layout were built on the device (build above). */
-int ng_smoother_built_on_device(ng_amg *M, int l);
+/* -amg_view and tests: how level S's Gauss-Seidel sweeps run under the
+ * smoother ops (the kernels' kind(), NULL for other smoothers and the host
+ * kernels). */
+const char *ng_smoother_sweep_kind(const ng_smoother_ops *ops, ng_smoother_level *S);
+/* Tests: level S's row colors (host, NULL for a smoother without colors). */
+const int32_t *ng_smoother_row_colors(const ng_smoother_ops *ops, ng_smoother_level *S, int *ncolors);
+/* Tests: 1 when level S's colors and layout were built on the device (build above). */
+int ng_smoother_built_on_device(const ng_smoother_ops *ops, ng_smoother_level *S);
 
 /* The options of smoother/ (smoother_options.c). */
 extern const ng_option_table ng_smoother_options, ng_smoother_damping_options;

@@ -174,38 +174,39 @@ static void backends(ng_context ctx, const ng_coloring_ops **c, const ng_mcgs_ke
 }
 
 /* The coupling threshold of level l's coloring graph (0: every coupling). */
-static double level_theta(const ng_amg *M, int l, int modified)
+static double level_theta(const ng_smoother_opts *o, int l, int modified)
 {
-  if (modified || (l > 0 && M->mcgs_coarse_strong)) return M->mmcgs_theta;
+  if (modified || (l > 0 && o->mcgs_coarse_strong)) return o->mmcgs_theta;
   return 0.0;
 }
 
-static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, int modified,
-                              void **data)
+static ng_status setup_common(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, const ng_csr *A,
+                              ng_matrix dist, int modified, void **data)
 {
+  int l = S->level;
   const ng_coloring_ops *cops;
   mcgs *g;
   ng_graph G;
   int ncolors = 0;
-  double theta = level_theta(M, l, modified);
+  double theta = level_theta(o, l, modified);
   /* the finest level in the -amg_coloring order, the irregular coarse ones largest degree first */
-  int order = l == 0 ? M->coloring : NG_COLOR_LDF;
+  int order = l == 0 ? o->coloring : NG_COLOR_LDF;
   NG_CHECK(NG_CALLOC(g, 1));
   *data = g;
   backends(ctx, &cops, &g->k);
-  g->omega = M->omega_opt > 0 ? M->omega_opt : 1.0;
+  g->omega = o->omega > 0 ? o->omega : 1.0;
   NG_CHECK(NG_MALLOC(g->color, A->nrows ? A->nrows : 1));
   if (dist && dist->halo) {
     g->dist = dist;
     NG_CHECK(ctx->vops->alloc(ctx, &g->t, A->nrows));
   }
-  if (g->k->build && !g->dist && !M->smoother_host_setup) { /* on the device from the level's device CSR table */
+  if (g->k->build && !g->dist && !o->host_setup) { /* on the device from the level's device CSR table */
     /* the level's matrix table (level 0 on one rank: the user's matrix), else the level's A table */
-    const ng_spmv_ops *const *ops = dist ? &dist->spmv : l > 0 ? &M->L[l].Aops : NULL;
-    void *const *tab = dist ? &dist->spmv_data : l > 0 ? &M->L[l].Adata : NULL;
-    void *early = l == 0 ? M->smoother_early : NULL; /* prepare's colors (build owns them) */
-    if (early) M->smoother_early = NULL;
-    ng_status st = ops && *ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, M->mcgs_single, early, &g->lay,
+    const ng_spmv_ops *const *ops = dist ? &dist->spmv : l > 0 ? &S->Aops : NULL;
+    void *const *tab = dist ? &dist->spmv_data : l > 0 ? &S->Adata : NULL;
+    void *early = l == 0 ? S->early : NULL; /* prepare's colors (build owns them) */
+    if (early) S->early = NULL;
+    ng_status st = ops && *ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, o->mcgs_single, early, &g->lay,
                                              &g->dev)
                                : NG_ERR_UNSUPPORTED;
     if (early && !(ops && *ops)) g->k->early_free(early);
@@ -219,14 +220,14 @@ static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A,
     g->dev = NULL;
     layout_free(&g->lay);
   }
-  if (l > 0 && A == &M->L[l].A) NG_CHECK(ng_amg_level_host(M, l)); /* the GPU setup may have left it on the device */
+  NG_CHECK(ng_smoother_level_host(S, A)); /* the GPU setup may have left the level's own A on the device */
   NG_CHECK(ng_coloring_graph(A, theta, &G));
   ng_status st = cops->color(ctx, &G, order, g->color, &ncolors);
   ng_graph_free(&G);
   NG_CHECK(st);
   NG_CHECK(build_layout(A, g->color, ncolors, &g->lay));
   NG_CHECK(g->k->create(ctx, &g->lay, &g->dev));
-  NG_CHECK(g->k->values(g->dev, &g->lay, &M->L[l], A));
+  NG_CHECK(g->k->values(g->dev, &g->lay, S, A));
   return NG_SUCCESS;
 }
 
@@ -235,50 +236,52 @@ static ng_status setup_common(ng_context ctx, ng_amg *M, int l, const ng_csr *A,
  * other in row order, 9 ms at 100^3 on the H100) start on a stream of their
  * own before the hierarchy and overlap its setup (setup 47 -> 43 ms at
  * aniso27:100; the multiprocessors are shared, so not all of it hides). */
-static void mcgs_prepare(ng_context ctx, ng_amg *M, ng_matrix A)
+static void mcgs_prepare(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S0, ng_matrix A)
 {
   const ng_coloring_ops *cops;
   const ng_mcgs_kernels *k;
   backends(ctx, &cops, &k);
-  if (!k->precolor || M->smoother_early || M->smoother_host_setup || ctx->size > 1 || A->halo ||
-      level_theta(M, 0, 0) > 0 || M->coloring != NG_COLOR_NATURAL || !A->spmv)
+  if (!k->precolor || S0->early || o->host_setup || ctx->size > 1 || A->halo || level_theta(o, 0, 0) > 0 ||
+      o->coloring != NG_COLOR_NATURAL || !A->spmv)
     return;
-  if (k->precolor(ctx, ng_matrix_csr_ops(A), ng_matrix_csr_data(A), A->n_local, &M->smoother_early) != NG_SUCCESS) {
+  if (k->precolor(ctx, ng_matrix_csr_ops(A), ng_matrix_csr_data(A), A->n_local, &S0->early) != NG_SUCCESS) {
     ng_error_clear(); /* setup colors the level itself (and reports a real failure then) */
-    M->smoother_early = NULL;
+    S0->early = NULL;
     return;
   }
-  M->smoother_early_free = k->early_free;
+  S0->early_free = k->early_free;
 }
 
-static ng_status mcgs_setup(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data)
+static ng_status mcgs_setup(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, const ng_csr *A,
+                            ng_matrix dist, void **data)
 {
-  NG_CHECK(setup_common(ctx, M, l, A, dist, 0, data));
+  NG_CHECK(setup_common(ctx, o, S, A, dist, 0, data));
   return NG_SUCCESS;
 }
 
-static ng_status mmcgs_setup(ng_context ctx, ng_amg *M, int l, const ng_csr *A, ng_matrix dist, void **data)
+static ng_status mmcgs_setup(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, const ng_csr *A,
+                             ng_matrix dist, void **data)
 {
-  NG_CHECK(setup_common(ctx, M, l, A, dist, 1, data));
+  NG_CHECK(setup_common(ctx, o, S, A, dist, 1, data));
   return NG_SUCCESS;
 }
 
-static ng_status mcgs_update(ng_context ctx, ng_amg *M, int l, const ng_csr *A, void *data)
+static ng_status mcgs_update(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, const ng_csr *A,
+                             void *data)
 {
   mcgs *g = data;
   /* a host-built layout reads the level's host values: current after this */
-  if (!g->on_device && l > 0 && A == &M->L[l].A) NG_CHECK(ng_amg_level_host(M, l));
-  NG_CHECK(g->k->values(g->dev, &g->lay, &M->L[l], A));
+  if (!g->on_device) NG_CHECK(ng_smoother_level_host(S, A));
+  NG_CHECK(g->k->values(g->dev, &g->lay, S, A));
   return NG_SUCCESS;
 }
 
 /* sweeps over the colors (forward or backward); zero: x = 0 on entry. */
-static ng_status sweeps_run(ng_precond P, ng_amg *M, int l, int sweeps, int zero, int backward, const double *b,
+static ng_status sweeps_run(ng_context ctx, ng_smoother_level *S, int sweeps, int zero, int backward, const double *b,
                             double *x)
 {
-  ng_context ctx = P->ctx;
-  mcgs *g = M->L[l].sdata;
-  int32_t n = M->L[l].n;
+  mcgs *g = S->sdata;
+  int32_t n = S->n;
   if (zero) NG_CHECK(ctx->vops->fill(ctx, n, 0.0, x));
   if (!g->dist) { /* one rank: t = b for every sweep, all of them at once */
     if (sweeps > 0) NG_CHECK(g->k->sweeps(g->dev, &g->lay, sweeps, backward, g->omega, b, x));
@@ -299,15 +302,17 @@ static ng_status sweeps_run(ng_precond P, ng_amg *M, int l, int sweeps, int zero
   return NG_SUCCESS;
 }
 
-static ng_status mcgs_pre(ng_precond P, ng_amg *M, int l, int sweeps, const double *b, double *x)
+static ng_status mcgs_pre(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, int sweeps,
+                          const double *b, double *x)
 {
-  NG_CHECK(sweeps_run(P, M, l, sweeps, 1, 0, b, x));
+  NG_CHECK(sweeps_run(ctx, S, sweeps, 1, 0, b, x));
   return NG_SUCCESS;
 }
 
-static ng_status mcgs_post(ng_precond P, ng_amg *M, int l, int sweeps, const double *b, double *x)
+static ng_status mcgs_post(ng_context ctx, const ng_smoother_opts *o, ng_smoother_level *S, int sweeps,
+                           const double *b, double *x)
 {
-  NG_CHECK(sweeps_run(P, M, l, sweeps, 0, 1, b, x));
+  NG_CHECK(sweeps_run(ctx, S, sweeps, 0, 1, b, x));
   return NG_SUCCESS;
 }
 
@@ -327,11 +332,12 @@ static void mcgs_destroy(ng_context ctx, void *data)
 /* r = b - A x from the level's blocks (one rank: under MPI the blocks lack
  * the off-rank couplings), where the kernels can: the cycle's level-0
  * residual without a copy of the matrix of its own (amg_fine.c). */
-static ng_status mcgs_residual(ng_precond P, ng_amg *M, int l, const double *b, const double *x, double *r, int *done)
+static ng_status mcgs_residual(ng_context ctx, ng_smoother_level *S, const double *b, const double *x, double *r,
+                               int *done)
 {
-  mcgs *g = M->L[l].sdata;
+  mcgs *g = S->sdata;
   *done = 0;
-  if (!g || P->ctx->size > 1 || !g->k->residual) return NG_SUCCESS;
+  if (!g || ctx->size > 1 || !g->k->residual) return NG_SUCCESS;
   NG_CHECK(g->k->residual(g->dev, &g->lay, b, x, r, done));
   return NG_SUCCESS;
 }
@@ -363,27 +369,27 @@ const ng_smoother_ops ng_smoother_mmcgs = {
 
 /* Level l's Gauss-Seidel state, NULL for another smoother or a level
  * without sweeps (the coarsest, inverted). */
-static mcgs *level_mcgs(ng_amg *M, int l)
+static mcgs *level_mcgs(const ng_smoother_ops *ops, ng_smoother_level *S)
 {
-  if (M->smoother != &ng_smoother_mcgs && M->smoother != &ng_smoother_mmcgs) return NULL;
-  return M->L[l].sdata;
+  if (ops != &ng_smoother_mcgs && ops != &ng_smoother_mmcgs) return NULL;
+  return S->sdata;
 }
 
-int ng_smoother_built_on_device(ng_amg *M, int l)
+int ng_smoother_built_on_device(const ng_smoother_ops *ops, ng_smoother_level *S)
 {
-  mcgs *g = level_mcgs(M, l);
+  mcgs *g = level_mcgs(ops, S);
   return g ? g->on_device : 0;
 }
 
-const char *ng_smoother_sweep_kind(ng_amg *M, int l)
+const char *ng_smoother_sweep_kind(const ng_smoother_ops *ops, ng_smoother_level *S)
 {
-  mcgs *g = level_mcgs(M, l);
+  mcgs *g = level_mcgs(ops, S);
   return g && g->k->kind ? g->k->kind(g->dev) : NULL;
 }
 
-const int32_t *ng_smoother_row_colors(ng_amg *M, int l, int *ncolors)
+const int32_t *ng_smoother_row_colors(const ng_smoother_ops *ops, ng_smoother_level *S, int *ncolors)
 {
-  mcgs *g = level_mcgs(M, l);
+  mcgs *g = level_mcgs(ops, S);
   if (!g) return NULL;
   if (ncolors) *ncolors = g->lay.ncolors;
   if (g->on_device && !g->color_down) {
@@ -419,7 +425,7 @@ static ng_status host_create(ng_context ctx, const ng_mcgs_layout *y, void **dev
   return NG_SUCCESS;
 }
 
-static ng_status host_values(void *dev, const ng_mcgs_layout *y, ng_amg_level *L, const ng_csr *A)
+static ng_status host_values(void *dev, const ng_mcgs_layout *y, ng_smoother_level *S, const ng_csr *A)
 {
   mcgs_host *h = dev;
   ng_mcgs_gather_values(y, A, h->val, h->dinv);

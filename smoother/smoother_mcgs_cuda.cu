@@ -652,7 +652,7 @@ static ng_status device_fill(mcgs_cuda *d, const ng_mcgs_layout *y, int columns)
   return NG_SUCCESS;
 }
 
-static ng_status cuda_values(void *dev, const ng_mcgs_layout *y, ng_amg_level *L, const ng_csr *A)
+static ng_status cuda_values(void *dev, const ng_mcgs_layout *y, ng_smoother_level *S, const ng_csr *A)
 {
   mcgs_cuda *d = (mcgs_cuda *)dev;
   cudaStream_t s = d->ctx->cuda->stream;
@@ -734,7 +734,7 @@ out:
 /* NG_AMG_TRACE=1: the milliseconds of each step of the device build (stderr) */
 static void trace(ng_context ctx, const char *what, int32_t n, double *t)
 {
-  if (!ng_amg_trace_on()) return;
+  if (!ng_smoother_trace_on()) return;
   cudaStreamSynchronize(ctx->cuda->stream);
   double now = ng_wtime();
   fprintf(stderr, "[amg trace] mcgs n %d %s %.2f ms\n", (int)n, what, 1e3 * (now - *t));

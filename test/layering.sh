@@ -18,10 +18,9 @@ src="$(cd "$(dirname "$0")/.." && pwd)" || exit 99
 folders="core comm spmv dist precond solver smoother amg"
 
 # Known exceptions, one "file included-header" a line, as written in the
-# file. Reason: the smoothers still take (ng_amg *M, int l) and read their
-# options out of the ng_amg struct; issue 33's item 2 (smoothers working on
-# a level, owning their options) removes this, and then this line.
-exceptions='smoother/smoother.h ../amg/amg.h'
+# file. None left: the smoothers work on a level of their own and read
+# their own options (smoother/level.h, issue 33 item 2).
+exceptions=''
 
 rank() { # folder -> layer (empty: not a library folder)
   case $1 in

@@ -19,6 +19,7 @@
  * and gives the same V-cycle for the same values. */
 #include "testutil.h"
 #include "../solver/solver.h"
+#include "../amg/amg.h"
 #include "../smoother/smoother.h"
 #include <math.h>
 #ifdef _OPENMP
@@ -83,7 +84,7 @@ START_TEST(prolongator_keeps_constant)
   ck_assert_int_ge(M->nlevels, 2);
   const ng_amg_level *L = &M->L[0];
   const ng_csr *Ah = &A->local;
-  int32_t n = L->n, nc = L->nagg;
+  int32_t n = L->s.n, nc = L->nagg;
   /* every lap27 row has strong neighbours: all aggregated; sizes from agg */
   double *size = calloc(nc, sizeof(double)), *v = malloc(nc * sizeof(double)), *pv = malloc(n * sizeof(double));
   for (int32_t i = 0; i < n; i++) {
@@ -100,7 +101,7 @@ START_TEST(prolongator_keeps_constant)
     pv[i] = 0;
     for (int64_t k = L->P.rowptr[i]; k < L->P.rowptr[i + 1]; k++) pv[i] += L->P.val[k] * v[L->P.col[k]];
   }
-  double w = 4.0 / (3.0 * L->rho);
+  double w = 4.0 / (3.0 * L->s.rho);
   int interior = 0;
   for (int32_t i = 0; i < n; i++) {
     double d = 0, rowsum = 0;
@@ -118,7 +119,7 @@ START_TEST(prolongator_keeps_constant)
   ck_assert_int_eq(interior, 10 * 10 * 10);
   /* the spectral radius estimate is close to the true one from below-ish:
    * lap27's D^-1 A has rho < 36/26 (Gershgorin would say 2) */
-  ck_assert_msg(L->rho > 1.2 && L->rho < 36.0 / 26.0 + 1e-12, "rho(D^-1 A) estimate %g", L->rho);
+  ck_assert_msg(L->s.rho > 1.2 && L->s.rho < 36.0 / 26.0 + 1e-12, "rho(D^-1 A) estimate %g", L->s.rho);
   free(size);
   free(v);
   free(pv);
@@ -186,7 +187,7 @@ static void check_galerkin(ng_amg *M, const ng_csr *A0, const char *what)
 {
   for (int l = 0; l + 1 < M->nlevels; l++) {
     const ng_csr *Al = l ? &M->L[l].A : A0;
-    int32_t n = M->L[l].n, m = M->L[l + 1].n;
+    int32_t n = M->L[l].s.n, m = M->L[l + 1].s.n;
     double *a = dense(Al), *p = dense(&M->L[l].P), *r = dense(&M->L[l].R), *c = dense(M->L[l + 1].G.rowptr ? &M->L[l + 1].G : &M->L[l + 1].A);
     double *ap = calloc((size_t)n * m, sizeof(double)), amax = 0;
     ck_assert_int_eq(M->L[l].P.ncols, m);
@@ -402,7 +403,7 @@ START_TEST(carried_nullspace)
     ck_assert_ptr_nonnull(bc);
     ck_assert(l > 0 ? bl != NULL : bl == NULL);
     double *col = calloc((size_t)L->nagg, sizeof(double));
-    for (int32_t i = 0; i < L->n; i++) {
+    for (int32_t i = 0; i < L->s.n; i++) {
       if (L->agg[i] < 0) continue;
       double bi = bl ? bl[i] : 1.0;
       ck_assert_msg(fabs(L->ptent[i] * bc[L->agg[i]] - bi) <= 1e-14 * bi, "level %d row %d: P_tent b_c %g, b %g", l,
@@ -520,7 +521,7 @@ START_TEST(update_with_same_values_is_exact)
   ck_assert_int_le(M->nlevels, 16);
   for (int l = 0; l < M->nlevels; l++) {
     const ng_csr *X[3] = {&M->L[l].A, &M->L[l].P, &M->L[l].R};
-    rho[l] = M->L[l].rho;
+    rho[l] = M->L[l].s.rho;
     for (int q = 0; q < 3; q++) {
       copy[l][q] = *X[q];
       copy[l][q].val = NULL;
@@ -536,7 +537,7 @@ START_TEST(update_with_same_values_is_exact)
   NG_ASSERT_OK(ng_precond_update(P, A));
   for (int l = 0; l < M->nlevels; l++) {
     const ng_csr *X[3] = {&M->L[l].A, &M->L[l].P, &M->L[l].R};
-    ck_assert_msg(M->L[l].rho == rho[l], "level %d: rho %.17g after the update, %.17g at setup", l, M->L[l].rho, rho[l]);
+    ck_assert_msg(M->L[l].s.rho == rho[l], "level %d: rho %.17g after the update, %.17g at setup", l, M->L[l].s.rho, rho[l]);
     for (int q = 0; q < 3; q++) {
       if (!copy[l][q].val) continue;
       ck_assert_int_eq(X[q]->nnz, copy[l][q].nnz);
@@ -571,7 +572,7 @@ START_TEST(update_with_scaled_values)
   int64_t nnz = M->L[last].A.nnz;
   double *coarse = malloc(nnz * sizeof(double)), *val = malloc(A->local.nnz * sizeof(double));
   memcpy(coarse, M->L[last].A.val, nnz * sizeof(double));
-  double rho0 = M->L[0].rho;
+  double rho0 = M->L[0].s.rho;
   for (int k = 0; k < 2; k++) {
     NG_ASSERT_OK(ng_vector_fill(x, 0.0));
     NG_ASSERT_OK(ng_solver_solve(S, b, x));
@@ -584,7 +585,7 @@ START_TEST(update_with_scaled_values)
   }
   ck_assert_int_eq(its[0], its[1]);
   /* D^-1 A does not change with the scale: the same estimate to rounding */
-  ck_assert_msg(fabs(M->L[0].rho - rho0) <= 1e-12 * rho0, "rho %g before, %g after the update", rho0, M->L[0].rho);
+  ck_assert_msg(fabs(M->L[0].s.rho - rho0) <= 1e-12 * rho0, "rho %g before, %g after the update", rho0, M->L[0].s.rho);
   /* the new hierarchy is the Galerkin one of the new values, about 3x the old */
   check_galerkin(M, &A->local, "after update");
   for (int64_t p = 0; p < nnz; p++)
@@ -766,7 +767,7 @@ START_TEST(coloring_valid_on_every_level)
       for (int l = 0; l < M->nlevels && l < 16; l++) {
         const ng_csr *X = level_csr(M, A, l);
         int nc = 0;
-        const int32_t *color = ng_smoother_row_colors(M, l, &nc);
+        const int32_t *color = ng_smoother_row_colors(M->sopts.ops, &M->L[l].s, &nc);
         ck_assert_ptr_nonnull(color);
         ncol[m][l] = nc;
         /* written here from the matrix: every coupling (plain) / strong coupling (modified) crosses colors */
@@ -778,13 +779,13 @@ START_TEST(coloring_valid_on_every_level)
           ck_assert(color[i] >= 0 && color[i] < nc);
           for (int64_t q = X->rowptr[i]; q < X->rowptr[i + 1]; q++) {
             int32_t j = X->col[q];
-            if (j == i || (strong && !(fabs(X->val[q]) > M->mmcgs_theta * fabs(d)))) continue;
+            if (j == i || (strong && !(fabs(X->val[q]) > M->sopts.mmcgs_theta * fabs(d)))) continue;
             ck_assert_msg(color[i] != color[j], "%s %s level %d: rows %d and %d coupled, both color %d",
                           c[k].spec ? c[k].spec : c[k].file, opt, l, (int)i, (int)j, (int)color[i]);
           }
         }
         ng_graph G;
-        NG_ASSERT_OK(ng_coloring_graph(X, strong ? M->mmcgs_theta : 0.0, &G));
+        NG_ASSERT_OK(ng_coloring_graph(X, strong ? M->sopts.mmcgs_theta : 0.0, &G));
         ck_assert(ng_coloring_valid(&G, color));
         ng_graph_free(&G);
       }
@@ -896,19 +897,19 @@ START_TEST(mcgs_sweep_equals_sequential_gauss_seidel)
       const ng_csr *X = level_csr(M, A, l);
       int32_t n = X->nrows;
       int nc;
-      const int32_t *color = ng_smoother_row_colors(M, l, &nc);
+      const int32_t *color = ng_smoother_row_colors(M->sopts.ops, &M->L[l].s, &nc);
       double *b = malloc(n * sizeof(double)), *x = malloc(n * sizeof(double)), *r = calloc(n, sizeof(double));
       double *tmp = malloc(n * sizeof(double));
       ng_test_random(b, n);
-      NG_ASSERT_OK(M->smoother->pre(P, M, l, 1, b, x));
+      NG_ASSERT_OK(M->sopts.ops->pre(P->ctx, &M->sopts, &M->L[l].s, 1, b, x));
       for (int c = 0; c < nc; c++) ref_color(X, color, c, m, b, r, tmp); /* forward, from 0 */
       for (int32_t i = 0; i < n; i++)
-        ck_assert_msg(x[i] == r[i], "%s level %d forward: x[%d] = %.17g, sequential %.17g", M->smoother->name, l, (int)i,
+        ck_assert_msg(x[i] == r[i], "%s level %d forward: x[%d] = %.17g, sequential %.17g", M->sopts.ops->name, l, (int)i,
                       x[i], r[i]);
-      NG_ASSERT_OK(M->smoother->post(P, M, l, 1, b, x));
+      NG_ASSERT_OK(M->sopts.ops->post(P->ctx, &M->sopts, &M->L[l].s, 1, b, x));
       for (int c = nc - 1; c >= 0; c--) ref_color(X, color, c, m, b, r, tmp); /* backward */
       for (int32_t i = 0; i < n; i++)
-        ck_assert_msg(x[i] == r[i], "%s level %d backward: x[%d] = %.17g, sequential %.17g", M->smoother->name, l,
+        ck_assert_msg(x[i] == r[i], "%s level %d backward: x[%d] = %.17g, sequential %.17g", M->sopts.ops->name, l,
                       (int)i, x[i], r[i]);
       /* Gauss-Seidel really: the sweep differs from one Jacobi step in color 1's rows */
       free(b); free(x); free(r); free(tmp);
@@ -1041,11 +1042,11 @@ START_TEST(smoother_update_keeps_colors)
     NG_ASSERT_OK(ng_matrix_update_values(A, val));
     ng_precond P = make_amg(A, opt);
     ng_amg *M = ng_amg_of(P);
-    const int32_t *color = ng_smoother_row_colors(M, 0, NULL);
+    const int32_t *color = ng_smoother_row_colors(M->sopts.ops, &M->L[0].s, NULL);
     papply(P, A, r, z0);
     NG_ASSERT_OK(ng_matrix_update_values(A, val));
     NG_ASSERT_OK(ng_precond_update(P, A));
-    ck_assert_ptr_eq(ng_smoother_row_colors(M, 0, NULL), color);
+    ck_assert_ptr_eq(ng_smoother_row_colors(M->sopts.ops, &M->L[0].s, NULL), color);
     papply(P, A, r, z1);
     ck_assert_msg(memcmp(z0, z1, n * sizeof(double)) == 0, "%s: the same-value update changed the V-cycle", smoothers[s]);
     for (int64_t q = 0; q < nnz; q++) val[q] *= 3.0;

@@ -116,7 +116,7 @@ START_TEST(fine_format)
       ck_assert_str_eq(M0->fine_used, "");
       ck_assert_str_eq(M1->fine_used, "dia");
       ck_assert_str_eq(M2->fine_used, "dia_half");
-      ck_assert_ptr_null(M0->L[0].Aops);
+      ck_assert_ptr_null(M0->L[0].s.Aops);
       ng_test_apply(P0, A, r, z0);
       ng_test_apply(P1, A, r, z1);
       double e1 = max_rel_diff(z0, z1, n);
@@ -170,7 +170,7 @@ START_TEST(fine_format_fallbacks)
   /* a format that refuses A (27 diagonals > 3): the matrix, and it converges */
   P = make_amg(A, "-amg_fine_format dia:maxdiag=3");
   ck_assert_str_eq(((ng_amg *)ng_amg_of(P))->fine_used, "");
-  ck_assert_ptr_null(((ng_amg *)ng_amg_of(P))->L[0].Aops);
+  ck_assert_ptr_null(((ng_amg *)ng_amg_of(P))->L[0].s.Aops);
   ng_precond_destroy(P);
   ck_assert_int_le(pcg(A, b, "-amg_fine_format dia:maxdiag=3"), 15);
   /* an unknown format is an error naming it */

@@ -26,6 +26,7 @@
  * host's either way. Skips (77) without a CUDA device. */
 #include "testutil.h"
 #include "../solver/solver.h"
+#include "../amg/amg.h"
 #include "../smoother/smoother.h"
 #include <math.h>
 #include <stdlib.h>
@@ -151,7 +152,7 @@ static void compare_hierarchies(ng_amg *Mh, ng_amg *Mg, const char *spec)
     char what[64];
     ck_assert_int_eq(Mh->L[l].nagg, Mg->L[l].nagg);
     NG_ASSERT_OK(ng_amg_gpu_aggregates(Mg, l));
-    for (int32_t i = 0; i < Mh->L[l].n; i++)
+    for (int32_t i = 0; i < Mh->L[l].s.n; i++)
       ck_assert_msg(Mh->L[l].agg[i] == Mg->L[l].agg[i], "%s level %d: row %d in aggregate %d on the GPU, %d on the host",
                     spec, l, (int)i, (int)Mg->L[l].agg[i], (int)Mh->L[l].agg[i]);
     NG_ASSERT_OK(ng_amg_gpu_download(Mg, l, &P, &R, &Ac));
@@ -175,8 +176,8 @@ static void compare_hierarchies(ng_amg *Mh, ng_amg *Mg, const char *spec)
   }
   /* rho of every level (those after a GPU level estimated on the device) */
   for (int l = 0; l < Mg->nlevels; l++)
-    ck_assert_msg(fabs(Mh->L[l].rho - Mg->L[l].rho) <= 1e-10 * Mh->L[l].rho, "%s level %d: rho %.15g on the GPU, %.15g on the host",
-                  spec, l, Mg->L[l].rho, Mh->L[l].rho);
+    ck_assert_msg(fabs(Mh->L[l].s.rho - Mg->L[l].s.rho) <= 1e-10 * Mh->L[l].s.rho, "%s level %d: rho %.15g on the GPU, %.15g on the host",
+                  spec, l, Mg->L[l].s.rho, Mh->L[l].s.rho);
 }
 
 /* Every GPU level's P, R and device A_c, and every level's rho (copies). */
@@ -191,7 +192,7 @@ static void take_snapshot(ng_amg *M, snapshot *S)
   ck_assert_int_le(M->nlevels, 16);
   S->n = M->nlevels;
   for (int l = 0; l < M->nlevels; l++) {
-    S->rho[l] = M->L[l].rho;
+    S->rho[l] = M->L[l].s.rho;
     if (l < M->nlevels - 1 && M->L[l].gpu) NG_ASSERT_OK(ng_amg_gpu_download(M, l, &S->X[l][0], &S->X[l][1], &S->X[l][2]));
   }
 }
@@ -322,10 +323,10 @@ START_TEST(gpu_smoothers_match_host)
       ck_assert_int_eq(Mh->nlevels, Mg->nlevels);
       for (int l = 0; l < Mh->nlevels; l++) {
         int nh = 0, ng = 0;
-        const int32_t *ch = ng_smoother_row_colors(Mh, l, &nh), *cg = ng_smoother_row_colors(Mg, l, &ng);
-        if (!ch || !Mh->L[l].sdata) continue;
+        const int32_t *ch = ng_smoother_row_colors(Mh->sopts.ops, &Mh->L[l].s, &nh), *cg = ng_smoother_row_colors(Mg->sopts.ops, &Mg->L[l].s, &ng);
+        if (!ch || !Mh->L[l].s.sdata) continue;
         ck_assert_int_eq(nh, ng);
-        ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].n * sizeof(int32_t)) == 0,
+        ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].s.n * sizeof(int32_t)) == 0,
                       "%s %s level %d: GPU colors differ from the host's", c[q].spec, sm[s], l);
       }
       int32_t n = A[0]->n_local;
@@ -453,20 +454,20 @@ START_TEST(gpu_mcgs_device_setup)
       int smoothed = 0;
       for (int l = 0; l < Mh->nlevels; l++) {
         int nh = 0, ng = 0;
-        const int32_t *ch = ng_smoother_row_colors(Mh, l, &nh), *cg = ng_smoother_row_colors(Mg, l, &ng);
-        if (!ch || !Mh->L[l].sdata) continue;
+        const int32_t *ch = ng_smoother_row_colors(Mh->sopts.ops, &Mh->L[l].s, &nh), *cg = ng_smoother_row_colors(Mg->sopts.ops, &Mg->L[l].s, &ng);
+        if (!ch || !Mh->L[l].s.sdata) continue;
         smoothed++;
         /* a level in the 64-bit offset layout (NG_CSR_OFFSETS64 forces it on
          * the finest) is built on the host by design */
         if (l > 0 || !getenv("NG_CSR_OFFSETS64"))
-          ck_assert_msg(ng_smoother_built_on_device(Mg, l), "%s %s level %d: not built on the device", specs[q], cfg[s],
+          ck_assert_msg(ng_smoother_built_on_device(Mg->sopts.ops, &Mg->L[l].s), "%s %s level %d: not built on the device", specs[q], cfg[s],
                         l);
-        ck_assert(!ng_smoother_built_on_device(Mh, l));
+        ck_assert(!ng_smoother_built_on_device(Mh->sopts.ops, &Mh->L[l].s));
         ck_assert_int_eq(nh, ng);
-        ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].n * sizeof(int32_t)) == 0,
+        ck_assert_msg(memcmp(ch, cg, (size_t)Mh->L[l].s.n * sizeof(int32_t)) == 0,
                       "%s %s level %d: device colors differ from the host's", specs[q], cfg[s], l);
         if (l == 0 && !strstr(cfg[s], "hash")) ck_assert_int_le(nh, 8); /* natural order on a 27-point grid */
-        const char *how = ng_smoother_sweep_kind(Mg, l);
+        const char *how = ng_smoother_sweep_kind(Mg->sopts.ops, &Mg->L[l].s);
         ck_assert(how != NULL);
         if (!mode) ck_assert_msg(strstr(how, "one launch") != NULL, "level %d sweeps by: %s", l, how);
         else if (strstr(cfg[s], "single")) ck_assert_msg(strstr(how, "FP32") != NULL, "level %d sweeps by: %s", l, how);
@@ -481,11 +482,11 @@ START_TEST(gpu_mcgs_device_setup)
         ng_amg *Mq = ng_amg_of(Q);
         for (int l = 0; l < Mq->nlevels; l++) {
           int nq = 0, nh = 0;
-          const int32_t *cq = ng_smoother_row_colors(Mq, l, &nq), *ch = ng_smoother_row_colors(Mh, l, &nh);
-          if (!cq || !Mq->L[l].sdata) continue;
-          ck_assert(!ng_smoother_built_on_device(Mq, l));
+          const int32_t *cq = ng_smoother_row_colors(Mq->sopts.ops, &Mq->L[l].s, &nq), *ch = ng_smoother_row_colors(Mh->sopts.ops, &Mh->L[l].s, &nh);
+          if (!cq || !Mq->L[l].s.sdata) continue;
+          ck_assert(!ng_smoother_built_on_device(Mq->sopts.ops, &Mq->L[l].s));
           ck_assert_int_eq(nq, nh);
-          ck_assert(memcmp(cq, ch, (size_t)Mq->L[l].n * sizeof(int32_t)) == 0);
+          ck_assert(memcmp(cq, ch, (size_t)Mq->L[l].s.n * sizeof(int32_t)) == 0);
         }
         ng_precond_destroy(Q);
       }
@@ -539,8 +540,8 @@ START_TEST(gpu_mcgs_residual)
       snprintf(opt, sizeof(opt), "-precond amg -amg_coarse_size 50 %s", cfg[s]);
       ng_precond P = ng_test_amg(gpu, A, opt);
       ng_amg *M = ng_amg_of(P);
-      ck_assert_msg(M->L[0].Aops == NULL, "%s: the hierarchy made a copy of the finest matrix", cfg[s]);
-      const char *how = ng_smoother_sweep_kind(M, 0);
+      ck_assert_msg(M->L[0].s.Aops == NULL, "%s: the hierarchy made a copy of the finest matrix", cfg[s]);
+      const char *how = ng_smoother_sweep_kind(M->sopts.ops, &M->L[0].s);
       ck_assert(how != NULL);
       if (mode) ck_assert_msg(strstr(how, "color-DIA") || strstr(cfg[s], "mmcgs"), "level 0 sweeps by: %s", how);
       else ck_assert_msg(strstr(how, "one launch") != NULL, "level 0 sweeps by: %s", how);
