@@ -6,6 +6,7 @@
  * -amg_mmcgs_theta, -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values,
  * -amg_smoother_setup, -amg_cheby_degree, -amg_cheby_ratio. */
 #include "smoother.h"
+#include "../solver/solver.h" /* the method's symmetry, for -amg_smoother auto */
 
 /* the method, its coloring and its polynomial */
 static const ng_option_def ng_smoother_options_rows[] = {
@@ -53,8 +54,8 @@ static ng_status auto_smoother(ng_options opts, const char **smoother)
   const char *solver = "", *precision = "";
   NG_CHECK(ng_options_get_string(opts, "solver", &solver));
   NG_CHECK(ng_options_get_string(opts, "amg_precision", &precision));
-  int nonsymmetric = !strcmp(solver, "bicgstab") || !strcmp(solver, "pbicgstab") || !strcmp(solver, "gmres") ||
-                     !strcmp(solver, "fgmres");
+  const ng_solver_ops *method = ng_solver_find(solver); /* NULL: an unknown name, refused by the solver */
+  int nonsymmetric = method && !method->symmetric;
   *smoother = nonsymmetric && strcmp(precision, "single") ? "mcgs" : "jacobi";
   return NG_SUCCESS;
 }

@@ -86,4 +86,4 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
   return ng_krylov_not_converged(S);
 }
 
-const ng_solver_ops ng_solver_bicgstab = {"bicgstab", 5, 7, bicgstab_solve, NULL};
+const ng_solver_ops ng_solver_bicgstab = {"bicgstab", 5, 7, bicgstab_solve, NULL, 0};

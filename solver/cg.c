@@ -236,4 +236,4 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
 }
 
 /* one more work vector than the textbook form needs: s of cg_single.c */
-const ng_solver_ops ng_solver_cg = {"cg", 4, 5, cg_solve, NULL};
+const ng_solver_ops ng_solver_cg = {"cg", 4, 5, cg_solve, NULL, 1};

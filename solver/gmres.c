@@ -207,5 +207,5 @@ static ng_status gmres_solve(ng_solver S, const double *b, double *x)
   }
 }
 
-const ng_solver_ops ng_solver_gmres = {"gmres", 0, 0, gmres_solve, gmres_work_size};
-const ng_solver_ops ng_solver_fgmres = {"fgmres", 0, 0, gmres_solve, gmres_work_size};
+const ng_solver_ops ng_solver_gmres = {"gmres", 0, 0, gmres_solve, gmres_work_size, 0};
+const ng_solver_ops ng_solver_fgmres = {"fgmres", 0, 0, gmres_solve, gmres_work_size, 0};

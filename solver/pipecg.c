@@ -95,4 +95,4 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
   return ng_krylov_not_converged(S);
 }
 
-const ng_solver_ops ng_solver_pipecg = {"pipecg", 9, 9, pipecg_solve, NULL};
+const ng_solver_ops ng_solver_pipecg = {"pipecg", 9, 9, pipecg_solve, NULL, 1};

@@ -23,6 +23,10 @@ typedef struct ng_solver_ops {
    * depends on the options (gmres: on -gmres_restart): vectors and doubles
    * of host scratch (S->hwork). */
   void (*work_size)(ng_solver S, int *nvec, size_t *nhost);
+  /* 1: the method asks for a symmetric (positive definite) operator and
+   * preconditioner (cg, pipecg); 0: any (bicgstab, gmres, fgmres). An AMG
+   * with -amg_smoother auto picks its smoother by it. */
+  int symmetric;
 } ng_solver_ops;
 /* Largest -gmres_restart (the GPU basis products pass m + 1 coefficients
  * through the reduction scratch; the host Hessenberg matrix is (m+1) x m). */
