@@ -45,7 +45,6 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   const char *s;
   int pre, post, coarse_sweeps, counts[64], nc, coarse_size;
   NG_CHECK(ng_options_get_real(opts, "amg_theta", &M->theta));
-  NG_CHECK(ng_options_get_real(opts, "amg_omega", &M->omega_opt));
   NG_CHECK(ng_options_get_real(opts, "amg_sparsify", &M->sparsify));
   NG_CHECK(ng_options_get_real(opts, "amg_theta_coarse", &M->theta_coarse));
   NG_CHECK(ng_options_get_string(opts, "amg_strength", &s));
@@ -93,6 +92,7 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   M->agglomerate_auto = agg_rows == 0;
   /* -amg_smoother and its options (smoother/smoother_options.c) */
   NG_CHECK(ng_smoother_read_options(opts, &M->sopts));
+  M->omega_opt = M->sopts.omega; /* -amg_omega, read once by the smoother side: also each level's weight */
   NG_CHECK(ng_options_get_string(opts, "amg_coarse_solver", &s));
   M->coarse_direct = !strcmp(s, "direct");
   NG_CHECK(ng_options_get_string(opts, "amg_format", &s));
