@@ -335,8 +335,8 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(finish_level(ctx, M, A, level_matrix(M, A, l), l, 0));
     ng_amg_trace(ctx, "finish", l, &tl);
   }
-  ng_amg_early_free(M);
-  ng_amg_k_free(ctx, M); /* not taken: level 0 has no smoother (the coarsest, inverted) */
+  ng_amg_early_free(M); /* not taken: level 0 has no smoother (the coarsest, inverted) */
+  ng_amg_k_free(ctx, M); /* a rebuild's K-step vectors: ng_amg_k_setup makes them for the new levels */
   if (M->single) NG_CHECK(ng_amg_single_build(ctx, M, A));
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;
@@ -417,6 +417,7 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
 {
   ng_amg_early_free(M);
   if (!M->L) return;
+  ng_amg_k_free(ctx, M); /* -amg_cycle k's work vectors */
   ng_amg_dist_free(ctx, M);
   for (int l = 0; l < M->max_levels; l++) {
     ng_amg_level *L = &M->L[l];
