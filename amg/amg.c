@@ -88,8 +88,7 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_int(opts, "amg_max_levels", &M->max_levels));
   int agg_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_agglomerate_rows", &agg_rows));
-  M->agglomerate_rows = agg_rows;
-  M->agglomerate_auto = agg_rows == 0;
+  M->agglomerate_rows = agg_rows; /* 0: the device decides in setup_options */
   /* -amg_smoother and its options (smoother/smoother_options.c) */
   NG_CHECK(ng_smoother_read_options(opts, &M->sopts));
   M->omega_opt = M->sopts.omega; /* -amg_omega, read once by the smoother side: also each level's weight */
@@ -196,7 +195,7 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   /* -amg_agglomerate_rows 0: on GPUs a level of a few thousand rows a rank
    * costs each exchange's latency (~20 us) at every smoothing step; 30000
    * measured best on 2 and 4 H100s (doc/performance.md, multi-GPU) */
-  if (M->agglomerate_auto) M->agglomerate_rows = P->ctx->on_gpu ? 30000 : 1000;
+  if (M->agglomerate_rows == 0) M->agglomerate_rows = P->ctx->on_gpu ? 30000 : 1000;
   int min_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);

@@ -255,7 +255,6 @@ typedef struct {
   int64_t rho_work_n;
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
-  int agglomerate_auto;          /* -amg_agglomerate_rows 0: the device decides (amg.c setup_options) */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
   int single;                    /* -amg_precision single: the cycle in FP32 (amg_single.c) */
   void *fp32;                    /* its float copies of the hierarchy (amg_single.c) */

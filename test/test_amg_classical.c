@@ -257,22 +257,8 @@ END_TEST
 
 static int pcg_iterations(ng_matrix A, ng_vector b, const char *opts)
 {
-  ng_options o;
-  ng_solver S;
-  ng_vector x;
-  int its;
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, "-solver pcg -precond amg -tol 1e-8"));
-  NG_ASSERT_OK(ng_options_set_from_string(o, opts));
-  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
-  NG_ASSERT_OK(ng_vector_create(A, &x));
-  NG_ASSERT_OK(ng_vector_fill(x, 0.0));
-  NG_ASSERT_OK(ng_solver_solve(S, b, x));
-  NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
-  ng_vector_destroy(x);
-  ng_solver_destroy(S);
-  ng_options_destroy(o);
+  int its = ng_test_pcg_amg(ctx, A, b, opts);
+  ck_assert_msg(its >= 0, "AMG-PCG %s failed: %s", opts, ng_last_error());
   return its;
 }
 

@@ -73,25 +73,11 @@ static double max_rel_diff(const double *a, const double *b, int32_t n)
   return m > 0 ? d / m : d;
 }
 
+/* AMG-PCG iterations with these options (the solve must succeed). */
 static int pcg(ng_matrix A, ng_vector b, const char *extra)
 {
-  char opt[256];
-  ng_options o;
-  ng_solver S;
-  ng_vector x;
-  int its;
-  snprintf(opt, sizeof(opt), "-solver pcg -precond amg -tol 1e-8 %s", extra);
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, opt));
-  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
-  NG_ASSERT_OK(ng_vector_create(A, &x));
-  NG_ASSERT_OK(ng_vector_fill(x, 0.0));
-  NG_ASSERT_OK(ng_solver_solve(S, b, x));
-  NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
-  ng_vector_destroy(x);
-  ng_solver_destroy(S);
-  ng_options_destroy(o);
+  int its = ng_test_pcg_amg(ctx, A, b, extra);
+  ck_assert_msg(its >= 0, "AMG-PCG %s failed: %s", extra, ng_last_error());
   return its;
 }
 
@@ -322,27 +308,7 @@ END_TEST
 
 /* PCG iterations, or -1 when the solve fails (an indefinite preconditioner
  * breaks CG down: the message is printed). */
-static int pcg_or_fail(ng_matrix A, ng_vector b, const char *extra)
-{
-  char opt[256];
-  ng_options o;
-  ng_solver S;
-  ng_vector x;
-  int its = -1;
-  snprintf(opt, sizeof(opt), "-solver pcg -precond amg -tol 1e-8 -maxit 1000 %s", extra);
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, opt));
-  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
-  NG_ASSERT_OK(ng_vector_create(A, &x));
-  NG_ASSERT_OK(ng_vector_fill(x, 0.0));
-  if (ng_solver_solve(S, b, x) == NG_SUCCESS) NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
-  else printf("%s: %s\n", opt, ng_last_error());
-  ng_vector_destroy(x);
-  ng_solver_destroy(S);
-  ng_options_destroy(o);
-  return its;
-}
+static int pcg_or_fail(ng_matrix A, ng_vector b, const char *extra) { return ng_test_pcg_amg(ctx, A, b, extra); }
 
 /* The W-cycle is positive definite wherever the V-cycle is (issue 31 item
  * 3): on the CFD classes with the default sparsified coarse operators the

@@ -108,6 +108,27 @@ ng_precond ng_test_amg(ng_context ctx, ng_matrix A, const char *options)
   return P;
 }
 
+int ng_test_pcg_amg(ng_context ctx, ng_matrix A, ng_vector b, const char *options)
+{
+  ng_options o;
+  ng_solver S;
+  ng_vector x;
+  int its = -1;
+  NG_ASSERT_OK(ng_options_create(&o));
+  NG_ASSERT_OK(ng_options_set_from_string(o, "-solver pcg -precond amg -tol 1e-8 -maxit 1000"));
+  NG_ASSERT_OK(ng_options_set_from_string(o, options));
+  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
+  NG_ASSERT_OK(ng_solver_set_operator(S, A));
+  NG_ASSERT_OK(ng_vector_create(A, &x));
+  NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+  if (ng_solver_solve(S, b, x) == NG_SUCCESS) NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
+  else printf("AMG-PCG %s: %s\n", options, ng_last_error());
+  ng_vector_destroy(x);
+  ng_solver_destroy(S);
+  ng_options_destroy(o);
+  return its;
+}
+
 void ng_test_apply(ng_precond P, ng_matrix A, const double *r, double *z)
 {
   ng_vector rv, zv;

@@ -18,6 +18,9 @@ unsigned ng_test_seed(void);
 int ng_test_no_gpu(void);
 /* An AMG preconditioner of A on ctx: "-precond amg", then the options. */
 ng_precond ng_test_amg(ng_context ctx, ng_matrix A, const char *options);
+/* AMG-PCG from x0 = 0 ("-solver pcg -precond amg -tol 1e-8 -maxit 1000", then
+ * options): its iterations, or -1 (the error printed) when the solve fails. */
+int ng_test_pcg_amg(ng_context ctx, ng_matrix A, ng_vector b, const char *options);
 /* z = one application of P to r (host arrays of A's local length). */
 void ng_test_apply(ng_precond P, ng_matrix A, const double *r, double *z);
 /* Runs a suite; returns the process exit code (77 = skipped if skip_all). */
