@@ -7,6 +7,7 @@
  * includes this has its own copies (no relocatable device code). */
 #ifndef NG_AMG_KERNELS_CUDA_CUH
 #define NG_AMG_KERNELS_CUDA_CUH
+#include <limits.h>
 #include <stdint.h>
 #ifndef TPB
 #define TPB 256
@@ -364,6 +365,103 @@ static __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *co
       Pval[p] = __dadd_rn(Pval[p], ptent[i]);
     }
   }
+}
+
+/* ---- P's pattern and values, a group of G lanes per row (G >= the longest
+ * row: one entry a lane) ----------------------------------------------------
+ * k_ppattern / k_pvalues give a row to one lane, which reads its 27 entries
+ * 27 apart across the warp and sorts with an insertion sort in a scratch
+ * array as long as A (30 + 34 ms at lap27:256 on the H100). Here the row's
+ * entries sit in the group's lanes side by side: a lane owns P entry
+ * (i, a) when it holds the first occurrence of aggregate a in the row
+ * (__match_any_sync), its place among the row's aggregates is the number of
+ * smaller owned ones (G shuffles), and its value adds the row's terms for a
+ * one at a time in row order (a ballot loop), so that P equals k_pvalues'
+ * (and the host's) bit for bit. mode 0: counts; 1: columns and values; 2:
+ * values (an update). */
+template <int G> __device__ static unsigned pgroup_mask()
+{
+  return G == 32 ? 0xffffffffu : ((1u << G) - 1) << ((threadIdx.x & 31) & ~(G - 1));
+}
+template <int G>
+static __global__ void __launch_bounds__(TPB) k_prow(int mode, int32_t n, const int64_t *rp, const int32_t *col,
+                                                     const double *val, const int32_t *agg, const double *ptent,
+                                                     double omega, const double *sd, double f, int sgn, int64_t *cnt,
+                                                     const int32_t *Prp, int32_t *Pcol, double *Pval, int *flag)
+{
+  const unsigned m = pgroup_mask<G>();
+  const int gl = threadIdx.x & (G - 1), shift = (threadIdx.x & 31) & ~(G - 1);
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x / G;
+  for (int64_t r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G; r < n; r += stride) {
+    const int32_t i = (int32_t)r;
+    const int64_t k = rp[i] + gl;
+    const bool valid = k < rp[i + 1];
+    const int32_t j = valid ? col[k] : -1;
+    const int32_t a = valid ? agg[j] : -1;
+    const bool has = a >= 0;
+    const unsigned same = __match_any_sync(m, has ? a : -1);
+    const bool first = has && (int)(__ffs(same) - 1) == (int)(threadIdx.x & 31);
+    const unsigned firsts = (__ballot_sync(m, first) & m) >> shift;
+    int rank = 0;
+    for (unsigned b = firsts; b; b &= b - 1) {
+      int32_t o = __shfl_sync(m, a, __ffs(b) - 1, G);
+      rank += first && o < a;
+    }
+    if (mode == 0) {
+      if (gl == 0) cnt[i] = __popc(firsts);
+      continue;
+    }
+    const int32_t lo = Prp[i];
+    if (mode == 1 && first) Pcol[lo + rank] = a;
+    /* the diagonal, its entries added in row order */
+    const double v = valid ? val[k] : 0.0;
+    double d = 0.0;
+    for (unsigned b = (__ballot_sync(m, valid && j == i) & m) >> shift; b; b &= b - 1)
+      d += __shfl_sync(m, v, __ffs(b) - 1, G);
+    if (d == 0.0) {
+      if (first) Pval[lo + rank] = 0.0;
+      if (gl == 0) atomicExch(flag, 1);
+      continue;
+    }
+    const double s = -omega / d;
+    /* -amg_filter: the weak couplings go onto the diagonal, in row order */
+    bool st = true;
+    double df = d;
+    if (sd) {
+      st = valid && j != i && strong(v, f, sd[i], sd[j], sgn);
+      for (unsigned b = (__ballot_sync(m, valid && j != i && !st) & m) >> shift; b; b &= b - 1)
+        df = __dadd_rn(df, __shfl_sync(m, v, __ffs(b) - 1, G));
+    }
+    const bool incl = has && (!sd || j == i || st);
+    const double term = incl ? __dmul_rn(__dmul_rn(s, sd && j == i ? df : v), ptent[j]) : 0.0;
+    double acc = 0.0;
+    for (unsigned b = (__ballot_sync(m, incl) & m) >> shift; b; b &= b - 1) {
+      int src = __ffs(b) - 1;
+      int32_t o = __shfl_sync(m, a, src, G);
+      double t = __shfl_sync(m, term, src, G);
+      if (first && o == a) acc = __dadd_rn(acc, t);
+    }
+    if (first) {
+      if (agg[i] == a) acc = __dadd_rn(acc, ptent[i]);
+      Pval[lo + rank] = acc;
+    }
+  }
+}
+
+/* *len = the longest row (atomicMax after a warp reduction) */
+static __global__ void k_max_row(int32_t n, const int64_t *rp, int *len)
+{
+  int mx = 0;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t l = rp[i + 1] - rp[i];
+    int c = l > INT_MAX ? INT_MAX : (int)l;
+    mx = c > mx ? c : mx;
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    int x = __shfl_down_sync(0xffffffffu, mx, o);
+    mx = x > mx ? x : mx;
+  }
+  if ((threadIdx.x & 31) == 0 && mx) atomicMax(len, mx);
 }
 
 /* Blocks of TPB threads for n items (at least 1; a grid-stride loop covers

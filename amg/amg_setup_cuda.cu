@@ -64,6 +64,7 @@ typedef struct {
   int *flag;                 /* device: overflow / bad row */
   double *sd;                /* -amg_filter: sqrt |a_ii| (made at the setup, reused by updates) */
   int hcAP, hcC;             /* hash table size of each product (spgemm) */
+  int pgroup;                /* lanes a row of k_prow (8, 16, 32), 0: k_ppattern / k_pvalues (a row past 32) */
   int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
 } amg_gpu;
 
@@ -309,6 +310,32 @@ __device__ static double start_value(int32_t i)
   x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ull;
   x ^= x >> 32;
   return 0.5 + (double)(x & 0xffff) / 65536.0;
+}
+
+/* k_rho_init with GL lanes a row reading the row side by side (the diagonal
+ * entries added in row order, as there): 2.1 against 9 ms at lap27:256 */
+__global__ void k_rho_init_g(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *s, int *bad)
+{
+  GROUP_LOOP(n) {
+    unsigned m = group_mask();
+    int gl = group_lane();
+    double d = 0.0;
+    for (int32_t k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
+      int32_t k = k0 + gl;
+      bool isd = k < e && col[k] == i;
+      double v = isd ? val[k] : 0.0;
+      for (unsigned b = group_ballot(m, isd); b; b &= b - 1) d += __shfl_sync(m, v, __ffs(b) - 1, GL);
+    }
+    if (gl == 0) {
+      if (d == 0.0) atomicMin(bad, i);
+      s[i] = 1.0 / sqrt(fabs(d));
+    }
+  }
+}
+/* the start vector times s: rho_init's t */
+__global__ void k_rho_start(int32_t n, const double *s, double *t)
+{
+  ROW_LOOP(n) t[i] = start_value(i) * s[i];
 }
 
 /* s = |a_ii|^-1/2, v = start vector (v != NULL); *bad = first zero diagonal row */
@@ -895,6 +922,46 @@ static ng_status host_copy(amg_gpu *g, ng_amg_level *C, int whole)
   return NG_SUCCESS;
 }
 
+/* g->pgroup: the lanes a row of k_prow, 16 or 32, the fewer that hold the
+ * longest row of A; 0 (the lane-a-row kernels) past 32 entries or up to 8. */
+static ng_status prow_group(amg_gpu *g)
+{
+  struct ng_cuda *cu = g->ctx->cuda;
+  int *d = NULL, len = 0;
+  NG_CHECK(NG_CUDA_TMP(cu, d, 1));
+  cudaError_t e = cudaMemsetAsync(d, 0, sizeof(int), cu->stream);
+  if (e == cudaSuccess && g->n) {
+    k_max_row<<<blocks(g->n), TPB, 0, cu->stream>>>(g->n, g->Arp, d);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&len, d, sizeof(int), cudaMemcpyDeviceToHost, cu->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream);
+  ng_cuda_tmp_free(cu, d);
+  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: the longest row of A: %s", cudaGetErrorString(e));
+  /* rows of at most 8 (lap7) are read well enough a lane a row: the group's
+   * ballots and shuffles cost more there (prolong 24 against 20 ms at lap7:256) */
+  g->pgroup = len <= 8 ? 0 : len <= 16 ? 16 : len <= 32 ? 32 : 0;
+  return NG_SUCCESS;
+}
+
+/* k_prow<g->pgroup> over A's rows (mode: 0 counts into cnt, 1 columns and
+ * values, 2 values) */
+static ng_status prow_launch(amg_gpu *g, int mode, double omega, const double *sd, double f, int sgn, int64_t *cnt)
+{
+  cudaStream_t s = g->ctx->cuda->stream;
+  int nb = blocks((int64_t)g->n * g->pgroup);
+#define PROW(G)                                                                                  \
+  k_prow<G><<<nb, TPB, 0, s>>>(mode, g->n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega, sd, f, sgn, cnt, \
+                               g->Prp, g->Pcol, g->Pval, g->flag)
+  if (g->pgroup == 8) PROW(8);
+  else if (g->pgroup == 16) PROW(16);
+  else PROW(32);
+#undef PROW
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(e));
+  return NG_SUCCESS;
+}
+
 static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter)
 {
   struct ng_cuda *cu = g->ctx->cuda;
@@ -907,18 +974,24 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     int64_t *cnt = NULL;
     ng_status st = NG_SUCCESS;
     NG_CHECK(NG_CUDA_TMP(cu, g->ptent, n));
+    NG_CHECK(prow_group(g));
     NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, size, g->nagg ? g->nagg : 1), tfail);
     NG_CHECK_GOTO(st, cudaMemsetAsync(size, 0, (size_t)g->nagg * sizeof(int32_t), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), tfail);
     k_agg_size<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size);
     k_ptent<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size, g->ptent);
-    NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, scratch, g->nnzA ? g->nnzA : 1), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, cnt, (size_t)n + 1), tfail);
-    k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, cnt, NULL, NULL);
+    if (g->pgroup) { /* the counts only; columns and values below in one pass */
+      NG_CHECK_GOTO(st, prow_launch(g, 0, omega_p, NULL, 0.0, M->strength_signed, cnt), tfail);
+    } else {
+      NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, scratch, g->nnzA ? g->nnzA : 1), tfail);
+      k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, cnt, NULL, NULL);
+    }
     NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
     NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &g->Prp, &g->nnzP, "the prolongator", 0), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pcol, g->nnzP ? g->nnzP : 1), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pval, g->nnzP ? g->nnzP : 1), tfail);
-    k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, NULL, g->Prp, g->Pcol);
+    if (!g->pgroup)
+      k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, NULL, g->Prp, g->Pcol);
     NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rcol, g->nnzP ? g->nnzP : 1), tfail);
     NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rval, g->nnzP ? g->nnzP : 1), tfail);
@@ -934,9 +1007,12 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
     NG_CUDA_LAUNCH_CHECK();
   }
-  k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p,
-                                               filter > 0 ? g->sd : NULL, filter, M->strength_signed, g->Prp, g->Pcol,
-                                               g->Pval, g->flag);
+  if (g->pgroup) /* the setup's columns with the values, or an update's values */
+    NG_CHECK(prow_launch(g, refresh ? 2 : 1, omega_p, filter > 0 ? g->sd : NULL, filter, M->strength_signed, NULL));
+  else
+    k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p,
+                                                 filter > 0 ? g->sd : NULL, filter, M->strength_signed, g->Prp, g->Pcol,
+                                                 g->Pval, g->flag);
   cudaError_t pe = cudaGetLastError();
   if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
   trace(g, "transfer: P values", &tt);
@@ -1201,7 +1277,8 @@ extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *din
  * with a zero diagonal, n when none. The work vectors live in M->rho_work
  * (made at the setup, reused by every update, freed with the hierarchy). */
 static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, const int32_t *rp,
-                            const int32_t *col, const double *val, int iters, double *rho, int32_t *bad)
+                            const int32_t *col, const double *val, const ng_spmv_ops *ops, void *data, int iters,
+                            double *rho, int32_t *bad)
 {
   cudaStream_t st = ctx->cuda->stream;
   double *s, *t, *w, *red, est = 0;
@@ -1224,13 +1301,15 @@ static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, c
   e = cudaMemsetAsync(red + RHO_EST, 0, 3 * sizeof(double), st);
   if (e == cudaSuccess) e = cudaMemsetAsync(dbad, 0x7f, sizeof(int), st);
   if (e == cudaSuccess) {
-    k_rho_init<<<blocks(n), TPB, 0, st>>>(n, rp, col, val, s, t, dbad);
-    k_rho_t<<<blocks(n), TPB, 0, st>>>(n, s, t);
+    k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, st>>>(n, rp, col, val, s, dbad);
+    k_rho_start<<<blocks(n), TPB, 0, st>>>(n, s, t);
     e = cudaGetLastError();
   }
   for (int it = 0; it < iters && e == cudaSuccess; it++) {
-    /* about four entries per lane */
-    if (mean <= 16) k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
+    if (ops) { /* the finest level's V-cycle table (dia_half: 0.76 against 2.4 ms a product at lap27:256) */
+      ng_status as = ops->apply(data, 1.0, t, 0.0, w);
+      if (as != NG_SUCCESS) return ng_error_trace(as, __FILE__, __LINE__);
+    } else if (mean <= 16) /* about four entries per lane */ k_rho_apply<4><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
     else if (mean <= 32) k_rho_apply<8><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
     else if (mean <= 64) k_rho_apply<16><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
     else k_rho_apply<32><<<RHO_BLOCKS, TPB, 0, st>>>(n, rp, col, val, t, w, red);
@@ -1255,6 +1334,8 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
   int32_t n = 0, bad = INT32_MAX;
   int64_t nnz;
   double est = 0;
+  const ng_spmv_ops *ops = NULL;
+  void *data = NULL;
   *done = 0;
   if (l == 0) { /* the user's matrix when it is one rank's device CSR (its diagonal read from there) */
     int32_t *r, *c;
@@ -1262,12 +1343,14 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
     if (!A->ctx->on_gpu || A->n_local != A->n_global || ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &r, &c, &x) != NG_SUCCESS)
       return NG_SUCCESS;
     rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz;
+    /* the products on the cycle's own copy of A when there is one (made first, amg_setup.c) */
+    if (M->L[0].s.Aops && M->L[0].s.Aops->on_gpu) ops = M->L[0].s.Aops, data = M->L[0].s.Adata;
   } else { /* level l - 1's device product */
     amg_gpu *f = M->gpu ? levels(M)[l - 1] : NULL;
     if (!f || !f->Crp) return NG_SUCCESS;
     rp = f->Crp, col = f->Ccol, val = f->Cval, n = f->nagg, nnz = f->nnzC;
   }
-  NG_CHECK(device_rho(M, A->ctx, n, nnz, rp, col, val, iters, &est, &bad));
+  NG_CHECK(device_rho(M, A->ctx, n, nnz, rp, col, val, ops, data, iters, &est, &bad));
   if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d (0-based %d) has a zero or missing diagonal entry",
                                     l ? "a coarse level's row" : "row", (int)bad + 1, (int)bad);
   if (!(est > 0) || !isfinite(est))

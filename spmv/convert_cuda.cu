@@ -131,22 +131,6 @@ __global__ void k_sell_fill(int64_t nt, int64_t n, int C, const int64_t *sptr, c
 }
 
 /* ---- DIA: dia.c's ng_dia_build / ng_dia_fill ------------------------------------- */
-/* the stored count is summed over the warp first: an atomic per row on the
- * one counter serialised the kernel (1.6 ms at 2.1M rows on the H100) */
-__global__ void k_dia_mark(int64_t n, int half, const int64_t *rp, const int32_t *acol, unsigned char *mark,
-                           unsigned long long *stored)
-{
-  int64_t i = TID;
-  unsigned long long c = 0;
-  if (i < n)
-    for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
-      int64_t off = (int64_t)acol[p] - i;
-      if (!mark[off + n - 1]) mark[off + n - 1] = 1; /* read first: every row hits the same few bytes */
-      c += !half || off <= 0;
-    }
-  for (int o = 16; o > 0; o /= 2) c += __shfl_down_sync(0xffffffffu, c, o);
-  if ((threadIdx.x & 31) == 0 && c) atomicAdd(stored, c);
-}
 /* first k >= 1 where +k and -k differ */
 __global__ void k_dia_symmetric_pattern(int64_t n, const unsigned char *mark, unsigned long long *first)
 {
@@ -164,37 +148,85 @@ __device__ int32_t dia_find(const int32_t *off, int32_t nd, int64_t o)
   }
   return -1;
 }
-__global__ void k_dia_fill(int64_t n, int half, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
-                           const double *aval, double *val, unsigned long long *bad)
+/* The DIA kernels with DG lanes a row: with a lane a row, a 27-point row's
+ * entries were read 27 apart across the warp (the marks, the fill and the
+ * mirror made most of the 46 ms of lap27:256's dia_half conversion on the
+ * H100); the group reads them side by side. The stored count is summed over
+ * the warp before its one atomic. An entry adds into its slot as the
+ * lane-a-row loop did, one entry at a time in row order: the lanes of a
+ * chunk whose entries share a slot (duplicates) are walked in lane order by
+ * the slot's first lane, so the sums are the same bit for bit. */
+#define DG 8
+__device__ unsigned dg_mask() { return ((1u << DG) - 1) << ((threadIdx.x & 31) & ~(DG - 1)); }
+/* slot[q] += v in row order over the chunk's lanes (q < 0: nothing) */
+__device__ void dg_add(unsigned m, int64_t q, double v, double *slot)
 {
-  int64_t i = TID;
-  if (i >= n) return;
-  for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
-    int64_t o = (int64_t)acol[p] - i;
-    if (half && o > 0) continue;
-    int32_t d = dia_find(off, nd, o);
-    if (d < 0) {
-      atomicMin(bad, (unsigned long long)i);
-      continue;
+  const int lane = threadIdx.x & 31, shift = lane & ~(DG - 1);
+  unsigned same = __match_any_sync(m, q);
+  bool lead = q >= 0 && (int)(__ffs(same) - 1) == lane;
+  double acc = lead ? slot[q] : 0.0;
+  for (unsigned b = (__ballot_sync(m, q >= 0) & m) >> shift; b; b &= b - 1) {
+    int src = __ffs(b) - 1;
+    int64_t qs = __shfl_sync(m, q, src, DG);
+    double vs = __shfl_sync(m, v, src, DG);
+    if (lead && qs == q) acc += vs;
+  }
+  if (lead) slot[q] = acc;
+}
+__global__ void k_dia_mark_g(int64_t n, int half, const int64_t *rp, const int32_t *acol, unsigned char *mark,
+                             unsigned long long *stored)
+{
+  int64_t i = TID / DG;
+  unsigned long long c = 0;
+  if (i < n)
+    for (int64_t p = rp[i] + (threadIdx.x & (DG - 1)); p < rp[i + 1]; p += DG) {
+      int64_t off = (int64_t)acol[p] - i;
+      if (!mark[off + n - 1]) mark[off + n - 1] = 1;
+      c += !half || off <= 0;
     }
-    val[(size_t)d * n + i] += aval[p];
+  for (int o = 16; o > 0; o /= 2) c += __shfl_down_sync(0xffffffffu, c, o);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(stored, c);
+}
+/* val[d][i] += a_ij (half: the lower triangle and the diagonal) */
+__global__ void k_dia_fill_g(int64_t n, int half, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
+                             const double *aval, double *val, unsigned long long *bad)
+{
+  int64_t i = TID / DG;
+  if (i >= n) return; /* the whole group */
+  unsigned m = dg_mask();
+  for (int64_t p0 = rp[i], e = rp[i + 1]; p0 < e; p0 += DG) {
+    int64_t p = p0 + (threadIdx.x & (DG - 1)), q = -1;
+    double v = 0.0;
+    if (p < e) {
+      int64_t o = (int64_t)acol[p] - i;
+      if (!(half && o > 0)) {
+        int32_t d = dia_find(off, nd, o);
+        if (d < 0) atomicMin(bad, (unsigned long long)i);
+        else q = (int64_t)d * n + i, v = aval[p];
+      }
+    }
+    dg_add(m, q, v, val);
   }
 }
-/* U[d][j] = A(i, j) for j > i, off[d] = i - j (dia.c's dia_check_symmetric) */
-__global__ void k_dia_mirror(int64_t n, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
-                             const double *aval, double *U, unsigned long long *bad)
+/* U[d][j] += A(i, j) for j > i, off[d] = i - j */
+__global__ void k_dia_mirror_g(int64_t n, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
+                               const double *aval, double *U, unsigned long long *bad)
 {
-  int64_t i = TID;
+  int64_t i = TID / DG;
   if (i >= n) return;
-  for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
-    int64_t j = acol[p];
-    if (j <= i) continue;
-    int32_t d = dia_find(off, nd, i - j);
-    if (d < 0) {
-      atomicMin(bad, (unsigned long long)i);
-      continue;
+  unsigned m = dg_mask();
+  for (int64_t p0 = rp[i], e = rp[i + 1]; p0 < e; p0 += DG) {
+    int64_t p = p0 + (threadIdx.x & (DG - 1)), q = -1;
+    double v = 0.0;
+    if (p < e) {
+      int64_t j = acol[p];
+      if (j > i) {
+        int32_t d = dia_find(off, nd, i - j);
+        if (d < 0) atomicMin(bad, (unsigned long long)i);
+        else q = (int64_t)d * n + j, v = aval[p];
+      }
     }
-    U[(size_t)d * n + j] += aval[p];
+    dg_add(m, q, v, U);
   }
 }
 __global__ void k_dia_compare(int64_t n, int32_t nd, const int32_t *off, const double *val, const double *U,
@@ -391,7 +423,7 @@ ng_status ng_dia_convert_cuda(ng_context ctx, const ng_dcsr *A, int half, const 
   NG_CUDA_CHECK(cudaMemsetAsync(mark.p, 0, (size_t)(nk > 0 ? nk : 1), s));
   unsigned long long init[2] = {0, ~0ull}, h[2];
   NG_CUDA_CHECK(cudaMemcpyAsync(cnt.p, init, sizeof(init), cudaMemcpyHostToDevice, s));
-  if (n) k_dia_mark<<<blocks(n), TPB, 0, s>>>(n, half, A->rp, A->col, mark.p, cnt.p);
+  if (n) k_dia_mark_g<<<blocks(n * DG), TPB, 0, s>>>(n, half, A->rp, A->col, mark.p, cnt.p);
   if (half && n > 1) k_dia_symmetric_pattern<<<blocks(n - 1), TPB, 0, s>>>(n, mark.p, cnt.p + 1);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(down(s, h, cnt.p, 2));
@@ -458,7 +490,7 @@ ng_status ng_dia_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_dia *D, do
   if (nd) NG_CUDA_CHECK(cudaMemcpyAsync(off.p, D->off, (size_t)nd * sizeof(int32_t), cudaMemcpyHostToDevice, s));
   NG_CUDA_CHECK(cudaMemcpyAsync(bad.p, &none, sizeof(none), cudaMemcpyHostToDevice, s));
   if (nd > 0 && n > 0) NG_CUDA_CHECK(cudaMemsetAsync(val, 0, (size_t)(nd * n) * sizeof(double), s));
-  if (n) k_dia_fill<<<blocks(n), TPB, 0, s>>>(n, D->half, (int32_t)nd, off.p, A->rp, A->col, A->val, val, bad.p);
+  if (n) k_dia_fill_g<<<blocks(n * DG), TPB, 0, s>>>(n, D->half, (int32_t)nd, off.p, A->rp, A->col, A->val, val, bad.p);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(down(s, &hb, bad.p, 1));
   if (hb != none)
@@ -469,7 +501,7 @@ ng_status ng_dia_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_dia *D, do
   tptr<double> U(ctx);
   NG_CHECK(U.alloc(nd * n, "DIA symmetry check"));
   NG_CUDA_CHECK(cudaMemsetAsync(U.p, 0, (size_t)(nd * n) * sizeof(double), s));
-  k_dia_mirror<<<blocks(n), TPB, 0, s>>>(n, (int32_t)nd, off.p, A->rp, A->col, A->val, U.p, bad.p);
+  k_dia_mirror_g<<<blocks(n * DG), TPB, 0, s>>>(n, (int32_t)nd, off.p, A->rp, A->col, A->val, U.p, bad.p);
   NG_CUDA_LAUNCH_CHECK();
   NG_CHECK(down(s, &hb, bad.p, 1));
   if (hb != none)
