@@ -136,9 +136,14 @@ ng_status ng_options_print_help(ng_options opts, void *file /* FILE* */);
 /* The same list as a Markdown table (option, values, default, meaning):
  * doc/user-guide.md's option reference (nagare-solve -help-markdown). */
 ng_status ng_options_print_markdown(ng_options opts, void *file /* FILE* */);
-/* Applies the options that hold for the process rather than for one object:
- * -csr_spmv_alg, cuSPARSE's algorithm of the csr matrices built on a GPU
- * after the call (the example programs call it after ng_context_create). */
+/* Applies the options that hold for the process rather than for one object,
+ * to the matrices built (or given a format) after the call: -csr_spmv_alg,
+ * cuSPARSE's algorithm of the csr matrices on a GPU; the formats' default
+ * limits -dia_max_diags, -dia_max_fill, -ell_max_ratio, -sell_c,
+ * -sell_sigma; -format auto's -format_auto_slack, -format_auto_prune_mb
+ * (the example programs call it after ng_context_create). All or nothing:
+ * NG_ERR_ARGUMENT, naming the option, leaves the values in force as they
+ * were. */
 ng_status ng_options_apply_spmv(ng_options opts);
 /* The options one by one, for programs and plug-ins that list them their
  * own way (the PETSc plug-in's -help): ng_options_count of them; option k's

@@ -55,6 +55,7 @@ typedef struct ng_smoother_opts {
   int mcgs_coarse_strong;        /* -amg_mcgs_coarse mmcgs: mcgs colors the strong couplings only below the finest */
   int host_setup;                /* -amg_smoother_setup host: mcgs/mmcgs built on the host on a GPU context too */
   int mcgs_single;               /* -amg_mcgs_values single: FP32 values in the GPU's per-color-launch blocks */
+  int mcgs_coop_entries;         /* -amg_mcgs_coop_entries: the GPU's largest level swept in one cooperative launch */
   int cheby_degree;              /* -amg_cheby_degree */
   double cheby_ratio;            /* -amg_cheby_ratio: Chebyshev interval [lmax / ratio, lmax] */
 } ng_smoother_opts;

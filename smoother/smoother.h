@@ -126,8 +126,9 @@ typedef struct {
 
 typedef struct ng_mcgs_kernels {
   const char *name;
-  /* index arrays into the context's memory */
-  ng_status (*create)(ng_context ctx, const ng_mcgs_layout *lay, void **dev);
+  /* index arrays into the context's memory (o: the options the kernels
+   * read, -amg_mcgs_values and -amg_mcgs_coop_entries on the GPU) */
+  ng_status (*create)(ng_context ctx, const ng_smoother_opts *o, const ng_mcgs_layout *lay, void **dev);
   /* block values and 1 / a_ii from the host CSR (S: the level, whose host
    * values the kernels may first refresh from the device) */
   ng_status (*values)(void *dev, const ng_mcgs_layout *lay, ng_smoother_level *S, const ng_csr *A);
@@ -149,11 +150,11 @@ typedef struct ng_mcgs_kernels {
    * as ng_coloring_graph's; order: NG_COLOR_*. NG_ERR_UNSUPPORTED, quietly
    * (no message), when the table is no device CSR or its pattern is not
    * square, sorted and symmetric with every diagonal: the caller then builds
-   * on the host. single: FP32 block values where the level sweeps a launch
-   * per color (-amg_mcgs_values single). early: precolor's result for this
-   * table (build owns it) or NULL. */
-  ng_status (*build)(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta, int order,
-                     int single, void *early, ng_mcgs_layout *lay, void **dev);
+   * on the host. o: as create's (FP32 block values where the level sweeps a
+   * launch per color with -amg_mcgs_values single). early: precolor's
+   * result for this table (build owns it) or NULL. */
+  ng_status (*build)(ng_context ctx, const ng_smoother_opts *o, const ng_spmv_ops *const *ops, void *const *data,
+                     int32_t n, double theta, int order, void *early, ng_mcgs_layout *lay, void **dev);
   /* Optional, with build: the pattern's checks and the natural-order colors
    * of a device CSR table (n rows, every coupling) started on a stream of
    * their own, returned as *early for build (which then takes them over and

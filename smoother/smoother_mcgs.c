@@ -206,9 +206,8 @@ static ng_status setup_common(ng_context ctx, const ng_smoother_opts *o, ng_smoo
     void *const *tab = dist ? &dist->spmv_data : l > 0 ? &S->Adata : NULL;
     void *early = l == 0 ? S->early : NULL; /* prepare's colors (build owns them) */
     if (early) S->early = NULL;
-    ng_status st = ops && *ops ? g->k->build(ctx, ops, tab, A->nrows, theta, order, o->mcgs_single, early, &g->lay,
-                                             &g->dev)
-                               : NG_ERR_UNSUPPORTED;
+    ng_status st =
+        ops && *ops ? g->k->build(ctx, o, ops, tab, A->nrows, theta, order, early, &g->lay, &g->dev) : NG_ERR_UNSUPPORTED;
     if (early && !(ops && *ops)) g->k->early_free(early);
     if (st == NG_SUCCESS) {
       g->on_device = 1;
@@ -226,7 +225,7 @@ static ng_status setup_common(ng_context ctx, const ng_smoother_opts *o, ng_smoo
   ng_graph_free(&G);
   NG_CHECK(st);
   NG_CHECK(build_layout(A, g->color, ncolors, &g->lay));
-  NG_CHECK(g->k->create(ctx, &g->lay, &g->dev));
+  NG_CHECK(g->k->create(ctx, o, &g->lay, &g->dev));
   NG_CHECK(g->k->values(g->dev, &g->lay, S, A));
   return NG_SUCCESS;
 }
@@ -413,9 +412,10 @@ static void host_destroy(void *dev)
   ng_free(h);
 }
 
-static ng_status host_create(ng_context ctx, const ng_mcgs_layout *y, void **dev)
+static ng_status host_create(ng_context ctx, const ng_smoother_opts *o, const ng_mcgs_layout *y, void **dev)
 {
   mcgs_host *h;
+  (void)o; /* the host sweeps color by color in FP64 */
   NG_CHECK(NG_CALLOC(h, 1));
   *dev = h;
   int64_t total = y->off[y->ncolors];

@@ -2,7 +2,8 @@
  * smoother_mcgs.c on the GPU, and their setup on the device.
  *
  * Sweeps, by a level's size (plan_sweeps):
- * - up to COOP_ENTRIES block entries: all of them in one cooperative launch,
+ * - up to -amg_mcgs_coop_entries block entries (4000000): all of them in one
+ *   cooperative launch,
  *   a grid-wide barrier between colors and 1 to 32 lanes a row (the coarse
  *   levels' colors would otherwise cost a mostly idle launch each);
  * - bigger: one launch per color, a thread per row of the color's ELL block
@@ -38,8 +39,7 @@
 #include <math.h>
 
 #define TPB 256
-#define COOP_ENTRIES 4000000 /* levels up to this many block entries sweep in one cooperative launch */
-#define MAX_DIA_SLOTS 64     /* the most slots of a color-DIA block */
+#define MAX_DIA_SLOTS 64 /* the most slots of a color-DIA block */
 
 
 /* coloring_cuda.cu: the natural-order greedy in two halves */
@@ -65,6 +65,7 @@ typedef struct {
    * color, with color-DIA blocks when dslot != NULL (MAX_DIA_SLOTS offsets
    * per color, col unused) */
   int coop_blocks, lanes;
+  int64_t coop_entries; /* -amg_mcgs_coop_entries: the largest level (block entries) swept in one launch */
   unsigned *bar;
   int32_t *dslot;
   float *fval; /* != NULL: -amg_mcgs_values single on a launch-per-color level, the block values in FP32, val unused */
@@ -528,14 +529,6 @@ static ng_status upload_colors(mcgs_cuda *d, const ng_mcgs_layout *y)
 
 /* ---- how a level sweeps --------------------------------------------------- */
 
-/* NG_MCGS_COOP_ENTRIES: the largest level (block entries) that sweeps in one
- * cooperative launch (default COOP_ENTRIES; 0: never, a launch per color) */
-static int64_t coop_entries(void)
-{
-  const char *e = getenv("NG_MCGS_COOP_ENTRIES");
-  return e && *e ? atoll(e) : COOP_ENTRIES;
-}
-
 /* k_mcgs_coop with L = 1, 2, 4, 8, 16 or 32 lanes a row: one dispatch for
  * the occupancy query and the launch */
 typedef decltype(&k_mcgs_coop<1>) coop_kernel_fn;
@@ -566,7 +559,7 @@ static ng_status plan_sweeps(mcgs_cuda *d, const ng_mcgs_layout *y)
   int64_t total = y->off[y->ncolors];
   int wmax = 0;
   d->coop_blocks = 0;
-  if (y->n == 0 || total > coop_entries() || !pr->cooperativeLaunch) return NG_SUCCESS;
+  if (y->n == 0 || total > d->coop_entries || !pr->cooperativeLaunch) return NG_SUCCESS;
   for (int c = 0; c < y->ncolors; c++) wmax = y->width[c] > wmax ? y->width[c] : wmax;
   int64_t cap = 4LL * pr->multiProcessorCount * TPB;
   int L = 1;
@@ -603,13 +596,14 @@ static cudaError_t sweep_coop(mcgs_cuda *d, const ng_mcgs_layout *y, int sweeps,
                             (const double *)d->val, (const double *)d->dinv, omega, t, x, d->tmp, d->bar);
 }
 
-static ng_status cuda_create(ng_context ctx, const ng_mcgs_layout *y, void **dev)
+static ng_status cuda_create(ng_context ctx, const ng_smoother_opts *o, const ng_mcgs_layout *y, void **dev)
 {
   mcgs_cuda *d;
   int64_t total = y->off[y->ncolors];
   NG_CHECK(NG_CALLOC(d, 1));
   *dev = d;
   d->ctx = ctx;
+  d->coop_entries = o->mcgs_coop_entries;
   NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->rows, y->n ? y->n : 1));
   NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->col, total ? total : 1));
   NG_CHECK(NG_CUDA_TMP(d->ctx->cuda, d->val, total ? total : 1));
@@ -778,8 +772,9 @@ out:
   return st;
 }
 
-static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void *const *data, int32_t n, double theta,
-                            int order, int single, void *early, ng_mcgs_layout *y, void **dev)
+static ng_status cuda_build(ng_context ctx, const ng_smoother_opts *o, const ng_spmv_ops *const *ops,
+                            void *const *data, int32_t n, double theta, int order, void *early, ng_mcgs_layout *y,
+                            void **dev)
 {
   mcgs_early *e = (mcgs_early *)early; /* ours to free */
   int32_t *rp, *col, *dcolor, *iota = NULL;
@@ -805,6 +800,7 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   NG_CHECK_GOTO(st, NG_CALLOC(d, 1), out);
   *dev = d;
   d->ctx = ctx;
+  d->coop_entries = o->mcgs_coop_entries;
   /* the pattern's checks and (theta > 0) the strong-coupling mask; with
    * early ones, their flag once the side stream is done */
   if (e) {
@@ -897,7 +893,7 @@ static ng_status cuda_build(ng_context ctx, const ng_spmv_ops *const *ops, void 
   {
     int64_t total = y->off[nc];
     if (!d->dslot) NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->col, total ? total : 1), out);
-    if (single && d->coop_blocks == 0) /* (the cooperative sweeps read FP64 blocks) */
+    if (o->mcgs_single && d->coop_blocks == 0) /* (the cooperative sweeps read FP64 blocks) */
       NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->fval, total ? total : 1), out);
     else NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->val, total ? total : 1), out);
     NG_CHECK_GOTO(st, NG_CUDA_TMP(d->ctx->cuda, d->dinv, n ? n : 1), out);

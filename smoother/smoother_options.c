@@ -4,7 +4,8 @@
  * ng_smoother_opts (ng_smoother_read_options, called by amg/amg.c):
  * -amg_smoother jacobi|mcgs|mmcgs|chebyshev|auto, -amg_omega,
  * -amg_mmcgs_theta, -amg_coloring, -amg_mcgs_coarse, -amg_mcgs_values,
- * -amg_smoother_setup, -amg_cheby_degree, -amg_cheby_ratio. */
+ * -amg_mcgs_coop_entries, -amg_smoother_setup, -amg_cheby_degree,
+ * -amg_cheby_ratio. */
 #include "smoother.h"
 #include "../solver/solver.h" /* the method's symmetry, for -amg_smoother auto */
 
@@ -25,6 +26,9 @@ static const ng_option_def ng_smoother_options_rows[] = {
   {"amg_mcgs_values", NG_OPT_STRING, "double", "double|single", 0,
    "AMG mcgs/mmcgs on a GPU: the big levels' per-color blocks (a launch per color) hold their values in FP64 "
    "(double) or FP32 (single: half the bytes of a color-DIA sweep; vectors and sums stay FP64)"},
+  {"amg_mcgs_coop_entries", NG_OPT_INT, "4000000", NULL, 1,
+   "AMG mcgs/mmcgs on a GPU: levels of at most this many block entries sweep in one cooperative launch (a "
+   "grid-wide barrier between colors), bigger ones a launch per color; 0: every level a launch per color"},
   {"amg_smoother_setup", NG_OPT_STRING, "device", "device|host", 0,
    "AMG mcgs/mmcgs on a GPU context: colors and per-color blocks built on the device from the level's device CSR "
    "(device) or on the host and uploaded (host, the reference)"},
@@ -83,6 +87,7 @@ ng_status ng_smoother_read_options(ng_options opts, ng_smoother_opts *o)
   if (strcmp(s, "double") && strcmp(s, "single"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_mcgs_values '%s' is not available (known: double, single)", s);
   o->mcgs_single = !strcmp(s, "single");
+  NG_CHECK(ng_options_get_int(opts, "amg_mcgs_coop_entries", &o->mcgs_coop_entries));
   NG_CHECK(ng_options_get_string(opts, "amg_smoother_setup", &s));
   if (strcmp(s, "device") && strcmp(s, "host"))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_smoother_setup '%s' is not available (known: device, host)", s);

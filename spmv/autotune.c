@@ -16,8 +16,6 @@
 
 #define NG_AUTO_WARMUP 2
 #define NG_AUTO_REPS 5
-#define NG_AUTO_SLACK 1.3
-#define NG_AUTO_PRUNE_MB 256.0
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -87,27 +85,16 @@ void ng_clock_free(ng_clock *c)
 }
 
 /* ---- the choice --------------------------------------------------------------- */
-/* A number >= lo from the environment variable `name`, else def. */
-static ng_status env_number(const char *name, double def, double lo, double *v)
-{
-  const char *e = getenv(name);
-  char *end;
-  *v = def;
-  if (!e || !*e) return NG_SUCCESS;
-  *v = strtod(e, &end);
-  if (*end || !(*v >= lo) || !isfinite(*v)) return NG_ERROR(NG_ERR_ARGUMENT, "%s='%s' is not a number >= %g", name, e, lo);
-  return NG_SUCCESS;
-}
-
-/* Options "all", "slack=F"; environment NG_AUTO_SLACK (F >= 1, default 1.3)
- * and NG_AUTO_PRUNE_MB (prune only blocks whose CSR has at least that many
- * MB, default 256). */
+/* Options "all", "slack=F" (F >= 1) over -format_auto_slack; the pruning
+ * only for blocks whose CSR has at least -format_auto_prune_mb MB
+ * (ng_spmv_get_defaults, spmv.h). */
 static ng_status auto_opts(const char *opt, int *all, double *slack, double *prune_mb)
 {
   char *end, buf[128];
+  const ng_spmv_defaults *d = ng_spmv_get_defaults();
   *all = 0;
-  NG_CHECK(env_number("NG_AUTO_SLACK", NG_AUTO_SLACK, 1.0, slack));
-  NG_CHECK(env_number("NG_AUTO_PRUNE_MB", NG_AUTO_PRUNE_MB, 0.0, prune_mb));
+  *slack = d->auto_slack;
+  *prune_mb = d->auto_prune_mb;
   if (!opt || !*opt) return NG_SUCCESS;
   if (strlen(opt) >= sizeof(buf)) return NG_ERROR(NG_ERR_ARGUMENT, "auto: options '%s' too long", opt);
   snprintf(buf, sizeof(buf), "%s", opt);

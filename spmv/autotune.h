@@ -13,8 +13,9 @@
  *     then the others in increasing lower bound, skipping ("pruned") every
  *     format whose lower bound, moved at slack x the best bandwidth measured
  *     so far, would still be slower than the best time so far. Blocks whose
- *     CSR is under NG_AUTO_PRUNE_MB (256 MB) may live in the caches, where
- *     time does not follow bytes: there every format that fits is timed. */
+ *     CSR is under -format_auto_prune_mb (256 MB) may live in the caches,
+ *     where time does not follow bytes: there every format that fits is
+ *     timed. */
 #ifndef NG_SPMV_AUTOTUNE_H
 #define NG_SPMV_AUTOTUNE_H
 #include "formats.h"
@@ -35,8 +36,8 @@ typedef struct {
 
 ng_status ng_spmv_profile_host(const ng_csr *A, ng_spmv_profile *p);
 
-/* Lower bound on one SpMV's memory traffic in format `name` (default
- * options from the environment, as "auto" creates it): the format's stored
+/* Lower bound on one SpMV's memory traffic in format `name` (the default
+ * limits, -dia_max_diags ..., as "auto" creates it): the format's stored
  * bytes that every SpMV reads at least once, plus x (8 ncols) and y (8 n).
  * Returns 1 and writes why (a short reason) when the profile shows the
  * format's converter would refuse A with those options; 0 otherwise. An
@@ -62,7 +63,7 @@ typedef struct {
   ng_auto_cand cand[NG_AUTO_MAXCAND];
   int from_device;     /* 1: started from a CSR instance already on ctx's memory (no upload) */
   int all;             /* 1: "auto:all", every format timed (no pruning) */
-  int pruning;         /* 1: the pruning rule was applied (not "all", block not under NG_AUTO_PRUNE_MB) */
+  int pruning;         /* 1: the pruning rule was applied (not "all", block not under -format_auto_prune_mb) */
   double slack;        /* bandwidth slack of the pruning rule */
   double csr_ms;       /* making the CSR instance (upload) when none was given, else 0 */
   double view_ms;      /* the converters' view of the device CSR (64-bit row offsets) */
@@ -74,9 +75,10 @@ typedef struct {
 /* The choice from a CSR instance `base` of A that already lives on ctx's
  * memory (base_ops NULL, or not ctx's "csr" table: none; then A is
  * uploaded once). opt: "" or tokens "all" (time every format), "slack=F"
- * (default 1.3, NG_AUTO_SLACK); NG_AUTO_PRUNE_MB in the environment. On success *ops / *data is the winner; when
- * the winner is base itself, *ops == base_ops and *data == base_data (the
- * caller decides who owns it). bd (may be NULL) gets the breakdown. */
+ * (default -format_auto_slack, 1.3); -format_auto_prune_mb says which blocks
+ * are pruned (ng_spmv_get_defaults). On success *ops / *data is the winner;
+ * when the winner is base itself, *ops == base_ops and *data == base_data
+ * (the caller decides who owns it). bd (may be NULL) gets the breakdown. */
 ng_status ng_spmv_select_from(ng_context ctx, const ng_csr *A, const ng_spmv_ops *base_ops, void *base_data,
                               const char *opt, const ng_spmv_ops **ops, void **data, ng_auto_breakdown *bd);
 

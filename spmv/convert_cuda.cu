@@ -305,7 +305,7 @@ ng_status ng_ell_convert_cuda(ng_context ctx, const ng_dcsr *A, int ellr, const 
   double mean = n ? (double)A->nnz / n : 0.0;
   if (w > 0 && (double)w > o->ell_max_ratio * mean)
     return NG_ERROR(NG_ERR_DOES_NOT_FIT,
-                    "%s: longest row has %lld entries, %.1f x the mean %.2f (limit %g x; maxratio=, NG_ELL_MAX_RATIO)",
+                    "%s: longest row has %lld entries, %.1f x the mean %.2f (limit %g x; maxratio=, -ell_max_ratio)",
                     name, (long long)w, (double)w / mean, mean, o->ell_max_ratio);
   if (w > 0 && A->ncols == 0) return NG_ERROR(NG_ERR_INTERNAL, "%s: entries in a matrix with no columns", name);
   dptr<int32_t> c, r;
@@ -444,12 +444,12 @@ ng_status ng_dia_convert_cuda(ng_context ctx, const ng_dcsr *A, int half, const 
   }
   int maxd = o->dia_max_diags < NG_DIA_MAXD ? o->dia_max_diags : NG_DIA_MAXD;
   if (nall > maxd)
-    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d distinct diagonals, more than the limit %d (maxdiag=, NG_DIA_MAX_DIAGS)",
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d distinct diagonals, more than the limit %d (maxdiag=, -dia_max_diags)",
                     name, (int)nall, maxd);
   if ((double)nd * n > o->dia_max_fill * (double)stored && nd > 0)
     return NG_ERROR(NG_ERR_DOES_NOT_FIT,
                     "%s: %d diagonals x %d rows = %.0f slots for %lld nonzeros, padding above the limit "
-                    "(slots <= %g x nonzeros; maxfill=, NG_DIA_MAX_FILL)",
+                    "(slots <= %g x nonzeros; maxfill=, -dia_max_fill)",
                     name, (int)nd, (int)n, (double)nd * n, (long long)stored, o->dia_max_fill);
   D->n = (int32_t)n;
   D->nd = (int32_t)nd;

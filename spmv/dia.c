@@ -136,14 +136,14 @@ ng_status ng_dia_build(const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia 
   int maxd = o->dia_max_diags < NG_DIA_MAXD ? o->dia_max_diags : NG_DIA_MAXD;
   if (nall > maxd) {
     ng_free(mark);
-    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d distinct diagonals, more than the limit %d (maxdiag=, NG_DIA_MAX_DIAGS)",
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "%s: %d distinct diagonals, more than the limit %d (maxdiag=, -dia_max_diags)",
                     name, (int)nall, maxd);
   }
   if ((double)nd * n > o->dia_max_fill * (double)stored && nd > 0) {
     ng_free(mark);
     return NG_ERROR(NG_ERR_DOES_NOT_FIT,
                     "%s: %d diagonals x %d rows = %.0f slots for %lld nonzeros, padding above the limit "
-                    "(slots <= %g x nonzeros; maxfill=, NG_DIA_MAX_FILL)",
+                    "(slots <= %g x nonzeros; maxfill=, -dia_max_fill)",
                     name, (int)nd, (int)n, (double)nd * n, (long long)stored, o->dia_max_fill);
   }
   ng_status st = NG_SUCCESS;

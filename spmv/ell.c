@@ -40,7 +40,7 @@ ng_status ng_ell_build(const ng_csr *A, int ellr, const ng_spmv_opts *o, ng_ell 
   double mean = n ? (double)A->nnz / n : 0.0;
   if (w > 0 && (double)w > o->ell_max_ratio * mean)
     return NG_ERROR(NG_ERR_DOES_NOT_FIT,
-                    "%s: longest row has %lld entries, %.1f x the mean %.2f (limit %g x; maxratio=, NG_ELL_MAX_RATIO)",
+                    "%s: longest row has %lld entries, %.1f x the mean %.2f (limit %g x; maxratio=, -ell_max_ratio)",
                     name, (long long)w, (double)w / mean, mean, o->ell_max_ratio);
   if (w > 0 && A->ncols == 0)
     return NG_ERROR(NG_ERR_INTERNAL, "%s: entries in a matrix with no columns", name);

@@ -16,9 +16,10 @@ extern "C" {
  * A format spec is "name[:token[:token...]]". Tokens: "noldg" (x through plain
  * loads, not the read-only cache), "nounroll" (diagonal loop not unrolled),
  * "maxdiag=N", "maxfill=F", "maxratio=R", and plain numbers, which are C then
- * sigma for sell ("sell:32:256"). Defaults come from the environment
- * (NG_DIA_MAX_DIAGS, NG_DIA_MAX_FILL, NG_ELL_MAX_RATIO, NG_SELL_C,
- * NG_SELL_SIGMA), then the values below; the spec overrides both. */
+ * sigma for sell ("sell:32:256"). Defaults come from the options
+ * -dia_max_diags, -dia_max_fill, -ell_max_ratio, -sell_c, -sell_sigma
+ * (ng_spmv_get_defaults, spmv.h: the values below unless
+ * ng_options_apply_spmv set others); the spec overrides them. */
 #define NG_DIA_MAXD 128 /* hard cap on diagonals (kernel parameter table) */
 typedef struct {
   int dia_max_diags;    /* refuse DIA with more distinct diagonals (default 64) */

@@ -1,5 +1,6 @@
 /* spmv/registry.c: the table of SpMV formats per memory space, the parser of
- * format options ("sell:32:256", "dia:noldg:nounroll", env defaults) and
+ * format options ("sell:32:256", "dia:noldg:nounroll", over the defaults of
+ * -dia_max_diags ... -sell_sigma, spmv_options.c) and
  * ng_spmv_create / ng_spmv_create_from, which turn a format spec into a
  * created instance (the latter from a CSR instance already on ctx's memory,
  * so that GPU conversions start from its device arrays). A new format adds
@@ -44,30 +45,6 @@ const char *const *ng_spmv_names(int on_gpu)
 }
 
 /* ---- options ---------------------------------------------------------------- */
-/* Environment defaults: unset or empty keeps def; anything else must parse. */
-static ng_status env_int(const char *name, int def, int *v)
-{
-  const char *s = getenv(name);
-  char *end;
-  *v = def;
-  if (!s || !*s) return NG_SUCCESS;
-  long x = strtol(s, &end, 10);
-  if (*end || x < 0 || x > 1 << 30) return NG_ERROR(NG_ERR_ARGUMENT, "%s='%s' is not a non-negative integer", name, s);
-  *v = (int)x;
-  return NG_SUCCESS;
-}
-static ng_status env_double(const char *name, double def, double *v)
-{
-  const char *s = getenv(name);
-  char *end;
-  *v = def;
-  if (!s || !*s) return NG_SUCCESS;
-  double x = strtod(s, &end);
-  if (*end || !(x > 0)) return NG_ERROR(NG_ERR_ARGUMENT, "%s='%s' is not a positive number", name, s);
-  *v = x;
-  return NG_SUCCESS;
-}
-
 /* A whole-token number: 1 and *v set, else 0. */
 static int token_number(const char *s, double *v)
 {
@@ -80,12 +57,13 @@ static int token_number(const char *s, double *v)
 
 ng_status ng_spmv_opts_parse(const char *fmt, const char *opt, ng_spmv_opts *o)
 {
-  NG_CHECK(env_int("NG_DIA_MAX_DIAGS", 64, &o->dia_max_diags));
-  NG_CHECK(env_double("NG_DIA_MAX_FILL", 2.0, &o->dia_max_fill));
-  NG_CHECK(env_double("NG_ELL_MAX_RATIO", 3.0, &o->ell_max_ratio));
+  const ng_spmv_defaults *d = ng_spmv_get_defaults(); /* -dia_max_diags ... -sell_sigma */
+  o->dia_max_diags = d->dia_max_diags;
+  o->dia_max_fill = d->dia_max_fill;
+  o->ell_max_ratio = d->ell_max_ratio;
   int codsell = !strcmp(fmt, "codsell"); /* its own defaults: C = 32, sigma = all rows (seed 003) */
-  NG_CHECK(env_int("NG_SELL_C", 32, &o->sell_c));
-  NG_CHECK(env_int("NG_SELL_SIGMA", 256, &o->sell_sigma));
+  o->sell_c = d->sell_c;
+  o->sell_sigma = d->sell_sigma;
   if (codsell) {
     o->sell_c = 32;
     o->sell_sigma = 1 << 30;

@@ -61,10 +61,23 @@ const char *const *ng_spmv_names(int on_gpu);
 ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col, double **val);
 ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col, double **val);
 
-/* The options of spmv/ (spmv_options.c): -format, -csr_spmv_alg; the CSR
- * algorithm in force (1 or 2: the option, else NG_CUSPARSE_SPMV_ALG, else 1). */
+/* The options of spmv/ (spmv_options.c): -format, -csr_spmv_alg, the
+ * formats' default limits and -format auto's pruning; the CSR algorithm in
+ * force (1 or 2: the option, else NG_CUSPARSE_SPMV_ALG, else 1) and the
+ * limits in force (the last ng_options_apply_spmv's, before it the table's
+ * defaults; a format string's tokens override them per matrix). */
 extern const ng_option_table ng_spmv_options;
 int ng_spmv_csr_alg(void);
+typedef struct {
+  int dia_max_diags;    /* -dia_max_diags */
+  double dia_max_fill;  /* -dia_max_fill */
+  double ell_max_ratio; /* -ell_max_ratio */
+  int sell_c;           /* -sell_c */
+  int sell_sigma;       /* -sell_sigma */
+  double auto_slack;    /* -format_auto_slack */
+  double auto_prune_mb; /* -format_auto_prune_mb */
+} ng_spmv_defaults;
+const ng_spmv_defaults *ng_spmv_get_defaults(void);
 
 #ifdef __cplusplus
 }

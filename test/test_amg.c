@@ -609,6 +609,33 @@ START_TEST(update_with_scaled_values)
 }
 END_TEST
 
+/* -amg_mcgs_coop_entries reaches the smoothers' options (the GPU kernels
+ * read it: test_amg_gpu's launch-per-color mode); a negative value is
+ * refused naming the option. */
+START_TEST(mcgs_coop_entries_option)
+{
+  ng_matrix A;
+  ng_options o;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:6", &A, NULL));
+  const char *opt[] = {"-amg_smoother mcgs", "-amg_smoother mcgs -amg_mcgs_coop_entries 0",
+                       "-amg_smoother mmcgs -amg_mcgs_coop_entries 1234"};
+  int want[] = {4000000, 0, 1234};
+  for (int k = 0; k < 3; k++) {
+    char buf[128];
+    snprintf(buf, sizeof(buf), "-amg_coarse_size 10 %s", opt[k]);
+    ng_precond P = make_amg(A, buf);
+    ng_amg *M = ng_amg_of(P);
+    ck_assert_int_eq(M->sopts.mcgs_coop_entries, want[k]);
+    ng_precond_destroy(P);
+  }
+  NG_ASSERT_OK(ng_options_create(&o));
+  ck_assert_int_eq(ng_options_set_from_string(o, "-amg_mcgs_coop_entries -1"), NG_ERR_ARGUMENT);
+  ck_assert_msg(strstr(ng_last_error(), "option -amg_mcgs_coop_entries"), "%s", ng_last_error());
+  ng_options_destroy(o);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
   ng_matrix A;
@@ -1084,6 +1111,7 @@ int main(void)
   tcase_add_test(tc, variants_converge);
   tcase_add_test(tc, update_with_same_values_is_exact);
   tcase_add_test(tc, update_with_scaled_values);
+  tcase_add_test(tc, mcgs_coop_entries_option);
   tcase_add_test(tc, bad_input);
   tcase_add_test(tc, dense_inverse);
   tcase_add_test(tc, dense_pinv_singular);

@@ -17,7 +17,7 @@
  * iterations. gpu_mcgs_device_setup: the mcgs / mmcgs colors and blocks
  * built on the device equal the host's (colors exactly, V-cycles to
  * rounding, also after an update), each level swept as planned: these small
- * levels in one cooperative launch, and with NG_MCGS_COOP_ENTRIES=0 a launch
+ * levels in one cooperative launch, and with -amg_mcgs_coop_entries 0 a launch
  * per color, the 27-point finest level in color-DIA blocks, FP32 ones with
  * -amg_mcgs_values single (V-cycle within 1e-5, and not the FP64 one).
  * gpu_mcgs_residual: the cycle's level-0 residual from the mcgs blocks is
@@ -430,19 +430,18 @@ START_TEST(gpu_mcgs_device_setup)
                        "-amg_smoother mcgs -amg_mcgs_values single"};
   const char *specs[] = {"fem27:40", "aniso27:24"};
   /* mode 0: these levels sweep in one cooperative launch each (they are
-   * small); mode 1 (NG_MCGS_COOP_ENTRIES=0): a launch per color, the
+   * small); mode 1 (-amg_mcgs_coop_entries 0): a launch per color, the
    * 27-point finest level in color-DIA blocks, as big levels run */
   for (int mode = 0; mode < 2; mode++)
   for (int q = 0; q < 2; q++)
     for (int s = 0; s < 5; s++) {
-      if (mode) setenv("NG_MCGS_COOP_ENTRIES", "0", 1);
-      else unsetenv("NG_MCGS_COOP_ENTRIES");
       ng_matrix A[2];
       ng_vector r[2], z[2];
       ng_precond P[2];
       ng_context cx[2] = {host, gpu};
       char opt[256];
-      snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_coarse_size 50 %s", cfg[s]);
+      snprintf(opt, sizeof(opt), "-precond amg -amg_setup host -amg_coarse_size 50 %s%s", cfg[s],
+               mode ? " -amg_mcgs_coop_entries 0" : "");
       for (int k = 0; k < 2; k++) {
         NG_ASSERT_OK(ng_matrix_generate(cx[k], specs[q], &A[k], NULL));
         NG_ASSERT_OK(ng_vector_create(A[k], &r[k]));
@@ -516,7 +515,6 @@ START_TEST(gpu_mcgs_device_setup)
         ng_matrix_destroy(A[k]);
       }
     }
-  unsetenv("NG_MCGS_COOP_ENTRIES");
 }
 END_TEST
 
@@ -531,13 +529,12 @@ START_TEST(gpu_mcgs_residual)
   const char *cfg[] = {"-amg_smoother mcgs", "-amg_smoother mmcgs", "-amg_smoother mcgs -amg_mcgs_values single"};
   for (int mode = 0; mode < 2; mode++)
     for (int s = 0; s < 3; s++) {
-      if (mode) setenv("NG_MCGS_COOP_ENTRIES", "0", 1);
-      else unsetenv("NG_MCGS_COOP_ENTRIES");
       ng_matrix A;
       ng_vector b, x, r;
       char opt[256];
       NG_ASSERT_OK(ng_matrix_generate(gpu, "aniso27:24", &A, NULL));
-      snprintf(opt, sizeof(opt), "-precond amg -amg_coarse_size 50 %s", cfg[s]);
+      snprintf(opt, sizeof(opt), "-precond amg -amg_coarse_size 50 %s%s", cfg[s],
+               mode ? " -amg_mcgs_coop_entries 0" : "");
       ng_precond P = ng_test_amg(gpu, A, opt);
       ng_amg *M = ng_amg_of(P);
       ck_assert_msg(M->L[0].s.Aops == NULL, "%s: the hierarchy made a copy of the finest matrix", cfg[s]);
@@ -575,7 +572,6 @@ START_TEST(gpu_mcgs_residual)
       ng_precond_destroy(P);
       ng_matrix_destroy(A);
     }
-  unsetenv("NG_MCGS_COOP_ENTRIES");
 }
 END_TEST
 

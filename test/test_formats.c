@@ -24,6 +24,18 @@ static ng_context ctx;
 static void setup(void) { NG_ASSERT_OK(ng_context_create(RESOURCE, &ctx)); }
 static void teardown(void) { ng_context_destroy(ctx); }
 
+/* Applies the spmv option -name value process-wide (ng_options_apply_spmv),
+ * or with name NULL every spmv option's default again. */
+static ng_status spmv_option(const char *name, const char *value)
+{
+  ng_options o;
+  NG_ASSERT_OK(ng_options_create(&o));
+  ng_status st = name ? ng_options_set(o, name, value) : NG_SUCCESS;
+  if (st == NG_SUCCESS) st = ng_options_apply_spmv(o);
+  ng_options_destroy(o);
+  return st;
+}
+
 /* ---- reference and helpers -------------------------------------------------- */
 static void ref_spmv(const ng_csr *A, double alpha, const double *x, double beta, const double *y0, double *y,
                      double *scale)
@@ -307,21 +319,48 @@ START_TEST(refusal_reasons)
   ck_assert_msg(strstr(ng_last_error(), "mean"), "%s", ng_last_error());
   NG_ASSERT_OK(ng_spmv_create(ctx, "ell:maxratio=1.1", &A, &ops, &data));
   ops->destroy(data);
-  /* environment defaults, overridden by the spec */
-  setenv("NG_DIA_MAX_DIAGS", "2", 1);
+  /* the defaults from the options -dia_max_diags ... -sell_c, overridden by the spec */
+  NG_ASSERT_OK(spmv_option("dia_max_diags", "2"));
   ck_assert_int_eq(ng_spmv_create(ctx, "dia", &A, &ops, &data), NG_ERR_DOES_NOT_FIT);
+  ck_assert_msg(strstr(ng_last_error(), "limit 2 (maxdiag=, -dia_max_diags)"), "%s", ng_last_error());
   NG_ASSERT_OK(ng_spmv_create(ctx, "dia:maxdiag=3", &A, &ops, &data));
   ops->destroy(data);
-  setenv("NG_DIA_MAX_DIAGS", "lots", 1);
-  ck_assert_int_eq(ng_spmv_create(ctx, "dia", &A, &ops, &data), NG_ERR_ARGUMENT);
-  ck_assert_msg(strstr(ng_last_error(), "NG_DIA_MAX_DIAGS='lots'"), "%s", ng_last_error());
-  unsetenv("NG_DIA_MAX_DIAGS");
-  setenv("NG_SELL_C", "8", 1);
+  NG_ASSERT_OK(spmv_option("dia_max_fill", "1.001"));
+  ck_assert_int_eq(ng_spmv_create(ctx, "dia", &A, &ops, &data), NG_ERR_DOES_NOT_FIT);
+  ck_assert_msg(strstr(ng_last_error(), "-dia_max_fill"), "%s", ng_last_error());
+  NG_ASSERT_OK(spmv_option("ell_max_ratio", "1.001"));
+  ck_assert_int_eq(ng_spmv_create(ctx, "ell", &A, &ops, &data), NG_ERR_DOES_NOT_FIT);
+  ck_assert_msg(strstr(ng_last_error(), "-ell_max_ratio"), "%s", ng_last_error());
+  NG_ASSERT_OK(spmv_option(NULL, NULL)); /* the defaults again: both fit */
+  NG_ASSERT_OK(ng_spmv_create(ctx, "dia", &A, &ops, &data));
+  ops->destroy(data);
+  NG_ASSERT_OK(ng_spmv_create(ctx, "ell", &A, &ops, &data));
+  ops->destroy(data);
+  NG_ASSERT_OK(spmv_option("sell_c", "8"));
   NG_ASSERT_OK(ng_spmv_create(ctx, "sell", &A, &ops, &data));
-  ck_assert_uint_eq(ops->bytes(data), sell_expected(&A, 8, 256)); /* C from the environment */
+  ck_assert_uint_eq(ops->bytes(data), sell_expected(&A, 8, 256)); /* C from -sell_c */
   ck_assert_uint_ne(sell_expected(&A, 8, 256), sell_expected(&A, 32, 256));
   ops->destroy(data);
-  unsetenv("NG_SELL_C");
+  NG_ASSERT_OK(ng_spmv_create(ctx, "sell:16", &A, &ops, &data)); /* the spec wins */
+  ck_assert_uint_eq(ops->bytes(data), sell_expected(&A, 16, 256));
+  ops->destroy(data);
+  /* bad values: NG_ERR_ARGUMENT naming the option, the values in force unchanged (C = 8) */
+  const char *bad[][3] = {{"dia_max_diags", "lots", "option -dia_max_diags"},
+                          {"dia_max_fill", "0", "option -dia_max_fill"},
+                          {"ell_max_ratio", "-1", "option -ell_max_ratio"},
+                          {"sell_c", "2000", "option -sell_c"},
+                          {"sell_c", "0", "option -sell_c"},
+                          {"sell_sigma", "0", "option -sell_sigma"},
+                          {"format_auto_slack", "0.5", "option -format_auto_slack"},
+                          {"format_auto_prune_mb", "-1", "option -format_auto_prune_mb"}};
+  for (int k = 0; k < (int)(sizeof(bad) / sizeof(bad[0])); k++) {
+    ck_assert_int_eq(spmv_option(bad[k][0], bad[k][1]), NG_ERR_ARGUMENT);
+    ck_assert_msg(strstr(ng_last_error(), bad[k][2]), "-%s %s: %s", bad[k][0], bad[k][1], ng_last_error());
+  }
+  NG_ASSERT_OK(ng_spmv_create(ctx, "sell", &A, &ops, &data));
+  ck_assert_uint_eq(ops->bytes(data), sell_expected(&A, 8, 256));
+  ops->destroy(data);
+  NG_ASSERT_OK(spmv_option(NULL, NULL));
   /* symmetric pattern, asymmetric value */
   ng_csr_free(&A);
   build(&A, 100, 100, len, tri_col);
@@ -481,7 +520,7 @@ static void predict_vs_convert(const ng_csr *A, const char *what)
   }
 }
 
-/* A choice with the pruning rule on (NG_AUTO_PRUNE_MB=0): a registered
+/* A choice with the pruning rule on (-format_auto_prune_mb 0): a registered
  * format, the fastest of those timed, SpMV equal to CSR, every candidate
  * accounted for. */
 static void check_choice(const ng_csr *A, const char *what, const char *opt)
@@ -524,7 +563,7 @@ static void check_choice(const ng_csr *A, const char *what, const char *opt)
 
 START_TEST(auto_predicted_choice)
 {
-  setenv("NG_AUTO_PRUNE_MB", "0", 1); /* the pruning rule on these small blocks too */
+  NG_ASSERT_OK(spmv_option("format_auto_prune_mb", "0")); /* the pruning rule on these small blocks too */
   const char *gens[] = {"lap7:9", "lap27:8", "fem27:5x6x7", "mps:6", "elast27:4", NULL};
   for (int k = 0; gens[k]; k++) {
     ng_csr A;
@@ -574,7 +613,59 @@ START_TEST(auto_predicted_choice)
   predict_vs_convert(&A, "rectangular");
   check_choice(&A, "rectangular", "");
   ng_csr_free(&A);
-  unsetenv("NG_AUTO_PRUNE_MB");
+  NG_ASSERT_OK(spmv_option(NULL, NULL));
+}
+END_TEST
+
+/* -format_auto_prune_mb, -format_auto_slack and the formats' limits change
+ * what -format auto does: which blocks are pruned, the slack, which
+ * candidates the profile refuses; a spec's slack= wins over the option. */
+static void auto_breakdown(const ng_csr *A, const char *opt, ng_auto_breakdown *bd)
+{
+  const ng_spmv_ops *ops = NULL;
+  void *data = NULL;
+  NG_ASSERT_OK(ng_spmv_select_from(ctx, A, NULL, NULL, opt, &ops, &data, bd));
+  ops->destroy(data);
+}
+static const char *cand_state(const ng_auto_breakdown *bd, const char *name)
+{
+  for (int k = 0; k < bd->ncand; k++)
+    if (!strcmp(bd->cand[k].name, name)) return bd->cand[k].state;
+  return "absent";
+}
+START_TEST(auto_options)
+{
+  ng_csr A;
+  double *b = NULL;
+  ng_auto_breakdown bd;
+  NG_ASSERT_OK(ng_generate_csr("lap7:8", &A, &b)); /* 7 diagonals, rows of 4 to 7 */
+  auto_breakdown(&A, "", &bd);
+  ck_assert_int_eq(bd.pruning, 0); /* far under 256 MB */
+  ck_assert(bd.slack == 1.3);
+  NG_ASSERT_OK(spmv_option("format_auto_prune_mb", "0"));
+  auto_breakdown(&A, "", &bd);
+  ck_assert_int_eq(bd.pruning, 1);
+  NG_ASSERT_OK(spmv_option("format_auto_slack", "2.5"));
+  auto_breakdown(&A, "", &bd);
+  ck_assert(bd.slack == 2.5);
+  ck_assert_int_eq(bd.pruning, 0); /* one option at a time: the prune size is the default again */
+  auto_breakdown(&A, "slack=1.5", &bd);
+  ck_assert(bd.slack == 1.5);
+  NG_ASSERT_OK(spmv_option(NULL, NULL));
+  auto_breakdown(&A, "all", &bd);
+  ck_assert_str_eq(cand_state(&bd, "dia"), "timed");
+  ck_assert_str_eq(cand_state(&bd, "ell"), "timed");
+  NG_ASSERT_OK(spmv_option("dia_max_diags", "6"));
+  auto_breakdown(&A, "all", &bd);
+  ck_assert_str_eq(cand_state(&bd, "dia"), "refused");
+  ck_assert_str_eq(cand_state(&bd, "ell"), "timed");
+  NG_ASSERT_OK(spmv_option("ell_max_ratio", "1.1"));
+  auto_breakdown(&A, "all", &bd);
+  ck_assert_str_eq(cand_state(&bd, "dia"), "timed");
+  ck_assert_str_eq(cand_state(&bd, "ell"), "refused");
+  NG_ASSERT_OK(spmv_option(NULL, NULL));
+  ng_csr_free(&A);
+  ng_free(b);
 }
 END_TEST
 
@@ -653,9 +744,9 @@ START_TEST(auto_from_matrix_csr)
   memcpy(val0, A.val, (size_t)A.nnz * sizeof(double));
   ng_matrix M;
   NG_ASSERT_OK(ng_matrix_create_csr(ctx, A.nrows, A.ncols, A.rowptr, A.col, A.val, &M));
-  setenv("NG_AUTO_PRUNE_MB", "0", 1);
+  NG_ASSERT_OK(spmv_option("format_auto_prune_mb", "0"));
   NG_ASSERT_OK(ng_matrix_set_format(M, "auto"));
-  unsetenv("NG_AUTO_PRUNE_MB");
+  NG_ASSERT_OK(spmv_option(NULL, NULL));
   const ng_auto_breakdown *bd = ng_spmv_auto_breakdown(M->spmv, M->spmv_data);
   ck_assert_msg(bd && bd->from_device == 1, "matrix auto did not start from the matrix's CSR");
   ck_assert_msg(!memcmp(M->local.val, val0, (size_t)A.nnz * sizeof(double)), "auto changed the matrix's values");
@@ -803,6 +894,7 @@ int main(void)
   NG_TEST_ADD(tc, auto_choice);
   NG_TEST_ADD(tc, auto_profile_by_hand);
   NG_TEST_ADD(tc, auto_predicted_choice);
+  NG_TEST_ADD(tc, auto_options);
   NG_TEST_ADD(tc, auto_from_matrix_csr);
 #if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
   NG_TEST_ADD(tc, gpu_conversions_equal_host);
