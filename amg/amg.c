@@ -230,6 +230,11 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
 static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
 {
   ng_amg *M = NULL;
+  /* what the hierarchy holds: the bytes live after the setup (levels' A, P,
+   * R, smoother data, vectors, K-cycle work) less those before; the setup's
+   * peak above the same mark (core/memtrack.c, -amg_view) */
+  int64_t before[NG_MEM_SPACES];
+  for (int s = 0; s < NG_MEM_SPACES; s++) before[s] = ng_mem_reset_peak(s);
   ng_status st = NG_CALLOC(M, 1);
   P->data = M;
   if (!st) st = setup_options(P, M, opts);
@@ -250,6 +255,10 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   /* -amg_cycle k: the K-steps' vectors; CG then takes the flexible beta */
   NG_CHECK_GOTO(st, ng_amg_k_setup(P, M), fail);
   P->variable = M->kcycle;
+  for (int s = 0; s < NG_MEM_SPACES; s++) {
+    P->mem_held[s] = ng_mem_current(s) - before[s];
+    P->mem_peak[s] = ng_mem_peak(s) - before[s];
+  }
   int view = 0;
   NG_CHECK_GOTO(st, ng_options_get_bool(opts, "amg_view", &view), fail);
   if (view && P->ctx->rank == 0) {
@@ -331,10 +340,34 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
     k += (size_t)snprintf(buf + k, len - k, "  level %d: %d rows, %.0f nnz (%.1f per row), %s%s%s%s\n", l, (int)L->s.n, z,
                           L->s.n ? z / L->s.n : 0.0, sweeps, colors, fmt, wtxt);
   }
+  if (k < len) k += ng_amg_describe_memory(P, buf + k, len - k);
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,
              100.0 * M->update_seconds / M->setup_seconds);
   return NG_SUCCESS;
+}
+
+/* One line per memory space in use: the context's device memory on a GPU
+ * (its host memory on a second line), the host's on a CPU. MB: 10^6 bytes;
+ * per unknown: of this rank's rows. */
+size_t ng_amg_describe_memory(ng_precond P, char *buf, size_t len)
+{
+  int64_t mat[NG_MEM_SPACES];
+  size_t k = 0;
+  double n = P->A->n_local > 0 ? (double)P->A->n_local : 1.0;
+  ng_matrix_memory(P->A, mat);
+  for (int s = P->ctx->on_gpu ? NG_MEM_DEVICE : NG_MEM_HOST; s >= NG_MEM_HOST && k < len; s--) {
+    const char *label = !P->ctx->on_gpu ? "memory" : s == NG_MEM_DEVICE ? "device memory" : "host memory";
+    char who[32] = "";
+    if (P->ctx->size > 1) snprintf(who, sizeof(who), " (rank %d)", P->ctx->rank);
+    k += (size_t)snprintf(buf + k, len - k,
+                          "  %s%s: matrix %.2f MB, hierarchy %.2f MB (levels' A, P, R, smoother data, vectors), "
+                          "setup peak %.2f MB; bytes per unknown: matrix %.1f, hierarchy %.1f, setup peak %.1f\n",
+                          label, who, 1e-6 * (double)mat[s],
+                          1e-6 * (double)P->mem_held[s], 1e-6 * (double)P->mem_peak[s], (double)mat[s] / n,
+                          (double)P->mem_held[s] / n, (double)P->mem_peak[s] / n);
+  }
+  return k < len ? k : len;
 }
 
 static double amg_comm_seconds(ng_precond P) { return ng_amg_dist_comm_seconds(P->data); }

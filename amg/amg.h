@@ -372,6 +372,11 @@ int ng_amg_trace_on(void);
 void ng_amg_trace(ng_context ctx, const char *what, int l, double *t);
 /* amg_setup.c: build the whole hierarchy for A / recompute its values. */
 ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A);
+/* amg.c: the -amg_view memory line(s) into buf (chars written, at most len):
+ * the matrix's storage, the hierarchy (P->mem_held) and the setup's peak
+ * (P->mem_peak) in MB and bytes per unknown, this rank's (rank 0's in the
+ * view). */
+size_t ng_amg_describe_memory(ng_precond P, char *buf, size_t len);
 ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A);
 void ng_amg_free(ng_context ctx, ng_amg *M);
 /* amg_setup.c: drop the smoother's early level 0 work if setup did not take it */

@@ -37,6 +37,12 @@ test_test_amg_cycle_gpu_SOURCES = test/test_amg_cycle_gpu.c
 test_test_amg_cycle_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_cycle_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_amg_cycle test/test_amg_cycle_gpu
+# the memory accounting and -amg_view's memory line (issue 35 item 2), host
+check_PROGRAMS += test/test_amg_memory
+test_test_amg_memory_SOURCES = test/test_amg_memory.c
+test_test_amg_memory_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_memory_LDADD = $(NG_TEST_LDADD) -lm
+TESTS += test/test_amg_memory
 endif
 # The hierarchy across MPI ranks: test/test_amg_mpi on 1, 2 and 4 ranks.
 if NG_CHECK

@@ -190,7 +190,7 @@ static void dagg_free(dagg *d)
   void *p[] = {d->Lrp, d->Orp, d->Xrp, d->Srp, d->hgcol, d->cnt, d->pos, d->Lcol, d->Ocol, d->Xcol, d->Scol,
                d->Lval, d->Oval, d->Xval, d->sd, d->T, d->M1, d->M2, d->root, d->step, d->cid, d->agg,
                d->left, d->lpos, d->flag, d->tmp};
-  for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++) cudaFree(p[k]);
+  for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++) ng_cuda_free(p[k]);
 }
 
 /* Allocations and uploads (each rank's own; the caller agrees). */
@@ -276,8 +276,8 @@ static ng_status extended(dagg *d, int *ok)
   *ok = !f[0] && !f[1];
   /* the blocks' values are in X now; their patterns stay for updates (and
    * borrowed arrays, the matrix's, which an update refreshes) */
-  if (!d->borrowed) cudaFree(d->Lval);
-  cudaFree(d->Oval);
+  if (!d->borrowed) ng_cuda_free(d->Lval);
+  ng_cuda_free(d->Oval);
   if (!d->borrowed) d->Lval = NULL;
   d->Oval = NULL;
   d->nlow = nlow;
@@ -398,7 +398,7 @@ extern "C" void ng_amg_dx_free(void *dx)
   if (x->Lval) x->Lcol = NULL; /* borrowed from the matrix */
   void *p[] = {x->Lrp, x->Orp, x->Xrp, x->Lcol, x->Ocol, x->Xcol, x->Xval, x->sd,
                x->cagg, x->ptent, x->Prp, x->Pcol, x->Pval, x->flag};
-  for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++) cudaFree(p[k]);
+  for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++) ng_cuda_free(p[k]);
   ng_free(x);
 }
 
@@ -423,8 +423,8 @@ extern "C" ng_status ng_amg_dx_values(void *dx, ng_matrix A)
     if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess)
       st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: refilling the rows failed");
   }
-  cudaFree(lv);
-  cudaFree(ov);
+  ng_cuda_free(lv);
+  ng_cuda_free(ov);
   return st;
 }
 

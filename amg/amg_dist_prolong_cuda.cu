@@ -51,10 +51,10 @@ static ng_status pattern(ng_amg_dx *x, int *fits)
         st = NG_ERROR(NG_ERR_CUDA, "AMG GPU P: filling the pattern failed");
     }
   }
-  cudaFree(scratch);
-  cudaFree(cnt);
-  cudaFree(pos);
-  cudaFree(tmp);
+  ng_cuda_free(scratch);
+  ng_cuda_free(cnt);
+  ng_cuda_free(pos);
+  ng_cuda_free(tmp);
   return st;
 }
 

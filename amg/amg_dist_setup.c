@@ -441,6 +441,7 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
                           D[l].n_global ? (double)D[l].nnz_global / (double)D[l].n_global : 0.0, D[l].active,
                           (long long)D[l].halo_total, (long long)D[l].halo_max, sweeps);
   }
+  if (k < len) k += ng_amg_describe_memory(P, buf + k, len - k);
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,
              100.0 * M->update_seconds / M->setup_seconds);

@@ -13,6 +13,12 @@
  * -opts string) say which configuration a line measured, level_sweeps how
  * each level's Gauss-Seidel sweeps ran (mcgs/mmcgs: "one launch, 8 lanes a
  * row", "color-DIA, a launch per color", ...; "" for the other smoothers).
+ * memory_bytes: what the solve holds in the context's memory space (device
+ * on a GPU, host on a CPU; ng_solver_get_memory, -amg_view's memory line):
+ * matrix (its storage), hierarchy (bytes the AMG setup left allocated:
+ * levels' A, P, R, smoother data, vectors), setup_peak (the setup's peak
+ * above what was allocated before it), krylov (the solver's work vectors);
+ * bytes_per_row: (matrix + hierarchy + krylov) / rows.
  *   bench/amg [-device auto|cpu|gpu] [-opts "-amg_sweeps 4,3,2,1"] [case ...]
  * A case is problem,solver,tol (default: fem27 and lap27 at 64^3..256^3 with
  * pcg to 1e-8, and seed 004's aniso27 at 10^3..100^3 with pbicgstab to 1e-7). */
@@ -94,6 +100,8 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
   CALL(ng_solver_get_iterations(S, &its));
   CALL(ng_solver_get_times(S, &setup, &solve));
   if (true_residual(A, b, x, r, &rel)) return 1;
+  int64_t mem[4]; /* matrix, hierarchy, setup peak, Krylov: the context's memory space */
+  CALL(ng_solver_get_memory(S, ctx->on_gpu, mem));
   ng_amg *M = ng_amg_of(S->P);
   /* per-level share of a V-cycle: 10 profiled cycles */
   for (int l = 0; l < M->nlevels; l++) M->L[l].seconds = 0;
@@ -171,7 +179,10 @@ static int run_case(ng_context ctx, const char *device, const char *spec, const 
     printf("%s", l ? "," : "");
     json_string(how ? how : "");
   }
-  printf("]}\n");
+  printf("],\"memory_bytes\":{\"matrix\":%lld,\"hierarchy\":%lld,\"setup_peak\":%lld,\"krylov\":%lld},"
+         "\"bytes_per_row\":%.1f}\n",
+         (long long)mem[0], (long long)mem[1], (long long)mem[2], (long long)mem[3],
+         (double)(mem[0] + mem[1] + mem[3]) / (A->n_local > 0 ? (double)A->n_local : 1.0));
   fflush(stdout);
   ng_solver_destroy(S);
   ng_options_destroy(o);

@@ -354,7 +354,7 @@ static void ipc_destroy(struct ng_halo_plan *h, void *state)
     if (s->own_landed[k]) cudaEventDestroy(s->own_landed[k]);
   for (int k = 0; k < s->have_consumed; k++) cudaEventDestroy(s->consumed[k]);
   if (s->have_packed) cudaEventDestroy(s->packed);
-  if (s->landing) cudaFree(s->landing);
+  if (s->landing) ng_cuda_free(s->landing);
   ng_free(s->peer_base);
   ng_free(s->peer_dst);
   ng_free(s->peer_stride);

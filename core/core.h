@@ -75,6 +75,23 @@ void ng_alloc_fault_set(int64_t host_nth, int64_t device_nth);
 void ng_alloc_fault_counts(int64_t *host, int64_t *device, int64_t *host_live);
 int64_t ng_alloc_fault_device_next(void);
 
+/* Memory accounting (core/memtrack.c): the bytes live in each memory space
+ * (NG_MEM_HOST: ng_host_alloc'd, not yet ng_free'd; NG_MEM_DEVICE:
+ * ng_cuda_malloc / ng_cuda_tmp_malloc'd, not yet freed through ng_cuda_free /
+ * ng_cuda_tmp_free) and their peak since the last reset. _track / _untrack
+ * are for the allocators (a pointer tracked again replaces its entry; an
+ * unknown one is ignored); _set_sweeper gives a space a test of whether a
+ * block is still allocated, run over its entries when _current reads it
+ * (the device's: a block freed by a plain cudaFree). _reset_peak sets the
+ * peak to the live bytes and returns them. Not for hot paths: a lock. */
+enum { NG_MEM_HOST = 0, NG_MEM_DEVICE = 1, NG_MEM_SPACES = 2 };
+void ng_mem_track(int space, const void *p, size_t bytes);
+size_t ng_mem_untrack(int space, const void *p); /* the bytes it had (0: unknown) */
+void ng_mem_set_sweeper(int space, int (*alive)(const void *p));
+int64_t ng_mem_current(int space);
+int64_t ng_mem_peak(int space);
+int64_t ng_mem_reset_peak(int space);
+
 /* Wall clock in seconds (monotonic). */
 double ng_wtime(void);
 
@@ -91,6 +108,8 @@ typedef struct {
 } ng_csr;
 
 ng_status ng_csr_alloc(ng_csr *A, int32_t nrows, int32_t ncols, int64_t nnz);
+/* The bytes of A's arrays (those allocated: a NULL array counts 0). */
+size_t ng_csr_bytes(const ng_csr *A);
 void ng_csr_free(ng_csr *A);
 ng_status ng_csr_copy(const ng_csr *src, ng_csr *dst);
 /* Structural checks: monotone rowptr, columns in range, finite values. */

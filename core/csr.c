@@ -19,6 +19,15 @@ ng_status ng_csr_alloc(ng_csr *A, int32_t nrows, int32_t ncols, int64_t nnz)
   return NG_SUCCESS;
 }
 
+size_t ng_csr_bytes(const ng_csr *A)
+{
+  size_t b = 0;
+  if (A->rowptr) b += ((size_t)A->nrows + 1) * sizeof(int64_t);
+  if (A->col) b += (size_t)A->nnz * sizeof(int32_t);
+  if (A->val) b += (size_t)A->nnz * sizeof(double);
+  return b;
+}
+
 void ng_csr_free(ng_csr *A)
 {
   ng_free(A->rowptr);

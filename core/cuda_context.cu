@@ -1,7 +1,8 @@
 /* core/cuda_context.cu: the device behind a GPU context: picks the GPU
  * (NG_DEVICE, else local rank modulo the device count), creates the stream
  * and the cuBLAS/cuSPARSE handles once, a small reduction scratch, and the
- * memory pool of the setups' stream-ordered allocations (ng_cuda_tmp_*). */
+ * memory pool of the setups' stream-ordered allocations (ng_cuda_tmp_*).
+ * Every device allocation and free here is accounted (core/memtrack.c). */
 #include "cuda_internal.h"
 
 extern "C" int ng_cuda_device_count(void)
@@ -42,7 +43,28 @@ extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
     return NG_ERROR(e == cudaErrorMemoryAllocation ? NG_ERR_DEVICE_MEMORY : NG_ERR_CUDA,
                     "cudaMalloc of %zu bytes for %s failed: %s", bytes, what, cudaGetErrorString(e));
   }
+  ng_mem_track(NG_MEM_DEVICE, *p, bytes);
   return NG_SUCCESS;
+}
+
+extern "C" void ng_cuda_free(void *p)
+{
+  if (!p) return;
+  ng_mem_untrack(NG_MEM_DEVICE, p);
+  if (cudaFree(p) != cudaSuccess) cudaGetLastError(); /* a free has no caller to tell */
+}
+
+/* The device space's sweeper (core/memtrack.c): a tracked block freed by a
+ * plain cudaFree is no longer device memory. Pool blocks are untracked by
+ * ng_cuda_tmp_free. */
+static int device_alive(const void *p)
+{
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
 }
 
 extern "C" ng_status ng_cuda_tmp_malloc(struct ng_cuda *cu, void **p, size_t bytes, const char *what)
@@ -62,14 +84,21 @@ extern "C" ng_status ng_cuda_tmp_malloc(struct ng_cuda *cu, void **p, size_t byt
     return NG_ERROR(e == cudaErrorMemoryAllocation ? NG_ERR_DEVICE_MEMORY : NG_ERR_CUDA,
                     "cudaMallocAsync of %zu bytes for %s failed: %s", bytes, what, cudaGetErrorString(e));
   }
+  /* counted live from here to its (queued) free: the pool's blocks are
+   * reused stream-ordered, so that is what the pool must hold */
+  ng_mem_track(NG_MEM_DEVICE, *p, bytes);
   return NG_SUCCESS;
 }
 
 extern "C" void ng_cuda_tmp_free(struct ng_cuda *cu, void *p)
 {
   if (!p) return;
-  if (!cu->pool) cudaFree(p);
-  else if (cudaFreeAsync(p, cu->stream) != cudaSuccess) cudaGetLastError(); /* a free has no caller to tell */
+  if (!cu->pool) {
+    ng_cuda_free(p);
+    return;
+  }
+  ng_mem_untrack(NG_MEM_DEVICE, p);
+  if (cudaFreeAsync(p, cu->stream) != cudaSuccess) cudaGetLastError(); /* a free has no caller to tell */
 }
 
 /* The temporaries' pool: freed blocks stay in it for the next allocations,
@@ -134,6 +163,7 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   }
   if (device >= count) return NG_ERROR(NG_ERR_ARGUMENT, "device %d asked for but only %d visible", device, count);
   cu->device = device;
+  ng_mem_set_sweeper(NG_MEM_DEVICE, device_alive);
   NG_CUDA_CHECK(cudaSetDevice(device));
   NG_CUDA_CHECK(cudaGetDeviceProperties(&cu->prop, device));
   /* the context's stream at the greatest priority: work queued beside it on
@@ -185,7 +215,7 @@ extern "C" void ng_cuda_destroy(struct ng_cuda *cu)
 {
   if (!cu) return;
   if (cu->stream) cudaStreamSynchronize(cu->stream);
-  if (cu->scratch) cudaFree(cu->scratch);
+  ng_cuda_free(cu->scratch);
   if (cu->host_scratch) cudaFreeHost(cu->host_scratch);
   if (cu->cusparse) cusparseDestroy(cu->cusparse);
   if (cu->cublas) cublasDestroy(cu->cublas);

@@ -62,6 +62,12 @@ struct ng_cuda {
 extern "C"
 #endif
 ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what);
+/* Its free (cudaFree; NULL is fine), the bytes off the device's account
+ * (core/memtrack.c): free what ng_cuda_malloc made with this, not cudaFree. */
+#ifdef __cplusplus
+extern "C"
+#endif
+void ng_cuda_free(void *p);
 #define NG_CUDA_MALLOC(p, count) ng_cuda_malloc((void **)&(p), (size_t)(count) * sizeof(*(p)), #p)
 
 /* A setup's temporaries, stream-ordered on the context's stream from its

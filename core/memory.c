@@ -15,7 +15,7 @@
  * order is well defined as long as no allocation runs inside an OpenMP
  * region (none does). Allocations outside these two functions (OpenMP
  * scratch in amg/amg_galerkin.c, hwloc, MPI, CUDA libraries) are not
- * counted. */
+ * counted. The bytes of the blocks live are accounted in core/memtrack.c. */
 #include "core.h"
 #include <stdatomic.h>
 #include <stdint.h>
@@ -102,6 +102,7 @@ ng_status ng_host_alloc(void **p, size_t count, size_t size, int zero, const cha
   *p = zero ? calloc(1, bytes) : malloc(bytes);
   if (!*p) return NG_ERROR(NG_ERR_MEMORY, "out of host memory allocating %s (%zu bytes)", what, bytes);
   atomic_fetch_add(&live_host, 1);
+  ng_mem_track(NG_MEM_HOST, *p, bytes);
   return NG_SUCCESS;
 }
 
@@ -119,8 +120,14 @@ ng_status ng_host_realloc(void **p, size_t count, size_t size, const char *what)
   if (k)
     return NG_ERROR(NG_ERR_MEMORY, "out of host memory growing %s to %zu bytes (injected failure of host allocation #%lld, NG_FAIL_ALLOC)",
                     what, bytes, (long long)k);
+  /* untracked before: once freed, its address may be another thread's */
+  size_t old_bytes = ng_mem_untrack(NG_MEM_HOST, *p);
   void *q = realloc(*p, bytes);
-  if (!q) return NG_ERROR(NG_ERR_MEMORY, "out of host memory growing %s to %zu bytes", what, bytes);
+  if (!q) {
+    if (old_bytes) ng_mem_track(NG_MEM_HOST, *p, old_bytes);
+    return NG_ERROR(NG_ERR_MEMORY, "out of host memory growing %s to %zu bytes", what, bytes);
+  }
+  ng_mem_track(NG_MEM_HOST, q, bytes);
   *p = q;
   return NG_SUCCESS;
 }
@@ -129,6 +136,7 @@ void ng_free(void *p)
 {
   if (!p) return;
   atomic_fetch_sub(&live_host, 1);
+  ng_mem_untrack(NG_MEM_HOST, p);
   free(p);
 }
 

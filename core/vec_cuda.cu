@@ -299,7 +299,7 @@ static ng_status c_alloc(ng_context ctx, double **p, int32_t n)
 }
 static void c_free(ng_context ctx, double *p)
 {
-  if (p) cudaFree(p);
+  if (p) ng_cuda_free(p);
 }
 static ng_status c_upload(ng_context ctx, double *dst, const double *host, int32_t n)
 {
@@ -375,7 +375,7 @@ static ng_status c_alloc_raw(ng_context ctx, void **p, size_t bytes, const char 
 }
 static void c_free_raw(ng_context ctx, void *p)
 {
-  if (p) cudaFree(p);
+  if (p) ng_cuda_free(p);
 }
 static ng_status c_upload_raw(ng_context ctx, void *dst, const void *host, size_t bytes)
 {

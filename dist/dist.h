@@ -59,6 +59,13 @@ ng_status ng_halo_begin(ng_matrix A, const double *x);
 ng_status ng_halo_end(ng_matrix A);
 /* (the plan destroyed: ng_halo_plan_destroy, comm/halo.h) */
 
+/* The bytes A's own storage takes in each memory space (NG_MEM_HOST,
+ * NG_MEM_DEVICE; core/core.h), counted from its arrays: the host blocks
+ * (local, off-rank), the halo's column list and value map, its SpMV tables
+ * (a host CSR table reads the block itself: not counted twice), the halo
+ * values and the struct. The halo plan's buffers (a boundary's worth) are
+ * not counted. */
+void ng_matrix_memory(ng_matrix A, int64_t bytes[NG_MEM_SPACES]);
 /* Internal matrix apply on raw context-memory arrays (halo exchange inside). */
 ng_status ng_matrix_apply_raw(ng_matrix A, const double *x, double *y);
 /* y = alpha A x + beta y, the same way (x: n_col_local entries, y: n_local). */

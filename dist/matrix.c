@@ -603,6 +603,28 @@ ng_status ng_matrix_write_mtx(ng_matrix A, const char *path)
   return NG_SUCCESS;
 }
 
+/* One SpMV table's bytes, where they are (a table made on the block
+ * itself, the host CSR, holds nothing of its own). */
+static void table_memory(ng_matrix A, const ng_spmv_ops *ops, const void *data, int64_t bytes[NG_MEM_SPACES])
+{
+  if (!ops || !data || data == (const void *)&A->local || data == (const void *)&A->offrank) return;
+  bytes[ops->on_gpu ? NG_MEM_DEVICE : NG_MEM_HOST] += (int64_t)ops->bytes(data);
+}
+
+void ng_matrix_memory(ng_matrix A, int64_t bytes[NG_MEM_SPACES])
+{
+  for (int s = 0; s < NG_MEM_SPACES; s++) bytes[s] = 0;
+  if (!A) return;
+  bytes[NG_MEM_HOST] = (int64_t)(sizeof(*A) + ng_csr_bytes(&A->local) + ng_csr_bytes(&A->offrank));
+  if (A->halo_gcol) bytes[NG_MEM_HOST] += (int64_t)A->n_halo * (int64_t)sizeof(int64_t);
+  if (A->value_map) bytes[NG_MEM_HOST] += (A->local.nnz + A->offrank.nnz) * (int64_t)sizeof(int64_t);
+  table_memory(A, A->spmv, A->spmv_data, bytes);
+  table_memory(A, A->csr_ops, A->csr_data, bytes);
+  table_memory(A, A->spmv_off, A->spmv_off_data, bytes);
+  if (A->halo_values)
+    bytes[A->ctx->on_gpu ? NG_MEM_DEVICE : NG_MEM_HOST] += (int64_t)A->n_halo * (int64_t)sizeof(double);
+}
+
 ng_status ng_matrix_destroy(ng_matrix A)
 {
   if (!A) return NG_SUCCESS;

@@ -194,6 +194,11 @@ ng_status ng_example_solve_and_report(ng_context ctx, ng_options opts, ng_matrix
                            .setup_s = setup, .solve_s = solve, .rank_rows = all,
                            .level_rows = level_rows, .level_nnz = level_nnz};
     ng_solver_get_history(S, &r.history, &r.history_length);
+    int on_device = 0;
+    ng_context_on_gpu(ctx, &on_device);
+    r.memory_space = on_device ? "device" : "host";
+    ng_solver_get_memory(S, on_device, r.memory);
+    r.memory_rows = all ? all[0].rows : n;
     ng_solver_get_precond(S, &P);
     if (P && ng_precond_get_levels(P, &r.amg_levels, level_rows, level_nnz, MAX_LEVELS) == NG_SUCCESS &&
         r.amg_levels > MAX_LEVELS)

@@ -47,6 +47,11 @@ typedef struct {
   const ng_example_rank_row *rank_rows; /* nranks_rows = ranks entries, or NULL */
   int amg_levels;                       /* 0: no AMG hierarchy */
   const int64_t *level_rows, *level_nnz;
+  /* rank 0's bytes (ng_solver_get_memory) in the context's memory space
+   * (memory_space: "host" or "device"): matrix, hierarchy, setup peak,
+   * Krylov; rows: rank 0's rows (bytes_per_row's divisor) */
+  const char *memory_space;
+  int64_t memory[4], memory_rows;
 } ng_example_result;
 
 /* Writes r as one JSON object (report_json.c); 0, or -1 on a write error. */

@@ -1,7 +1,8 @@
 /* examples/report_json.c: the solve report as one JSON object (nagare-solve
  * -json FILE), for scripts: the same numbers as the text report, plus the
  * residual norm history, each rank's row of the MPI report (per_rank: rows,
- * halo, neighbours, exchange seconds) and the AMG hierarchy (amg_levels).
+ * halo, neighbours, exchange seconds), rank 0's memory (memory_space,
+ * memory_bytes, bytes_per_row) and the AMG hierarchy (amg_levels).
  * Strings are escaped per RFC 8259; a number that is not finite (a NaN
  * residual after a breakdown) is written as null. */
 #ifdef HAVE_CONFIG_H
@@ -91,6 +92,15 @@ int ng_example_write_json(FILE *f, const ng_example_result *r)
       fputc('}', f);
     }
     fputs("\n  ]", f);
+  }
+  if (r->memory_space) {
+    int64_t rows = r->memory_rows > 0 ? r->memory_rows : 1;
+    key(f, "memory_space", 0); put_string(f, r->memory_space);
+    key(f, "memory_bytes", 0);
+    fprintf(f, "{\"matrix\": %lld, \"hierarchy\": %lld, \"setup_peak\": %lld, \"krylov\": %lld}",
+            (long long)r->memory[0], (long long)r->memory[1], (long long)r->memory[2], (long long)r->memory[3]);
+    key(f, "bytes_per_row", 0);
+    put_number(f, (double)(r->memory[0] + r->memory[1] + r->memory[3]) / (double)rows);
   }
   if (r->amg_levels > 0) {
     key(f, "amg_levels", 0);

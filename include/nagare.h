@@ -325,6 +325,16 @@ ng_status ng_solver_get_precond(ng_solver S, ng_precond *P);
  * strings are static. The preconditioner is known after set_operator
  * ("none" before). */
 ng_status ng_solver_get_method(ng_solver S, const char **method, const char **precond);
+/* Bytes this rank holds for the solve in one memory space: device 1, the
+ * GPU's memory of a GPU context (all 0 on a CPU context); device 0, the
+ * host's. bytes[0]: the matrix's storage (its arrays: CSR blocks, SpMV
+ * format copies); [1]: what the preconditioner's setup left allocated (the
+ * AMG hierarchy: the levels' A, P, R, smoother data and vectors; 0 for the
+ * others); [2]: the setup's peak above what was allocated before it; [3]:
+ * the Krylov method's work vectors, scratch and history. Measured by the
+ * library's allocation accounting (the -amg_view memory line); after
+ * set_operator. Not collective. */
+ng_status ng_solver_get_memory(ng_solver S, int device, int64_t bytes[4]);
 /* Convergence monitor: called by every solver on every rank with the
  * iteration and the residual norm ||r|| (global, the same on every rank):
  * once with iteration 0 and ||r0||, then once per iteration, so a solve of

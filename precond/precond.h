@@ -30,6 +30,11 @@ struct ng_precond_s {
   const ng_precond_ops *ops;
   void *data;
   int variable; /* not a fixed linear operator (AMG's K-cycle): CG takes the flexible beta */
+  /* bytes per memory space (NG_MEM_HOST, NG_MEM_DEVICE: core/memtrack.c)
+   * that the setup left allocated (the AMG hierarchy) and its peak above
+   * what was allocated before it, measured by the setup (AMG: amg/amg.c)
+   * or else around it (ng_precond_create) */
+  int64_t mem_held[NG_MEM_SPACES], mem_peak[NG_MEM_SPACES];
 };
 
 /* The options of precond/ (precond_options.c). */

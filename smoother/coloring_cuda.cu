@@ -531,9 +531,9 @@ static ng_status color_cuda(ng_context ctx, const ng_graph *G, int order, int32_
     if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "GPU coloring: downloading the colors failed: %s", cudaGetErrorString(e));
   }
 out:
-  cudaFree(rp);
-  cudaFree(col);
-  cudaFree(dcolor);
+  ng_cuda_free(rp);
+  ng_cuda_free(col);
+  ng_cuda_free(dcolor);
   return st;
 }
 

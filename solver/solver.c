@@ -78,6 +78,7 @@ static void free_work(ng_solver S)
   S->hwork = NULL;
   S->history = NULL;
   S->nwork = 0;
+  S->nhwork = 0;
 }
 
 /* The work vectors (one block of context memory, each vector 256-byte
@@ -96,6 +97,7 @@ static ng_status alloc_work(ng_solver S, int64_t n)
   S->nwork = nvec;
   for (int k = 0; k < nvec; k++) S->work[k] = S->work_block + (int64_t)k * S->ld;
   NG_CHECK(NG_MALLOC(S->hwork, nhost));
+  S->nhwork = nhost;
   NG_CHECK(NG_MALLOC(S->history, (size_t)S->maxit + 1));
   return NG_SUCCESS;
 }
@@ -252,6 +254,24 @@ ng_status ng_solver_get_method(ng_solver S, const char **method, const char **pr
   NG_ASSERT_ARG(S, "ng_solver_get_method: null solver");
   if (method) *method = S->ops->name;
   if (precond) *precond = S->P ? S->P->ops->name : "none";
+  return NG_SUCCESS;
+}
+
+ng_status ng_solver_get_memory(ng_solver S, int device, int64_t bytes[4])
+{
+  NG_ASSERT_ARG(S && bytes, "ng_solver_get_memory: null argument");
+  int space = device ? NG_MEM_DEVICE : NG_MEM_HOST;
+  int64_t mat[NG_MEM_SPACES];
+  ng_matrix_memory(S->A, mat);
+  bytes[0] = mat[space];
+  bytes[1] = S->P ? S->P->mem_held[space] : 0;
+  bytes[2] = S->P ? S->P->mem_peak[space] : 0;
+  /* the work vectors in context memory; the pointers, scratch and history on the host */
+  bytes[3] = (S->ctx->on_gpu ? NG_MEM_DEVICE : NG_MEM_HOST) == space
+                 ? (int64_t)S->nwork * S->ld * (int64_t)sizeof(double) : 0;
+  if (space == NG_MEM_HOST && S->work)
+    bytes[3] += (int64_t)((S->nwork > 0 ? (size_t)S->nwork : 1) * sizeof(double *) +
+                          (S->nhwork + (size_t)S->maxit + 1) * sizeof(double));
   return NG_SUCCESS;
 }
 

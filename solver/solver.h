@@ -55,6 +55,7 @@ struct ng_solver_s {
   int nwork;              /* vectors in work */
   int64_t ld;             /* distance between consecutive work vectors (>= n_local) */
   double *hwork;          /* host scratch of the method (work_size's nhost doubles) */
+  size_t nhwork;          /* its doubles */
   double *history;        /* maxit + 1 */
   int iterations, history_len;
   double residual;        /* final relative residual */

@@ -105,6 +105,6 @@ extern "C" ng_status ng_spmv_profile_cuda(ng_context ctx, const void *dcsr, ng_s
     p->diag_symmetric = asym == 0;
   }
 done:
-  cudaFree(mark);
+  ng_cuda_free(mark);
   return st;
 }

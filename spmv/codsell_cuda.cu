@@ -217,13 +217,13 @@ struct codsell_cuda {
 void codsell_cuda_free(codsell_cuda *S)
 {
   if (!S) return;
-  cudaFree(S->vptr);
-  cudaFree(S->cptr);
-  cudaFree(S->dptr);
-  cudaFree(S->col);
-  cudaFree(S->dict);
-  cudaFree(S->perm);
-  cudaFree(S->val);
+  ng_cuda_free(S->vptr);
+  ng_cuda_free(S->cptr);
+  ng_cuda_free(S->dptr);
+  ng_cuda_free(S->col);
+  ng_cuda_free(S->dict);
+  ng_cuda_free(S->perm);
+  ng_cuda_free(S->val);
   ng_free(S);
 }
 
@@ -232,7 +232,7 @@ struct scratch {
   std::vector<void *> p;
   ~scratch()
   {
-    for (void *q : p) cudaFree(q);
+    for (void *q : p) ng_cuda_free(q);
   }
   template <typename T> ng_status get(T **ptr, int64_t count, const char *what)
   {
@@ -245,7 +245,7 @@ struct scratch {
   {
     for (auto &x : p)
       if (x == q) {
-        cudaFree(x);
+        ng_cuda_free(x);
         x = NULL;
       }
   }

@@ -61,7 +61,7 @@ template <typename T> struct tptr {
 /* frees a device pointer at scope exit unless released */
 template <typename T> struct dptr {
   T *p = NULL;
-  ~dptr() { cudaFree(p); }
+  ~dptr() { ng_cuda_free(p); }
   T *take()
   {
     T *q = p;
@@ -590,7 +590,7 @@ template <typename T> static ng_status back(ng_context ctx, T **h, T *d, int64_t
 {
   ng_status st = NG_MALLOC(*h, count > 0 ? count : 1);
   if (st == NG_SUCCESS) st = down(ctx->cuda->stream, *h, d, count);
-  cudaFree(d);
+  ng_cuda_free(d);
   return st;
 }
 
@@ -603,9 +603,9 @@ extern "C" ng_status ng_ell_build_cuda_host(ng_context ctx, const ng_csr *A, int
   NG_CHECK(ng_ell_convert_cuda(ctx, &d, ellr, o, E, &col, &val, &rl));
   ng_status st = back(ctx, &E->col, col, (int64_t)E->width * E->n);
   if (st == NG_SUCCESS) st = back(ctx, &E->val, val, (int64_t)E->width * E->n);
-  else cudaFree(val);
+  else ng_cuda_free(val);
   if (ellr && st == NG_SUCCESS) st = back(ctx, &E->rl, rl, E->n);
-  else cudaFree(rl);
+  else ng_cuda_free(rl);
   if (st != NG_SUCCESS) ng_ell_free(E);
   return st;
 }
@@ -618,13 +618,13 @@ extern "C" ng_status ng_sell_build_cuda_host(ng_context ctx, const ng_csr *A, co
   double *val;
   NG_CHECK(ng_dcsr_upload(ctx, A, &d));
   NG_CHECK(ng_sell_convert_cuda(ctx, &d, o, S, &sptr, &col, &val, &perm));
-  cudaFree(sptr);
+  ng_cuda_free(sptr);
   int64_t total = S->sptr[S->nslices];
   ng_status st = back(ctx, &S->col, col, total);
   if (st == NG_SUCCESS) st = back(ctx, &S->val, val, total);
-  else cudaFree(val);
+  else ng_cuda_free(val);
   if (st == NG_SUCCESS) st = back(ctx, &S->perm, perm, S->n);
-  else cudaFree(perm);
+  else ng_cuda_free(perm);
   if (st != NG_SUCCESS) ng_sell_free(S);
   return st;
 }

@@ -25,10 +25,10 @@ struct ng_dcsr {
   ng_dcsr &operator=(const ng_dcsr &) = delete;
   ~ng_dcsr()
   {
-    if (!borrowed_rp) cudaFree(rp);
+    if (!borrowed_rp) ng_cuda_free(rp);
     if (!borrowed) {
-      cudaFree(col);
-      cudaFree(val);
+      ng_cuda_free(col);
+      ng_cuda_free(val);
     }
   }
 };

@@ -90,11 +90,11 @@ static void csr_cuda_destroy(void *data)
   if (d->mat) cusparseDestroySpMat(d->mat);
   if (d->x) cusparseDestroyDnVec(d->x);
   if (d->y) cusparseDestroyDnVec(d->y);
-  cudaFree(d->rowptr);
-  cudaFree(d->rowptr64);
-  cudaFree(d->col);
-  cudaFree(d->val);
-  cudaFree(d->buffer);
+  ng_cuda_free(d->rowptr);
+  ng_cuda_free(d->rowptr64);
+  ng_cuda_free(d->col);
+  ng_cuda_free(d->val);
+  ng_cuda_free(d->buffer);
   ng_free(d);
 }
 
@@ -316,9 +316,9 @@ extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t nco
   NG_CHECK_GOTO(st, ng_csr_cuda_adopt(ctx, nrows, ncols, nnz, rp, col, val, data), fail);
   return NG_SUCCESS;
 fail:
-  cudaFree(rp);
-  cudaFree(col);
-  cudaFree(val);
+  ng_cuda_free(rp);
+  ng_cuda_free(col);
+  ng_cuda_free(val);
   return st;
 }
 

@@ -50,10 +50,10 @@ static void rows_destroy(void *data)
 {
   csr_rows_cuda *d = (csr_rows_cuda *)data;
   if (!d) return;
-  cudaFree(d->rows);
-  cudaFree(d->rowptr);
-  cudaFree(d->col);
-  cudaFree(d->val);
+  ng_cuda_free(d->rows);
+  ng_cuda_free(d->rowptr);
+  ng_cuda_free(d->col);
+  ng_cuda_free(d->val);
   ng_free(d);
 }
 

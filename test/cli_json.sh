@@ -53,7 +53,7 @@ n=$(sed -n 's/^unknowns *: *//p' "$tmp/report.txt")
 nnz=$(sed -n 's/^nonzeros *: *//p' "$tmp/report.txt")
 rel=$(sed -n 's/^relative residual *: *\([^ ]*\) (solver).*/\1/p' "$tmp/report.txt")
 for k in problem n nnz ranks device solver precond format iterations converged status relative_residual \
-  relative_residual_recomputed setup_s solve_s history_length; do
+  relative_residual_recomputed setup_s solve_s history_length memory_space bytes_per_row; do
   grep -q "^$k=" "$tmp/f" || { echo "FAIL: the JSON has no '$k'"; fail=1; }
 done
 [ -n "$its" ] && [ "$(field iterations "$tmp/f")" = "$its" ] ||
