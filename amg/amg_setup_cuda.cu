@@ -39,6 +39,10 @@ extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t nc
 #define TPB 256
 #define HC 512 /* hash slots per warp (power of two) */
 #define HC_SMALL 256 /* the first try: 8 x 256 x 12 bytes = 24 KiB of shared memory per block */
+/* A P's first try: a fine row of A P has a few dozen columns (lap27:256: the
+ * aggregates of a 5^3 box), and every row clears and compacts the whole
+ * table, so 64 slots do a quarter of 256's work (56 ms at lap27:256) */
+#define HC_TINY 64
 #define WPB 8  /* warps per block in the SpGEMM kernels: 8 x 512 x 12 bytes = 48 KiB of shared memory */
 
 typedef struct {
@@ -734,7 +738,11 @@ static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int G, int nb, int32
                           const int32_t *Crp, int32_t *Ccol, double *Cval, int sorted)
 {
   cudaStream_t s = g->ctx->cuda->stream;
-  if (numeric && hc == HC_SMALL)
+  if (numeric && hc == HC_TINY)
+    k_spgemm<true, HC_TINY, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+  else if (!numeric && hc == HC_TINY)
+    k_spgemm<false, HC_TINY, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
+  else if (numeric && hc == HC_SMALL)
     k_spgemm<true, HC_SMALL, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
   else if (numeric)
     k_spgemm<true, HC, OA><<<nb, WPB * 32, 0, s>>>(n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, Crp, Ccol, Cval, sorted, G, g->flag);
@@ -745,14 +753,14 @@ static void spgemm_launch(amg_gpu *g, bool numeric, int hc, int G, int nb, int32
 }
 
 /* C = A B on the device (pattern when *Crp is NULL, then values). The
- * pattern pass tries the small hash table first and keeps in *hc the size
+ * pattern pass tries the table of `first` slots (A P: the tiny one), then the bigger ones, and keeps in *hc the size
  * that held every row; the value passes (setup and update) use it, so the
  * unsorted A P keeps one column order. */
 template <typename OA> /* A's row offsets: 64-bit for the level's A, 32-bit for R and the triple's operands */
 static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Acol, const double *Aval,
                         const int32_t *Brp, const int32_t *Bcol, const double *Bval, int32_t **Crp, int32_t **Ccol,
                         double **Cval, int64_t *nnz, int sorted, int *hc, int32_t nrowsB, int64_t nnzB,
-                        const char *what)
+                        const char *what, int first = HC_SMALL)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int over = 0;
@@ -765,13 +773,13 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Aco
     int64_t *cnt = NULL;
     ng_status st = NG_SUCCESS;
     NG_CHECK(NG_CUDA_TMP(cu, cnt, (size_t)n + 1));
-    *hc = HC_SMALL;
+    *hc = first;
     for (;;) {
       spgemm_launch(g, false, *hc, G, nb, n, Arp, Acol, Aval, Brp, Bcol, Bval, cnt, NULL, NULL, NULL, sorted);
       st = cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU SpGEMM kernel failed");
       if (st == NG_SUCCESS) st = read_flag(g, &over);
       if (st != NG_SUCCESS || !over || *hc == HC) break;
-      *hc = HC; /* a row longer than the small table: again with the big one */
+      *hc = *hc == HC_TINY ? HC_SMALL : HC; /* a row longer than the table: again with the next one */
       if (cudaMemsetAsync(g->flag, 0, sizeof(int), cu->stream) != cudaSuccess)
         st = NG_ERROR(NG_ERR_CUDA, "AMG GPU SpGEMM: resetting the overflow flag failed");
       if (st != NG_SUCCESS) break;
@@ -1028,7 +1036,7 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
-                  0, &g->hcAP, n, g->nnzP, "A P"));
+                  0, &g->hcAP, n, g->nnzP, "A P", HC_TINY));
   trace(g, "galerkin: A P", &tt);
   if (!(M->sparsify > 0))
     NG_CHECK(spgemm(g, g->nagg, g->Rrp, g->Rcol, g->Rval, g->APrp, g->APcol, g->APval, &g->Crp, &g->Ccol, &g->Cval,
@@ -1078,22 +1086,22 @@ static void gpu_free(amg_gpu *g)
 {
   if (!g) return;
   struct ng_cuda *cu = g->ctx->cuda;
-  cudaFree(g->own_rp);
-  cudaFree(g->own_col);
-  cudaFree(g->own_val);
+  ng_cuda_free(g->own_rp);
+  ng_cuda_free(g->own_col);
+  ng_cuda_free(g->own_val);
   void *pooled[] = {g->agg, g->ptent, g->rperm, g->APrp, g->APcol, g->APval, g->Crp, g->Ccol,
                     g->Cval, g->Grp, g->Gcol, g->Gval, g->smap, g->flag, g->sd};
   for (size_t k = 0; k < sizeof(pooled) / sizeof(pooled[0]); k++) ng_cuda_tmp_free(cu, pooled[k]);
   /* P and R arrays belong to the SpMV tables once adopted */
   if (!g->adoptedP) {
-    cudaFree(g->Prp);
-    cudaFree(g->Pcol);
-    cudaFree(g->Pval);
+    ng_cuda_free(g->Prp);
+    ng_cuda_free(g->Pcol);
+    ng_cuda_free(g->Pval);
   }
   if (!g->adoptedR) {
-    cudaFree(g->Rrp);
-    cudaFree(g->Rcol);
-    cudaFree(g->Rval);
+    ng_cuda_free(g->Rrp);
+    ng_cuda_free(g->Rcol);
+    ng_cuda_free(g->Rval);
   }
   ng_free(g);
 }
@@ -1104,7 +1112,7 @@ static amg_gpu **levels(ng_amg *M) { return (amg_gpu **)M->gpu; }
 extern "C" void ng_amg_gpu_free(ng_amg *M)
 {
   amg_gpu **lv = levels(M);
-  cudaFree(M->rho_work);
+  ng_cuda_free(M->rho_work);
   M->rho_work = NULL;
   M->rho_work_n = 0;
   ng_amg_fine_free_dev(M);
@@ -1290,7 +1298,7 @@ static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, c
    * that an update allocates nothing here */
   int64_t need = 3 * (int64_t)n + RHO_RED + 1;
   if (M->rho_work_n < need) {
-    cudaFree(M->rho_work); /* after the stream's work on it: cudaFree waits */
+    ng_cuda_free(M->rho_work); /* after the stream's work on it: cudaFree waits */
     M->rho_work = NULL;
     M->rho_work_n = 0;
     NG_CHECK(NG_CUDA_MALLOC(M->rho_work, need));
@@ -1375,7 +1383,7 @@ extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int 
   }
   if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, dbad, sizeof(int32_t), cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
-  cudaFree(dbad);
+  ng_cuda_free(dbad);
   if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG rho estimate: the device diagonal failed: %s", cudaGetErrorString(e));
   if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "row %d (0-based %d) has a zero or missing diagonal entry", (int)bad + 1, (int)bad);
   *done = 1;
@@ -1430,9 +1438,9 @@ extern "C" void ng_amg_gpu_triple_free(void *state)
   gpu_triple *s = (gpu_triple *)state;
   if (!s) return;
   for (int k = 0; k < 3; k++) {
-    cudaFree(s->rp[k]);
-    cudaFree(s->col[k]);
-    cudaFree(s->val[k]);
+    ng_cuda_free(s->rp[k]);
+    ng_cuda_free(s->col[k]);
+    ng_cuda_free(s->val[k]);
   }
   /* the products' arrays and the flag come from the pool (spgemm) */
   void *pooled[] = {s->ABrp, s->ABcol, s->ABval, s->Trp, s->Tcol, s->Tval, s->g.flag};
