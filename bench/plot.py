@@ -17,7 +17,7 @@ text, no timestamps (the same inputs give the same files):
     aniso27-table5.svg     amg-smoothers-h100.jsonl  aniso27 10^3..100^3 beside the published
                          + published-c2050.csv     Table 5 (C2050)
     scaling-h100x4.svg   scaling-h100x4.jsonl      strong and weak scaling on 1-4 H100s
-    setup.svg            amg-smoothers-h100.jsonl  setup phases on one GPU, setup on 1-4 GPUs
+    setup.svg            setup-h100.jsonl          setup phases on one GPU (before / after), setup on 1-4 GPUs
                          + scaling-h100x4.jsonl
 
 Inputs: JSON lines as the bench programs print them (bench/amg, bench/scaling;
@@ -267,11 +267,21 @@ def plot_scaling(res, out):
 
 
 def plot_setup(res, out):
-    amg = read_jsonl(os.path.join(res, "amg-smoothers-h100.jsonl"))
+    amg = read_jsonl(os.path.join(res, "setup-h100.jsonl"))
     sc = read_jsonl(os.path.join(res, "scaling-h100x4.jsonl"))
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.0), gridspec_kw={"width_ratios": [1.1, 1]})
     phases = ["aggregate", "rho", "prolong", "galerkin", "finish"]
-    ds = [d for d in amg if d["problem"] in ("lap27:256", "fem27:256") and d["smoother"] == "jacobi"]
+    # the second round of each tree and problem (one device call, before / after the setup kernels)
+    last = {}
+    for d in amg:
+        last[(d["problem"], d["tree"])] = d
+    trees = [("0da02b5", "before"), ("2644979", "after")]
+    ds, labels = [], []
+    for m in ("lap27:256", "fem27:256"):
+        for t, name in trees:
+            if (m, t) in last:
+                ds.append(last[(m, t)])
+                labels.append("%s %s" % (m, name))
     for i, d in enumerate(ds):
         left = 0.0
         for j, ph in enumerate(phases):
@@ -279,10 +289,10 @@ def plot_setup(res, out):
             a1.barh(i, v, 0.6, left=left, color=COLORS[j], label=ph if i == 0 else None)
             left += v
         a1.text(d["setup_s"] + 0.005, i, "%.3f s" % d["setup_s"], va="center")
-    a1.set_yticks(range(len(ds)), [d["problem"] for d in ds])
+    a1.set_yticks(range(len(ds)), labels)
     a1.set_xlim(0, 0.42)
     a1.set_xlabel("seconds")
-    a1.set_title("one GPU: setup phases (bench/amg)")
+    a1.set_title("one H100: setup phases (bench/amg)")
     a1.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
     for j, m in enumerate(["lap27:256", "fem27:256"]):
         xs = sorted((d for d in sc if d["mode"] == "strong" and d["precond"] == "amg"
