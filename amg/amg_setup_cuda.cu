@@ -318,14 +318,15 @@ __device__ static double start_value(int32_t i)
 
 /* k_rho_init with GL lanes a row reading the row side by side (the diagonal
  * entries added in row order, as there): 2.1 against 9 ms at lap27:256 */
-__global__ void k_rho_init_g(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *s, int *bad)
+template <typename OA> /* 32-bit row offsets, or the 64-bit layout past 2^31 - 1 entries */
+__global__ void k_rho_init_g(int32_t n, const OA *rp, const int32_t *col, const double *val, double *s, int *bad)
 {
   GROUP_LOOP(n) {
     unsigned m = group_mask();
     int gl = group_lane();
     double d = 0.0;
-    for (int32_t k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
-      int32_t k = k0 + gl;
+    for (OA k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
+      OA k = k0 + gl;
       bool isd = k < e && col[k] == i;
       double v = isd ? val[k] : 0.0;
       for (unsigned b = group_ballot(m, isd); b; b &= b - 1) d += __shfl_sync(m, v, __ffs(b) - 1, GL);
@@ -1285,8 +1286,8 @@ extern "C" ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *din
  * with a zero diagonal, n when none. The work vectors live in M->rho_work
  * (made at the setup, reused by every update, freed with the hierarchy). */
 static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, const int32_t *rp,
-                            const int32_t *col, const double *val, const ng_spmv_ops *ops, void *data, int iters,
-                            double *rho, int32_t *bad)
+                            const int64_t *rp64, const int32_t *col, const double *val, const ng_spmv_ops *ops,
+                            void *data, int iters, double *rho, int32_t *bad)
 {
   cudaStream_t st = ctx->cuda->stream;
   double *s, *t, *w, *red, est = 0;
@@ -1309,7 +1310,8 @@ static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, c
   e = cudaMemsetAsync(red + RHO_EST, 0, 3 * sizeof(double), st);
   if (e == cudaSuccess) e = cudaMemsetAsync(dbad, 0x7f, sizeof(int), st);
   if (e == cudaSuccess) {
-    k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, st>>>(n, rp, col, val, s, dbad);
+    if (rp64) k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, st>>>(n, rp64, col, val, s, dbad);
+    else k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, st>>>(n, rp, col, val, s, dbad);
     k_rho_start<<<blocks(n), TPB, 0, st>>>(n, s, t);
     e = cudaGetLastError();
   }
@@ -1337,7 +1339,8 @@ static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, c
 
 extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, double *rho, int *done)
 {
-  const int32_t *rp, *col;
+  const int32_t *rp = NULL, *col;
+  const int64_t *rp64 = NULL;
   const double *val;
   int32_t n = 0, bad = INT32_MAX;
   int64_t nnz;
@@ -1347,18 +1350,23 @@ extern "C" ng_status ng_amg_gpu_rho(ng_amg *M, ng_matrix A, int l, int iters, do
   *done = 0;
   if (l == 0) { /* the user's matrix when it is one rank's device CSR (its diagonal read from there) */
     int32_t *r, *c;
+    int64_t *r64;
     double *x;
-    if (!A->ctx->on_gpu || A->n_local != A->n_global || ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &r, &c, &x) != NG_SUCCESS)
-      return NG_SUCCESS;
-    rp = r, col = c, val = x, n = A->n_local, nnz = A->local.nnz;
+    if (!A->ctx->on_gpu || A->n_local != A->n_global) return NG_SUCCESS;
     /* the products on the cycle's own copy of A when there is one (made first, amg_setup.c) */
     if (M->L[0].s.Aops && M->L[0].s.Aops->on_gpu) ops = M->L[0].s.Aops, data = M->L[0].s.Adata;
+    if (ng_csr_cuda_arrays(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &r, &c, &x) == NG_SUCCESS) rp = r;
+    /* the 64-bit layout (past 2^31 - 1 entries): only with the cycle's copy for the products
+     * (lap27:432: 1.49 s through the context's SpMV and the host's loop) */
+    else if (ops && ng_csr_cuda_arrays64(ng_matrix_csr_ops(A), ng_matrix_csr_data(A), &r64, &c, &x) == NG_SUCCESS) rp64 = r64;
+    else return NG_SUCCESS;
+    col = c, val = x, n = A->n_local, nnz = A->local.nnz;
   } else { /* level l - 1's device product */
     amg_gpu *f = M->gpu ? levels(M)[l - 1] : NULL;
     if (!f || !f->Crp) return NG_SUCCESS;
     rp = f->Crp, col = f->Ccol, val = f->Cval, n = f->nagg, nnz = f->nnzC;
   }
-  NG_CHECK(device_rho(M, A->ctx, n, nnz, rp, col, val, ops, data, iters, &est, &bad));
+  NG_CHECK(device_rho(M, A->ctx, n, nnz, rp, rp64, col, val, ops, data, iters, &est, &bad));
   if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "AMG: %s %d (0-based %d) has a zero or missing diagonal entry",
                                     l ? "a coarse level's row" : "row", (int)bad + 1, (int)bad);
   if (!(est > 0) || !isfinite(est))
