@@ -21,8 +21,6 @@ static void ng_mpi_finalize_at_exit(void)
 }
 #endif
 
-ng_status ng_comm_create(ng_comm **comm) { return ng_comm_create_from(NULL, comm); }
-
 /* mpi_comm points to an MPI_Comm to duplicate (NULL: MPI_COMM_WORLD). */
 ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm)
 {
@@ -135,13 +133,3 @@ ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all)
   return NG_SUCCESS;
 }
 
-ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n)
-{
-#ifdef NG_HAVE_MPI
-  if (ctx->comm->size > 1)
-    NG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, MPI_MAX, ctx->comm->comm));
-#else
-  (void)ctx; (void)values; (void)n;
-#endif
-  return NG_SUCCESS;
-}

@@ -13,7 +13,6 @@ extern "C" {
 typedef struct ng_comm ng_comm; /* comm/comm_mpi.h */
 struct ng_halo_plan;            /* comm/halo.h */
 
-ng_status ng_comm_create(ng_comm **comm);
 ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm);
 void ng_comm_destroy(ng_comm *comm);
 
@@ -22,7 +21,6 @@ ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n);
  * then waited for before values is read; one in flight per context. */
 ng_status ng_comm_iallreduce_sum_start(ng_context ctx, double *values, int n);
 ng_status ng_comm_iallreduce_sum_wait(ng_context ctx);
-ng_status ng_comm_allreduce_max_int64(ng_context ctx, int64_t *values, int n);
 /* all[r] = rank r's mine (all: size entries). */
 ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all);
 /* Collective (comm/distribute.c): every rank passes its own status; all

@@ -645,44 +645,38 @@ ng_spmv_ops make_ops()
   return t;
 }
 
-template <typename T> ng_status get_back(ng_context ctx, T **h, const T *d, int64_t count)
-{
-  NG_CHECK(NG_MALLOC(*h, count + 1));
-  if (count) NG_CUDA_CHECK(cudaMemcpyAsync(*h, d, (size_t)count * sizeof(T), cudaMemcpyDeviceToHost, ctx->cuda->stream));
-  NG_CUDA_CHECK(cudaStreamSynchronize(ctx->cuda->stream));
-  return NG_SUCCESS;
-}
-
 } // namespace
 
 extern "C" const ng_spmv_ops ng_spmv_codsell_cuda = make_ops();
 
-/* The GPU converter's result in a host container (for tests and bench). */
-extern "C" ng_status ng_codsell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_codsell *H)
+/* The GPU converter alone (test/formats_cuda_host.cu downloads its result):
+ * D gets the metadata and the arrays, on the device and the caller's
+ * (ng_cuda_free); on failure D holds no arrays. */
+ng_status ng_codsell_convert_cuda(ng_context ctx, const ng_dcsr *A, const ng_spmv_opts *o, ng_codsell *D)
 {
   codsell_cuda *S = NULL;
-  ng_dcsr d;
-  ng_status st;
-  memset(H, 0, sizeof(*H));
+  memset(D, 0, sizeof(*D));
   NG_CHECK(NG_CALLOC(S, 1));
   S->ctx = ctx;
-  NG_CHECK_GOTO(st, ng_dcsr_upload(ctx, A, &d), done);
-  NG_CHECK_GOTO(st, codsell_convert(ctx, &d, o, S), done);
-  H->n = S->n;
-  H->ncols = S->ncols;
-  H->C = S->C;
-  H->sigma = S->sigma;
-  H->nslices = S->nslices;
-  H->o = *o;
-  NG_CHECK_GOTO(st, get_back(ctx, &H->vptr, S->vptr, (int64_t)S->nslices + 1), done);
-  NG_CHECK_GOTO(st, get_back(ctx, &H->cptr, S->cptr, (int64_t)S->nslices + 1), done);
-  NG_CHECK_GOTO(st, get_back(ctx, &H->dptr, S->dptr, (int64_t)S->nslices + 1), done);
-  NG_CHECK_GOTO(st, get_back(ctx, &H->dict, S->dict, S->ndict), done);
-  NG_CHECK_GOTO(st, get_back(ctx, &H->col, S->col, S->ncol), done);
-  NG_CHECK_GOTO(st, get_back(ctx, &H->val, S->val, S->nval), done);
-  NG_CHECK_GOTO(st, get_back(ctx, &H->perm, S->perm, (int64_t)S->n), done);
-done:
+  ng_status st = codsell_convert(ctx, A, o, S);
+  if (st == NG_SUCCESS) {
+    D->n = S->n;
+    D->ncols = S->ncols;
+    D->C = S->C;
+    D->sigma = S->sigma;
+    D->nslices = S->nslices;
+    D->o = *o;
+    D->vptr = S->vptr;
+    D->cptr = S->cptr;
+    D->dptr = S->dptr;
+    D->dict = S->dict;
+    D->col = S->col;
+    D->val = S->val;
+    D->perm = S->perm;
+    S->vptr = S->cptr = S->dptr = NULL;
+    S->dict = S->col = S->perm = NULL;
+    S->val = NULL;
+  }
   codsell_cuda_free(S);
-  if (st != NG_SUCCESS) ng_codsell_free(H);
   return st;
 }

@@ -5,7 +5,7 @@
  * sell.c, and refuses the same matrices with the same messages; the GPU
  * tables call them for create and update_values (no host conversion), and
  * test/test_formats_gpu.c compares them with the host converters byte for
- * byte through the *_build_cuda_host entries at the end. */
+ * byte (through test/formats_cuda_host.cu). */
 #include "convert_cuda.h"
 #include "autotune.h"
 #include <new>
@@ -583,59 +583,4 @@ extern "C" ng_status ng_dcsr_view(ng_context ctx, const ng_spmv_ops *ops, void *
   }
   *dcsr = d;
   return NG_SUCCESS;
-}
-
-/* ---- results in host containers (tests, bench) ---------------------------------------- */
-template <typename T> static ng_status back(ng_context ctx, T **h, T *d, int64_t count)
-{
-  ng_status st = NG_MALLOC(*h, count > 0 ? count : 1);
-  if (st == NG_SUCCESS) st = down(ctx->cuda->stream, *h, d, count);
-  ng_cuda_free(d);
-  return st;
-}
-
-extern "C" ng_status ng_ell_build_cuda_host(ng_context ctx, const ng_csr *A, int ellr, const ng_spmv_opts *o, ng_ell *E)
-{
-  ng_dcsr d;
-  int32_t *col, *rl;
-  double *val;
-  NG_CHECK(ng_dcsr_upload(ctx, A, &d));
-  NG_CHECK(ng_ell_convert_cuda(ctx, &d, ellr, o, E, &col, &val, &rl));
-  ng_status st = back(ctx, &E->col, col, (int64_t)E->width * E->n);
-  if (st == NG_SUCCESS) st = back(ctx, &E->val, val, (int64_t)E->width * E->n);
-  else ng_cuda_free(val);
-  if (ellr && st == NG_SUCCESS) st = back(ctx, &E->rl, rl, E->n);
-  else ng_cuda_free(rl);
-  if (st != NG_SUCCESS) ng_ell_free(E);
-  return st;
-}
-
-extern "C" ng_status ng_sell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_sell *S)
-{
-  ng_dcsr d;
-  int64_t *sptr;
-  int32_t *col, *perm;
-  double *val;
-  NG_CHECK(ng_dcsr_upload(ctx, A, &d));
-  NG_CHECK(ng_sell_convert_cuda(ctx, &d, o, S, &sptr, &col, &val, &perm));
-  ng_cuda_free(sptr);
-  int64_t total = S->sptr[S->nslices];
-  ng_status st = back(ctx, &S->col, col, total);
-  if (st == NG_SUCCESS) st = back(ctx, &S->val, val, total);
-  else ng_cuda_free(val);
-  if (st == NG_SUCCESS) st = back(ctx, &S->perm, perm, S->n);
-  else ng_cuda_free(perm);
-  if (st != NG_SUCCESS) ng_sell_free(S);
-  return st;
-}
-
-extern "C" ng_status ng_dia_build_cuda_host(ng_context ctx, const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia *D)
-{
-  ng_dcsr d;
-  double *val;
-  NG_CHECK(ng_dcsr_upload(ctx, A, &d));
-  NG_CHECK(ng_dia_convert_cuda(ctx, &d, half, o, D, &val));
-  ng_status st = back(ctx, &D->val, val, (int64_t)D->nd * D->n);
-  if (st != NG_SUCCESS) ng_dia_free(D);
-  return st;
 }

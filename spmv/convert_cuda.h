@@ -1,9 +1,10 @@
 /* spmv/convert_cuda.h: what the GPU converters share (spmv/convert_cuda.cu,
  * spmv/codsell_cuda.cu): a CSR on the device with 64-bit row offsets, the
  * stable length sort inside sigma windows that SELL and CoD-SELL start from,
- * and the converters of dia, dia_half, ell, ellr and sell. The device CSR
- * is either an upload of a host CSR (ng_dcsr_upload) or a view of a GPU csr
- * instance's arrays (ng_dcsr_view, spmv/autotune.h: no upload). Each converter
+ * and the converters of dia, dia_half, ell, ellr, sell and CoD-SELL (the
+ * last in spmv/codsell_cuda.cu). The device CSR is either an upload of a
+ * host CSR (ng_dcsr_upload) or a view of a GPU csr instance's arrays
+ * (ng_dcsr_view, spmv/autotune.h: no upload). Each converter
  * builds on the device exactly the arrays its host converter (spmv/dia.c,
  * ell.c, sell.c) builds, with the same refusals; the host container it fills
  * holds the metadata (sizes, options, dia offsets, sell slice offsets) and
@@ -51,4 +52,7 @@ ng_status ng_sell_convert_cuda(ng_context ctx, const ng_dcsr *A, const ng_spmv_o
                                int64_t **sptr, int32_t **col, double **val, int32_t **perm);
 ng_status ng_sell_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_sell *meta, const int64_t *sptr,
                             const int32_t *perm, int32_t *col, double *val);
+/* CoD-SELL's (spmv/codsell_cuda.cu): D gets the metadata and the arrays,
+ * which are on the device (the caller's, ng_cuda_free). */
+ng_status ng_codsell_convert_cuda(ng_context ctx, const ng_dcsr *A, const ng_spmv_opts *o, ng_codsell *D);
 #endif /* NG_SPMV_CONVERT_CUDA_H */

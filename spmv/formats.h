@@ -117,14 +117,6 @@ size_t ng_codsell_dict_saving(const ng_codsell *S); /* column bytes the dictiona
 void ng_codsell_free(ng_codsell *S);
 
 #ifdef NG_HAVE_CUDA
-/* GPU converters (spmv/convert_cuda.cu, spmv/codsell_cuda.cu): the same
- * structures built on the device from a CSR uploaded from A, downloaded into
- * host containers, so tests can compare them with the host converters byte
- * for byte. */
-ng_status ng_codsell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_codsell *S);
-ng_status ng_sell_build_cuda_host(ng_context ctx, const ng_csr *A, const ng_spmv_opts *o, ng_sell *S);
-ng_status ng_ell_build_cuda_host(ng_context ctx, const ng_csr *A, int ellr, const ng_spmv_opts *o, ng_ell *E);
-ng_status ng_dia_build_cuda_host(ng_context ctx, const ng_csr *A, int half, const ng_spmv_opts *o, ng_dia *D);
 /* A copy of A on the device for the tables' create_dev (spmv/convert_cuda.cu). */
 ng_status ng_dcsr_create(ng_context ctx, const ng_csr *A, void **dcsr);
 void ng_dcsr_destroy(void *dcsr);

@@ -23,10 +23,17 @@ test_test_formats_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_formats_LDADD = $(NG_TEST_LDADD)
 TESTS += test/test_formats
 check_PROGRAMS += test/test_formats_gpu
-test_test_formats_gpu_SOURCES = test/test_formats_gpu.c
+test_test_formats_gpu_SOURCES = test/test_formats_gpu.c test/formats_cuda_host.h
 EXTRA_test_test_formats_gpu_SOURCES = test/test_formats.c
 test_test_formats_gpu_CFLAGS = $(NG_TEST_CFLAGS)
+if NG_CUDA
+# The GPU converters' results in host containers: test code, built for make check only.
+check_LTLIBRARIES += test/libformats_cuda_host.la
+test_libformats_cuda_host_la_SOURCES = test/formats_cuda_host.cu
+test_test_formats_gpu_LDADD = test/libformats_cuda_host.la $(NG_TEST_LDADD)
+else
 test_test_formats_gpu_LDADD = $(NG_TEST_LDADD)
+endif
 TESTS += test/test_formats_gpu
 endif
 if NG_CHECK

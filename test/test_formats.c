@@ -12,6 +12,9 @@
 #include "testutil.h"
 #include "../dist/dist.h"
 #include "../spmv/autotune.h"
+#if defined(NG_FORMATS_ON_GPU) && defined(NG_HAVE_CUDA)
+#include "formats_cuda_host.h"
+#endif
 #include <math.h>
 
 #ifdef NG_FORMATS_ON_GPU
