@@ -41,7 +41,8 @@ extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t nc
 #define HC_SMALL 256 /* the first try: 8 x 256 x 12 bytes = 24 KiB of shared memory per block */
 /* A P's first try: a fine row of A P has a few dozen columns (lap27:256: the
  * aggregates of a 5^3 box), and every row clears and compacts the whole
- * table, so 64 slots do a quarter of 256's work (56 ms at lap27:256) */
+ * table, so 64 slots do a quarter of 256's work there (A P: 56 -> 46 ms
+ * at lap27:256 on the H100) */
 #define HC_TINY 64
 #define WPB 8  /* warps per block in the SpGEMM kernels: 8 x 512 x 12 bytes = 48 KiB of shared memory */
 
@@ -316,8 +317,8 @@ __device__ static double start_value(int32_t i)
   return 0.5 + (double)(x & 0xffff) / 65536.0;
 }
 
-/* k_rho_init with GL lanes a row reading the row side by side (the diagonal
- * entries added in row order, as there): 2.1 against 9 ms at lap27:256 */
+/* s = |a_ii|^-1/2 (the diagonal entries added in row order, GL lanes a row
+ * reading it side by side); *bad = the first row with a zero diagonal */
 template <typename OA> /* 32-bit row offsets, or the 64-bit layout past 2^31 - 1 entries */
 __global__ void k_rho_init_g(int32_t n, const OA *rp, const int32_t *col, const double *val, double *s, int *bad)
 {
@@ -337,24 +338,10 @@ __global__ void k_rho_init_g(int32_t n, const OA *rp, const int32_t *col, const 
     }
   }
 }
-/* the start vector times s: rho_init's t */
+/* the start vector, times s when s != NULL */
 __global__ void k_rho_start(int32_t n, const double *s, double *t)
 {
-  ROW_LOOP(n) t[i] = start_value(i) * s[i];
-}
-
-/* s = |a_ii|^-1/2, v = start vector (v != NULL); *bad = first zero diagonal row */
-__global__ void k_rho_init(int32_t n, const int32_t *rp, const int32_t *col, const double *val, double *s, double *v,
-                           int *bad)
-{
-  ROW_LOOP(n) {
-    double d = 0.0;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-      if (col[k] == i) d += val[k];
-    if (d == 0.0) atomicMin(bad, i);
-    s[i] = 1.0 / sqrt(fabs(d));
-    if (v) v[i] = start_value(i);
-  }
+  ROW_LOOP(n) t[i] = s ? start_value(i) * s[i] : start_value(i);
 }
 
 /* Power iteration for rho(D^-1 A) on the device (amg_prolong.c's
@@ -435,11 +422,6 @@ __global__ void k_rho_scale(int32_t n, const double *s, const double *w, double 
   if (red[RHO_STOP] != 0.0) return;
   double c = red[RHO_SCALE];
   ROW_LOOP(n) t[i] = s[i] * (w[i] * c);
-}
-/* s = |a_ii|^-1/2 and t = s .* start vector: rho_init's values, then t */
-__global__ void k_rho_t(int32_t n, const double *s, double *t)
-{
-  ROW_LOOP(n) t[i] *= s[i];
 }
 
 /* dinv = omega / a_ii (the host's summation order): the smoother's diagonal */
@@ -1386,7 +1368,8 @@ extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int 
   NG_CHECK(NG_CUDA_MALLOC(dbad, 1));
   cudaError_t e = cudaMemcpyAsync(dbad, &bad, sizeof(int32_t), cudaMemcpyHostToDevice, stream);
   if (e == cudaSuccess) {
-    k_rho_init<<<blocks(n), TPB, 0, stream>>>(n, rp, col, val, s, v, dbad);
+    k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, stream>>>(n, rp, col, val, s, dbad);
+    if (v) k_rho_start<<<blocks(n), TPB, 0, stream>>>(n, NULL, v);
     e = cudaGetLastError();
   }
   if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, dbad, sizeof(int32_t), cudaMemcpyDeviceToHost, stream);
