@@ -21,37 +21,7 @@ tmp=${TMPDIR:-/tmp}/ng_cli_history.$$
 mkdir -p "$tmp" || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-if command -v python3 > /dev/null 2>&1; then
-  json_flat() {
-    python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-for k, v in d.items():
-    if isinstance(v, list):
-        print("%s_length=%d" % (k, len(v)))
-        for i, e in enumerate(v):
-            if isinstance(e, dict):
-                for kk, vv in e.items(): print("%s.%d.%s=%s" % (k, i, kk, vv))
-            else: print("%s.%d=%r" % (k, i, e))
-    else: print("%s=%s" % (k, v))' "$1"
-  }
-elif perl -MJSON::PP -e 1 > /dev/null 2>&1; then
-  json_flat() {
-    perl -MJSON::PP -e '
-local $/; open(my $f, "<", $ARGV[0]) or die; my $d = JSON::PP->new->decode(<$f>);
-for my $k (keys %$d) {
-  my $v = $d->{$k};
-  if (ref $v eq "ARRAY") {
-    printf "%s_length=%d\n", $k, scalar @$v;
-    for my $i (0 .. $#$v) {
-      my $e = $v->[$i];
-      if (ref $e eq "HASH") { print "$k.$i.$_=$e->{$_}\n" for keys %$e } else { print "$k.$i=$e\n" } } }
-  else { print "$k=$v\n" } }' "$1"
-  }
-else
-  echo "SKIP: neither python3 nor perl's JSON::PP to read JSON"; exit 77
-fi
-field() { sed -n "s/^$1=//p" "$2"; }
+. "$(dirname "$0")/json-flat.sh" # json_flat FILE, field KEY FLATFILE
 fail=0
 
 # 1. one rank, Jacobi

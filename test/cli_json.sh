@@ -13,55 +13,28 @@ tmp=${TMPDIR:-/tmp}/ng_cli_json.$$
 mkdir -p "$tmp" || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-# json_fields FILE: "key=value" lines for the scalar members, and
-# history_length=N; non-zero exit when FILE is not one JSON object.
-if command -v python3 > /dev/null 2>&1; then
-  json_fields() {
-    python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert isinstance(d, dict), "not an object"
-for k, v in d.items():
-    if k == "residual_history": print("history_length=%d" % len(v))
-    elif isinstance(v, bool): print("%s=%s" % (k, "true" if v else "false"))
-    else: print("%s=%s" % (k, v))' "$1"
-  }
-elif perl -MJSON::PP -e 1 > /dev/null 2>&1; then
-  json_fields() {
-    perl -MJSON::PP -e '
-local $/; open(my $f, "<", $ARGV[0]) or die; my $d = JSON::PP->new->decode(<$f>);
-ref $d eq "HASH" or die "not an object";
-for my $k (keys %$d) {
-  my $v = $d->{$k};
-  if ($k eq "residual_history") { printf "history_length=%d\n", scalar @$v }
-  elsif (JSON::PP::is_bool($v)) { printf "%s=%s\n", $k, $v ? "true" : "false" }
-  else { print "$k=$v\n" } }' "$1"
-  }
-else
-  echo "SKIP: neither python3 nor perl's JSON::PP to read JSON"; exit 77
-fi
-field() { sed -n "s/^$1=//p" "$2"; }
+. "$(dirname "$0")/json-flat.sh" # json_flat FILE, field KEY FLATFILE
 fail=0
 
 # 1. a file beside the text report
 "$top/nagare-solve" "$data/bcsstk13.mtx" -device cpu -solver pcg -precond jacobi -tol 1e-8 -maxit 5000 \
   -json "$tmp/out.json" > "$tmp/report.txt" 2>&1 || { cat "$tmp/report.txt"; echo "FAIL: nagare-solve exit $?"; exit 1; }
 cat "$tmp/report.txt"
-json_fields "$tmp/out.json" > "$tmp/f" || { cat "$tmp/out.json"; echo "FAIL: -json FILE is not a JSON object"; exit 1; }
+json_flat "$tmp/out.json" > "$tmp/f" || { cat "$tmp/out.json"; echo "FAIL: -json FILE is not a JSON object"; exit 1; }
 its=$(sed -n 's/^iterations *: *//p' "$tmp/report.txt")
 n=$(sed -n 's/^unknowns *: *//p' "$tmp/report.txt")
 nnz=$(sed -n 's/^nonzeros *: *//p' "$tmp/report.txt")
 rel=$(sed -n 's/^relative residual *: *\([^ ]*\) (solver).*/\1/p' "$tmp/report.txt")
 for k in problem n nnz ranks device solver precond format iterations converged status relative_residual \
-  relative_residual_recomputed setup_s solve_s history_length memory_space bytes_per_row; do
+  relative_residual_recomputed setup_s solve_s residual_history_length memory_space bytes_per_row; do
   grep -q "^$k=" "$tmp/f" || { echo "FAIL: the JSON has no '$k'"; fail=1; }
 done
 [ -n "$its" ] && [ "$(field iterations "$tmp/f")" = "$its" ] ||
   { echo "FAIL: JSON iterations $(field iterations "$tmp/f"), the report $its"; fail=1; }
 [ "$(field n "$tmp/f")" = "$n" ] && [ "$(field nnz "$tmp/f")" = "$nnz" ] ||
   { echo "FAIL: JSON n/nnz $(field n "$tmp/f")/$(field nnz "$tmp/f"), the report $n/$nnz"; fail=1; }
-[ "$(field history_length "$tmp/f")" = $((its + 1)) ] ||
-  { echo "FAIL: residual_history has $(field history_length "$tmp/f") entries for $its iterations (want $((its + 1)))"; fail=1; }
+[ "$(field residual_history_length "$tmp/f")" = $((its + 1)) ] ||
+  { echo "FAIL: residual_history has $(field residual_history_length "$tmp/f") entries for $its iterations (want $((its + 1)))"; fail=1; }
 [ "$(field converged "$tmp/f")" = true ] && [ "$(field status "$tmp/f")" = NG_SUCCESS ] ||
   { echo "FAIL: converged/status $(field converged "$tmp/f")/$(field status "$tmp/f")"; fail=1; }
 [ "$(field ranks "$tmp/f")" = 1 ] && [ "$(field solver "$tmp/f")" = cg ] && [ "$(field precond "$tmp/f")" = jacobi ] ||
@@ -73,7 +46,7 @@ awk -v a="$(field relative_residual "$tmp/f")" -v b="$rel" -v t="$(field relativ
 # 2. "-json -": standard output is the JSON alone, the report on stderr
 "$top/nagare-solve" -problem lap7:12 -device cpu -monitor -json - > "$tmp/stdout.json" 2> "$tmp/stderr.txt" ||
   { cat "$tmp/stderr.txt"; echo "FAIL: -json - exit $?"; fail=1; }
-json_fields "$tmp/stdout.json" > "$tmp/f2" || { cat "$tmp/stdout.json"; echo "FAIL: -json - stdout is not one JSON object"; fail=1; }
+json_flat "$tmp/stdout.json" > "$tmp/f2" || { cat "$tmp/stdout.json"; echo "FAIL: -json - stdout is not one JSON object"; fail=1; }
 its2=$(sed -n 's/^iterations *: *//p' "$tmp/stderr.txt")
 [ -n "$its2" ] && [ "$(field iterations "$tmp/f2")" = "$its2" ] ||
   { echo "FAIL: -json -: JSON iterations $(field iterations "$tmp/f2"), the report on stderr '$its2'"; fail=1; }
@@ -81,7 +54,7 @@ its2=$(sed -n 's/^iterations *: *//p' "$tmp/stderr.txt")
 # 3. stopped by -maxit: reported, exit 1
 "$top/nagare-solve" -problem lap7:12 -device cpu -maxit 3 -json "$tmp/nc.json" > "$tmp/nc.txt" 2>&1 &&
   { echo "FAIL: exit 0 with -maxit 3"; fail=1; }
-json_fields "$tmp/nc.json" > "$tmp/f3" || { cat "$tmp/nc.json"; echo "FAIL: not-converged JSON does not parse"; fail=1; }
+json_flat "$tmp/nc.json" > "$tmp/f3" || { cat "$tmp/nc.json"; echo "FAIL: not-converged JSON does not parse"; fail=1; }
 [ "$(field converged "$tmp/f3")" = false ] && [ "$(field status "$tmp/f3")" = NG_ERR_NOT_CONVERGED ] &&
   [ "$(field iterations "$tmp/f3")" = 3 ] && grep -q "^message=.*not converged" "$tmp/f3" ||
   { cat "$tmp/f3"; echo "FAIL: -maxit 3: want converged false, NG_ERR_NOT_CONVERGED, 3 iterations and a message"; fail=1; }

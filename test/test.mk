@@ -39,7 +39,7 @@ TESTS += test/test_sizes
 endif
 # Command-line checks of nagare-solve (issue 2's done-when).
 TESTS += test/cli_solve.sh test/cli_json.sh test/cli_history.sh test/cli_bad_inputs.sh
-EXTRA_DIST += test/cli_solve.sh test/cli_json.sh test/cli_history.sh test/cli_bad_inputs.sh test/valgrind.supp test/lsan.supp
+EXTRA_DIST += test/cli_solve.sh test/cli_json.sh test/cli_history.sh test/cli_bad_inputs.sh test/json-flat.sh test/valgrind.supp test/lsan.supp
 EXTRA_DIST += test/data
 # GPU path against the host reference (skips without a device)
 if NG_CHECK
