@@ -17,7 +17,7 @@ text, no timestamps (the same inputs give the same files):
     aniso27-table5.svg     amg-smoothers-h100.jsonl  aniso27 10^3..100^3 beside the published
                          + published-c2050.csv     Table 5 (C2050)
     scaling-h100x4.svg   scaling-h100x4.jsonl      strong and weak scaling on 1-4 H100s
-    setup.svg            setup-h100.jsonl          setup phases on one GPU (before / after), setup on 1-4 GPUs
+    setup.svg            setup-h100.jsonl          setup phases on one GPU, setup on 1-4 GPUs
                          + scaling-h100x4.jsonl
 
 Inputs: JSON lines as the bench programs print them (bench/amg, bench/scaling;
@@ -271,17 +271,13 @@ def plot_setup(res, out):
     sc = read_jsonl(os.path.join(res, "scaling-h100x4.jsonl"))
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.0), gridspec_kw={"width_ratios": [1.1, 1]})
     phases = ["aggregate", "rho", "prolong", "galerkin", "finish"]
-    # the second round of each tree and problem (one device call, before / after the setup kernels)
-    last = {}
-    for d in amg:
-        last[(d["problem"], d["tree"])] = d
-    trees = [("0da02b5", "before"), ("2644979", "after")]
-    ds, labels = [], []
+    # the current tree's first run of each problem (the file also keeps the tree before it)
+    ds = []
     for m in ("lap27:256", "fem27:256"):
-        for t, name in trees:
-            if (m, t) in last:
-                ds.append(last[(m, t)])
-                labels.append("%s %s" % (m, name))
+        runs = [d for d in amg if d["problem"] == m and d["tree"] == "2644979"]
+        if runs:
+            ds.append(runs[0])
+    labels = [d["problem"] for d in ds]
     for i, d in enumerate(ds):
         left = 0.0
         for j, ph in enumerate(phases):
