@@ -80,14 +80,11 @@ int64_t ng_alloc_fault_device_next(void);
  * ng_cuda_malloc / ng_cuda_tmp_malloc'd, not yet freed through ng_cuda_free /
  * ng_cuda_tmp_free) and their peak since the last reset. _track / _untrack
  * are for the allocators (a pointer tracked again replaces its entry; an
- * unknown one is ignored); _set_sweeper gives a space a test of whether a
- * block is still allocated, run over its entries when _current reads it
- * (the device's: a block freed by a plain cudaFree). _reset_peak sets the
+ * unknown one is ignored). _reset_peak sets the
  * peak to the live bytes and returns them. Not for hot paths: a lock. */
 enum { NG_MEM_HOST = 0, NG_MEM_DEVICE = 1, NG_MEM_SPACES = 2 };
 void ng_mem_track(int space, const void *p, size_t bytes);
 size_t ng_mem_untrack(int space, const void *p); /* the bytes it had (0: unknown) */
-void ng_mem_set_sweeper(int space, int (*alive)(const void *p));
 int64_t ng_mem_current(int space);
 int64_t ng_mem_peak(int space);
 int64_t ng_mem_reset_peak(int space);

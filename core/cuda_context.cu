@@ -54,19 +54,6 @@ extern "C" void ng_cuda_free(void *p)
   if (cudaFree(p) != cudaSuccess) cudaGetLastError(); /* a free has no caller to tell */
 }
 
-/* The device space's sweeper (core/memtrack.c): a tracked block freed by a
- * plain cudaFree is no longer device memory. Pool blocks are untracked by
- * ng_cuda_tmp_free. */
-static int device_alive(const void *p)
-{
-  cudaPointerAttributes a;
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
-}
-
 extern "C" ng_status ng_cuda_tmp_malloc(struct ng_cuda *cu, void **p, size_t bytes, const char *what)
 {
   if (!cu->pool) return ng_cuda_malloc(p, bytes, what);
@@ -163,7 +150,6 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   }
   if (device >= count) return NG_ERROR(NG_ERR_ARGUMENT, "device %d asked for but only %d visible", device, count);
   cu->device = device;
-  ng_mem_set_sweeper(NG_MEM_DEVICE, device_alive);
   NG_CUDA_CHECK(cudaSetDevice(device));
   NG_CUDA_CHECK(cudaGetDeviceProperties(&cu->prop, device));
   /* the context's stream at the greatest priority: work queued beside it on

@@ -6,12 +6,10 @@
  * say its size, so each space keeps a map pointer -> bytes (open
  * addressing, linear probing, backward-shift deletion) behind a spin lock;
  * only allocations and frees touch it, never a solver iteration. A pointer
- * tracked again replaces its entry (the old block was freed by a call that
- * does not report, e.g. a plain cudaFree, and its address came back); a
- * pointer never tracked is ignored at untrack. The device space may have a
- * sweeper (core/cuda_context.cu): before its live bytes are read, entries
- * whose memory is no longer allocated are dropped. The maps themselves
- * (plain calloc) are not counted. */
+ * tracked again replaces its entry (a defence: every library free goes
+ * through ng_free / ng_cuda_free / ng_cuda_tmp_free, which untrack); a
+ * pointer never tracked is ignored at untrack. The maps themselves (plain
+ * calloc) are not counted. */
 #include "core.h"
 #include <stdatomic.h>
 #include <stdint.h>
@@ -26,11 +24,10 @@ typedef struct {
   mem_slot *slot;
   size_t cap, count; /* cap: 0 or a power of two */
   int64_t live, peak;
-  int (*alive)(const void *p); /* NULL: no sweep */
 } mem_space;
 
-static mem_space spaces[NG_MEM_SPACES] = {{ATOMIC_FLAG_INIT, NULL, 0, 0, 0, 0, NULL},
-                                          {ATOMIC_FLAG_INIT, NULL, 0, 0, 0, 0, NULL}};
+static mem_space spaces[NG_MEM_SPACES] = {{ATOMIC_FLAG_INIT, NULL, 0, 0, 0, 0},
+                                          {ATOMIC_FLAG_INIT, NULL, 0, 0, 0, 0}};
 
 static void lock(mem_space *s)
 {
@@ -127,25 +124,11 @@ size_t ng_mem_untrack(int space, const void *p)
   return bytes;
 }
 
-void ng_mem_set_sweeper(int space, int (*alive)(const void *p))
-{
-  if (space < 0 || space >= NG_MEM_SPACES) return;
-  lock(&spaces[space]);
-  spaces[space].alive = alive;
-  unlock(&spaces[space]);
-}
-
 int64_t ng_mem_current(int space)
 {
   if (space < 0 || space >= NG_MEM_SPACES) return 0;
   mem_space *s = &spaces[space];
   lock(s);
-  if (s->alive)
-    for (size_t i = 0; i < s->cap;) {
-      /* an erase moves a later entry into i: look at i again */
-      if (s->slot[i].key && !s->alive((const void *)s->slot[i].key)) erase(s, i);
-      else i++;
-    }
   int64_t v = s->live;
   unlock(s);
   return v;
