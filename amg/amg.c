@@ -200,6 +200,10 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
   if (min_rows < 0) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_gpu_min_rows %d must be >= 0", min_rows);
   M->gpu_min_rows = min_rows;
+  const char *da;
+  NG_CHECK(ng_options_get_string(opts, "amg_dist_aggregation", &da));
+  M->dist_aggregation = !strcmp(da, "coupled") ? NG_AMG_DIST_COUPLED : !strcmp(da, "uncoupled") ? NG_AMG_DIST_UNCOUPLED
+                                                                                                 : NG_AMG_DIST_AUTO;
   NG_CHECK(read_threads(M, P->ctx, opts));
   if (M->carry_nullspace && (M->gpu_setup || P->ctx->size > 1))
     return NG_ERROR(NG_ERR_UNSUPPORTED,

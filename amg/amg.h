@@ -67,15 +67,18 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
 ng_status ng_amg_smooth_pattern(const ng_csr *A, const ng_csr *A2, const int32_t *agg, int32_t nagg, ng_csr *P);
 /* filter > 0 (-amg_filter): smooth with A_F, A without the couplings that
  * are not strong at threshold `filter` (sgn as ng_amg_strength), each added
- * to its row's diagonal (the pattern stays A's: filtered entries are 0). */
+ * to its row's diagonal (the pattern stays A's: filtered entries are 0).
+ * lump (or NULL): a value per row added to its diagonal first, before the
+ * filter's (an uncoupled distributed level: the row's off-rank couplings,
+ * which P does not read, so that P keeps the constant; amg_dist_local.c). */
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
-                               double filter, int sgn, ng_csr *P);
+                               double filter, int sgn, const double *lump, ng_csr *P);
 /* The rows of ng_amg_smooth_values with sd (sqrt |a_jj| of every column
  * of [A | A2], read when filter > 0) given: A2 as in ng_amg_smooth_pattern
  * (the distributed P: own rows over own and halo columns,
  * amg_dist_prolong.c). Returns the first row with a zero diagonal, or -1. */
 int32_t ng_amg_smooth_rows(const ng_csr *A, const ng_csr *A2, const int32_t *agg, const double *ptent, double omega,
-                           double filter, int sgn, const double *sd, ng_csr *P);
+                           double filter, int sgn, const double *sd, const double *lump, ng_csr *P);
 /* T = A^T (pattern and values; rows of T sorted by column); perm (A->nnz
  * entries, may be NULL) receives where each entry of A went. */
 ng_status ng_csr_transpose(const ng_csr *A, ng_csr *T, int64_t *perm);
@@ -196,6 +199,8 @@ typedef struct {
   double *nullvec;               /* -amg_coarse_nullspace carried: this level's near-null vector (host;
                                     NULL on the finest: ones), from the level above (amg_prolong.c) */
   int64_t *rperm;                /* entry k of P is entry rperm[k] of R */
+  double *lump;                  /* uncoupled distributed level: each own row's off-rank couplings
+                                    summed, added to P's diagonal term (host; amg_dist_local.c) */
   ng_csr P, R, AP;               /* host; AP = A P kept for update */
   const ng_spmv_ops *Pops, *Rops; void *Pdata, *Rdata;
   double *x, *b;                 /* work vectors, context memory (unused on level 0) */
@@ -211,6 +216,11 @@ typedef struct {
                                     but no arrays (the setup did not download it: a GPU level reads
                                     the device copy). ng_amg_level_host makes the host copy current. */
 } ng_amg_level;
+
+/* -amg_dist_aggregation; auto: uncoupled on a GPU context while every rank
+ * holds at least NG_AMG_UNCOUPLED_MIN_ROWS rows of the level */
+enum { NG_AMG_DIST_AUTO, NG_AMG_DIST_COUPLED, NG_AMG_DIST_UNCOUPLED };
+#define NG_AMG_UNCOUPLED_MIN_ROWS 20000
 
 typedef struct {
   int nlevels, max_levels;
@@ -255,6 +265,7 @@ typedef struct {
   int64_t rho_work_n;
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
+  int dist_aggregation;          /* several ranks: NG_AMG_DIST_* (-amg_dist_aggregation, amg_dist_local.c) */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
   int single;                    /* -amg_precision single: the cycle in FP32 (amg_single.c) */
   void *fp32;                    /* its float copies of the hierarchy (amg_single.c) */
@@ -306,6 +317,12 @@ ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const ng_csr *A, int *done);
 /* Level l's host A from GPU level l - 1's device product (ng_amg_level_host). */
 ng_status ng_amg_gpu_level_host(ng_amg *M, int l);
+/* An uncoupled distributed level (amg_dist_local.c): lump, a value per row of
+ * level l added to P's diagonal term, on the device (0 but vals[k] at
+ * rows[k]; set before the transfer); prows: rows[0..cnt) of level l's device P into the host CSR
+ * *out (made here; local coarse columns). */
+ng_status ng_amg_gpu_lump(ng_amg *M, int l, const int32_t *rows, const double *vals, int32_t cnt);
+ng_status ng_amg_gpu_prows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_csr *out);
 void ng_amg_gpu_free(ng_amg *M);
 /* The distributed setup's local products T = C (A B) of host CSRs on the
  * device (T allocated at the first call, values only when *state exists:
@@ -358,6 +375,9 @@ ng_status ng_amg_level_host_cb(void *M, int l);
  * format refuses it); the coarsest operator's dense inverse as a full CSR
  * (_dense: the operator itself, dense, in M->coarse_inv). */
 ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_spmv_ops **ops, void **data);
+/* amg_setup.c: level l's smoothed P, R and Galerkin product L[l + 1].A on the
+ * host from L[l].agg, .ptent (values only when refresh). */
+ng_status ng_amg_host_transfer(ng_amg *M, const ng_csr *A, int l, int refresh);
 ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
 ng_status ng_amg_coarse_dense(ng_amg *M, const ng_csr *A);
 /* amg_setup.c: the smoother's dinv = omega / a_ii of level l in context

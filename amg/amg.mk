@@ -6,7 +6,7 @@ libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_options.c amg/options_regist
   amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c \
   amg/amg_classical.c amg/amg_classical_strength.c amg/amg_pmis.c amg/amg_hmis.c amg/amg_interp_rows.c amg/amg_interp_ext.c amg/amg_interp_direct.c \
   amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/amg_kcycle.c amg/dense_chol.c amg/dense_pinv.c \
-  amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c \
+  amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c amg/amg_dist_local.c \
   amg/amg_dist_coarse.c amg/amg_dist_setup.c amg/amg_fine.c \
   amg/amg_single.h amg/amg_single.c
 if NG_CUDA
@@ -62,6 +62,14 @@ test_test_amg_dist_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_dist_gpu_LDADD = $(NG_TEST_LDADD) -lm
 endif
 TESTS += test/amg_dist_gpu.sh
+# The uncoupled levels (amg_dist_local.c) on 2 and 4 ranks, CPU then GPU.
+if NG_MPI
+check_PROGRAMS += test/test_amg_uncoupled
+test_test_amg_uncoupled_SOURCES = test/test_amg_uncoupled.c test/mpi_testutil.c test/mpi_testutil.h
+test_test_amg_uncoupled_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_uncoupled_LDADD = $(NG_TEST_LDADD) -lm
+endif
+TESTS += test/amg_uncoupled.sh
 endif
 TESTS += test/mpi_amg_solve.sh
-EXTRA_DIST += test/amg_dist_gpu.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_dist_gpu.sh test/amg_uncoupled.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

@@ -56,6 +56,7 @@ typedef struct {
                              * kept for this setup's filter, which frees it (NULL at an update) */
   double sparsify;          /* -amg_sparsify of the product A_c made from this level (0: none) */
   int group;                /* agglomeration: rows held by ranks that are multiples of group */
+  int uncoupled;            /* made by amg_dist_local.c: P, R block diagonal (M->L[l]'s one-rank tables) */
   /* report (gathered at setup, so that rank 0 alone can print it) */
   int active;               /* ranks that hold rows of this level */
   int64_t n_global, nnz_global, halo_total, halo_max;
@@ -118,6 +119,15 @@ void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
 ng_status ng_amg_dist_coarse_inverse(ng_context ctx, ng_amg *M, ng_matrix A, ng_status st);
 /* 1 when the level's local products ran on the GPU. */
 int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
+
+/* amg_dist_local.c: level l as an uncoupled level (each rank's block
+ * coarsened by the one-rank setup, A_c's off-rank block from the
+ * boundary rows): wanted (collective: the same answer on every rank),
+ * build (*stop: coarsening ends here; D[l + 1].A made) and values again. */
+int ng_amg_uncoupled_wanted(ng_amg *M, int l);
+ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop);
+ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l);
+void ng_amg_dist_trace_level(int l);
 
 /* ng_amg_trace with the level being built (amg_dist_setup.c), for the
  * steps in amg_dist_*.c that do not know it. */

@@ -322,7 +322,7 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
     const ng_csr *O = ng_amg_dist_offrank(A);
     if (!refresh && !D->gather && !D->Pc.rowptr) st = ng_amg_smooth_pattern(&A->local, O, D->cagg, D->pm, &D->Pc);
     if (!st && D->gather) bad = gather_values(A, &D->Pc);
-    else if (!st) bad = ng_amg_smooth_rows(&A->local, O, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, &D->Pc);
+    else if (!st) bad = ng_amg_smooth_rows(&A->local, O, D->cagg, D->ptent, omega, D->filter, D->sgn, sd, NULL, &D->Pc);
     ng_amg_dist_trace(ctx, "P: pattern and values (host)", &t);
   }
   ng_free(sd);

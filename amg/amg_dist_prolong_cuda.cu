@@ -64,7 +64,7 @@ static ng_status values(ng_amg_dx *x, double omega, double filter, int sgn, int 
   cudaStream_t s = x->ctx->cuda->stream;
   NG_CUDA_CHECK(cudaMemsetAsync(x->flag, 0, sizeof(int), s));
   k_pvalues<<<blocks(x->n), TPB, 0, s>>>(x->n, x->Xrp, x->Xcol, x->Xval, x->cagg, x->ptent, omega,
-                                          filter > 0 ? x->sd : NULL, filter, sgn, x->Prp, x->Pcol, x->Pval, x->flag);
+                                          filter > 0 ? x->sd : NULL, filter, sgn, NULL, x->Prp, x->Pcol, x->Pval, x->flag);
   NG_CUDA_LAUNCH_CHECK();
   NG_CUDA_CHECK(cudaMemcpyAsync(bad, x->flag, sizeof(int), cudaMemcpyDeviceToHost, s));
   NG_CUDA_CHECK(cudaStreamSynchronize(s));

@@ -47,6 +47,7 @@ static const ng_spmv_ops dist_R_ops = {.name = "dist-R", .apply = dist_R_apply, 
 /* ---- setup ------------------------------------------------------------------ */
 static int trace_level;
 void ng_amg_dist_trace(ng_context ctx, const char *what, double *t) { ng_amg_trace(ctx, what, trace_level, t); }
+void ng_amg_dist_trace_level(int l) { trace_level = l; }
 
 /* The estimate checks every rank's diagonal and agrees before its
  * collective iterations, naming the global row of a zero. */
@@ -289,7 +290,8 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
     if (D[l].A->n_global <= M->coarse_size || l == M->max_levels - 1) break;
-    NG_CHECK(build_transfer(P, M, l, &stop));
+    if (ng_amg_uncoupled_wanted(M, l)) NG_CHECK(ng_amg_uncoupled_build(P, M, l, &stop));
+    else NG_CHECK(build_transfer(P, M, l, &stop));
     if (stop) break;
   }
   ng_amg_dlevel *last = &D[M->nlevels - 1];
@@ -329,6 +331,10 @@ ng_status ng_amg_dist_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
     if (l == M->nlevels - 1) break;
+    if (D[l].uncoupled) {
+      NG_CHECK(ng_amg_uncoupled_refresh(P, M, l));
+      continue;
+    }
     t = ng_wtime();
     NG_CHECK(ng_amg_dist_prolong(D[l].A, &D[l], D[l].gather ? 0.0 : 4.0 / (3.0 * L->s.rho), 1));
     ng_status st = restriction_values(&D[l]);
@@ -415,11 +421,17 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
                        M->nlevels, P->ctx->size, rows / n0, nnz / z0, M->theta,
                        M->coarse_direct ? "direct (rank 0)" : "smoother", M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "", M->setup_seconds, M->t_aggregate, M->t_rho,
                        M->t_prolong, M->t_galerkin, M->t_finish);
-  int ngpu = 0, nagg = 0;
+  int ngpu = 0, nagg = 0, nun = 0;
   for (int l = 0; l < M->nlevels; l++) {
     ngpu += ng_amg_dgalerkin_on_gpu(D[l].G);
     nagg += D[l].gx != NULL;
+    nun += D[l].uncoupled;
   }
+  if (nun && k < len)
+    k += (size_t)snprintf(buf + k, len - k,
+                          "  uncoupled levels (aggregates and P inside each rank, their transfers without exchange): "
+                          "%d, built on %s\n",
+                          nun, M->L[0].gpu ? "each rank's GPU" : "the host");
   if (ngpu && k < len)
     k += (size_t)snprintf(buf + k, len - k,
                           "  on each rank's GPU: aggregation and P of %d level(s), local Galerkin products of %d; "

@@ -334,8 +334,8 @@ __device__ static int32_t find_col(const int32_t *col, int32_t lo, int32_t hi, i
  * sd != NULL (-amg_filter): A_F without the couplings that are not strong
  * at threshold f, added to the diagonal in row order (ng_amg_smooth_values). */
 static __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *col, const double *val, const int32_t *agg,
-                          const double *ptent, double omega, const double *sd, double f, int sgn, const int32_t *Prp,
-                          const int32_t *Pcol, double *Pval, int *flag)
+                          const double *ptent, double omega, const double *sd, double f, int sgn, const double *lump,
+                          const int32_t *Prp, const int32_t *Pcol, double *Pval, int *flag)
 {
   ROW_LOOP(n) {
     int32_t lo = Prp[i], hi = Prp[i + 1];
@@ -347,7 +347,7 @@ static __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *co
       atomicExch(flag, 1);
       continue;
     }
-    double s = -omega / d, df = d;
+    double s = -omega / d, df = lump ? __dadd_rn(d, lump[i]) : d;
     if (sd)
       for (int64_t k = rp[i]; k < rp[i + 1]; k++)
         if (col[k] != i && !strong(val[k], f, sd[i], sd[col[k]], sgn)) df = __dadd_rn(df, val[k]);
@@ -355,7 +355,7 @@ static __global__ void k_pvalues(int32_t n, const int64_t *rp, const int32_t *co
       int32_t j = col[k];
       double v = val[k];
       if (agg[j] < 0) continue;
-      if (sd && j == i) v = df;
+      if ((sd || lump) && j == i) v = df;
       else if (sd && !strong(v, f, sd[i], sd[j], sgn)) continue;
       int32_t p = find_col(Pcol, lo, hi, agg[j]);
       Pval[p] = __dadd_rn(Pval[p], __dmul_rn(__dmul_rn(s, v), ptent[j]));
@@ -386,8 +386,9 @@ template <int G> __device__ static unsigned pgroup_mask()
 template <int G>
 static __global__ void __launch_bounds__(TPB) k_prow(int mode, int32_t n, const int64_t *rp, const int32_t *col,
                                                      const double *val, const int32_t *agg, const double *ptent,
-                                                     double omega, const double *sd, double f, int sgn, int64_t *cnt,
-                                                     const int32_t *Prp, int32_t *Pcol, double *Pval, int *flag)
+                                                     double omega, const double *sd, double f, int sgn,
+                                                     const double *lump, int64_t *cnt, const int32_t *Prp,
+                                                     int32_t *Pcol, double *Pval, int *flag)
 {
   const unsigned m = pgroup_mask<G>();
   const int gl = threadIdx.x & (G - 1), shift = (threadIdx.x & 31) & ~(G - 1);
@@ -426,14 +427,14 @@ static __global__ void __launch_bounds__(TPB) k_prow(int mode, int32_t n, const 
     const double s = -omega / d;
     /* -amg_filter: the weak couplings go onto the diagonal, in row order */
     bool st = true;
-    double df = d;
+    double df = lump ? __dadd_rn(d, lump[i]) : d;
     if (sd) {
       st = valid && j != i && strong(v, f, sd[i], sd[j], sgn);
       for (unsigned b = (__ballot_sync(m, valid && j != i && !st) & m) >> shift; b; b &= b - 1)
         df = __dadd_rn(df, __shfl_sync(m, v, __ffs(b) - 1, G));
     }
     const bool incl = has && (!sd || j == i || st);
-    const double term = incl ? __dmul_rn(__dmul_rn(s, sd && j == i ? df : v), ptent[j]) : 0.0;
+    const double term = incl ? __dmul_rn(__dmul_rn(s, (sd || lump) && j == i ? df : v), ptent[j]) : 0.0;
     double acc = 0.0;
     for (unsigned b = (__ballot_sync(m, incl) & m) >> shift; b; b &= b - 1) {
       int src = __ffs(b) - 1;

@@ -126,8 +126,10 @@ ng_status ng_amg_spectral_radius_ctx(ng_matrix A, int iters, double *v, int warm
   if (!st) st = V->alloc(ctx, &t, n);
   if (!st) st = V->alloc(ctx, &w, n);
 #ifdef NG_HAVE_CUDA
-  /* s and the start vector made on the device from the matrix's CSR (same values) */
-  if (!st && ctx->on_gpu && ctx->size == 1) st = ng_amg_gpu_rho_init(A, s, warm ? NULL : v, &done);
+  /* s and the start vector made on the device from the matrix's CSR (same
+   * values; under MPI too: the host's diagonal of a 8M-row block and two
+   * uploads took 60 ms a rank at lap27:256 on 2 H100s) */
+  if (!st && ctx->on_gpu) st = ng_amg_gpu_rho_init(A, s, warm ? NULL : v, &done);
 #endif
   if (!st && !done) {
     st = NG_MALLOC(h, n);
@@ -274,8 +276,8 @@ static inline double weak_sum(const ng_csr *X, int32_t off, int32_t i, double df
 /* Row i of X's (columns from off) s a_ij ptent_j into P's row [lo, hi)
  * (the diagonal's value df when filtered, dropped couplings skipped). */
 static inline void add_row(const ng_csr *X, int32_t off, int32_t i, const int32_t *agg, const double *ptent,
-                           double s, double df, double ti, int sgn, const double *sd, ng_csr *P, int64_t lo,
-                           int64_t hi)
+                           double s, double df, double ti, int sgn, const double *sd, int lumped, ng_csr *P,
+                           int64_t lo, int64_t hi)
 {
   const int32_t *col = X->col;
   const double *val = X->val;
@@ -283,14 +285,14 @@ static inline void add_row(const ng_csr *X, int32_t off, int32_t i, const int32_
     int32_t j = off + col[k];
     double v = val[k];
     if (agg[j] < 0) continue;
-    if (sd && j == i) v = df;
+    if ((sd || lumped) && j == i) v = df;
     else if (sd && !NG_AMG_STRONG(v, ti, 1.0, sd[j], sgn)) continue;
     P->val[find_col(P->col, lo, hi, agg[j])] += s * v * ptent[j];
   }
 }
 
 int32_t ng_amg_smooth_rows(const ng_csr *A, const ng_csr *A2, const int32_t *agg, const double *ptent, double omega,
-                           double filter, int sgn, const double *sd, ng_csr *P)
+                           double filter, int sgn, const double *sd, const double *lump, ng_csr *P)
 {
   int32_t n = A->nrows, off = A->ncols, bad = -1;
   if (!(filter > 0)) sd = NULL;
@@ -309,20 +311,20 @@ int32_t ng_amg_smooth_rows(const ng_csr *A, const ng_csr *A2, const int32_t *agg
     /* filtered: the diagonal takes the weak couplings (row sums kept); ti
      * = filter sqrt |a_ii|, the strength test's first product (the same
      * rounding: filter * si * sj is (filter * si) * sj) */
-    double s = -omega / d, df = d, ti = sd ? filter * sd[i] : 0.0;
+    double s = -omega / d, df = lump ? d + lump[i] : d, ti = sd ? filter * sd[i] : 0.0;
     if (sd) {
       df = weak_sum(A, 0, i, df, ti, sgn, sd);
       if (A2) df = weak_sum(A2, off, i, df, ti, sgn, sd);
     }
-    add_row(A, 0, i, agg, ptent, s, df, ti, sgn, sd, P, lo, hi);
-    if (A2) add_row(A2, off, i, agg, ptent, s, df, ti, sgn, sd, P, lo, hi);
+    add_row(A, 0, i, agg, ptent, s, df, ti, sgn, sd, lump != NULL, P, lo, hi);
+    if (A2) add_row(A2, off, i, agg, ptent, s, df, ti, sgn, sd, lump != NULL, P, lo, hi);
     if (agg[i] >= 0) P->val[find_col(P->col, lo, hi, agg[i])] += ptent[i];
   }
   return bad;
 }
 
 ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double *ptent, double omega,
-                               double filter, int sgn, ng_csr *P)
+                               double filter, int sgn, const double *lump, ng_csr *P)
 {
   int32_t n = A->nrows;
   double *sd = NULL; /* sqrt |a_ii| for the filter */
@@ -334,7 +336,7 @@ ng_status ng_amg_smooth_values(const ng_csr *A, const int32_t *agg, const double
       return ng_error_trace(st, __FILE__, __LINE__);
     }
   }
-  int32_t bad = ng_amg_smooth_rows(A, NULL, agg, ptent, omega, filter, sgn, sd, P);
+  int32_t bad = ng_amg_smooth_rows(A, NULL, agg, ptent, omega, filter, sgn, sd, lump, P);
   ng_free(sd);
   if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: a level's row %d (0-based %d) has a zero or missing diagonal entry",
                               (int)bad + 1, (int)bad);

@@ -129,13 +129,14 @@ ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A)
 }
 
 /* Rho, the smoothed P, R = P^T and the Galerkin operator of level l + 1
- * (values only when refresh: the patterns exist). */
-static ng_status build_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
+ * (values only when refresh: the patterns exist). Also an uncoupled
+ * distributed level's local part (amg_dist_local.c, A its local block). */
+ng_status ng_amg_host_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
 {
   ng_amg_level *L = &M->L[l], *C = &M->L[l + 1];
   double omega_p = 4.0 / (3.0 * L->s.rho), t = ng_wtime();
   if (!refresh) NG_CHECK(ng_amg_smooth_pattern(A, NULL, L->agg, L->nagg, &L->P));
-  NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, M->filter ? level_theta(M, l) : 0.0, M->strength_signed,
+  NG_CHECK(ng_amg_smooth_values(A, L->agg, L->ptent, omega_p, M->filter ? level_theta(M, l) : 0.0, M->strength_signed, L->lump,
                                  &L->P));
   if (!refresh) {
     NG_CHECK(NG_MALLOC(L->rperm, L->P.nnz));
@@ -330,7 +331,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
       NG_CHECK(NG_MALLOC(M->L[l + 1].nullvec, L->nagg > 0 ? L->nagg : 1));
       NG_CHECK(ng_amg_tentative_carried(L->s.n, L->agg, L->nagg, L->nullvec, L->ptent, M->L[l + 1].nullvec));
     } else NG_CHECK(ng_amg_tentative(L->s.n, L->agg, L->nagg, L->ptent));
-    NG_CHECK(build_transfer(M, Ah, l, 0));
+    NG_CHECK(ng_amg_host_transfer(M, Ah, l, 0));
   }
   if (M->coarse_direct && M->L[M->nlevels - 1].s.n > (M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS))
     M->coarse_direct = 0;
@@ -392,7 +393,7 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 #endif
       {
         NG_CHECK(ng_amg_level_host(M, l));
-        NG_CHECK(build_transfer(M, Ah, l, 1));
+        NG_CHECK(ng_amg_host_transfer(M, Ah, l, 1));
       }
       L->t_update[1] = lap(ctx, M, &t);
     }
@@ -450,6 +451,7 @@ void ng_amg_free(ng_context ctx, ng_amg *M)
     ng_free(L->ptent);
     ng_free(L->nullvec);
     ng_free(L->rperm);
+    ng_free(L->lump);
   }
   ng_amg_single_free(ctx, M); /* the float copies (their own values only) */
   if (M->Cops) M->Cops->destroy(M->Cdata);

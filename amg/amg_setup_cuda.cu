@@ -68,6 +68,7 @@ typedef struct {
   int32_t *smap;             /* -amg_sparsify: entry k of G adds into entry smap[k] of C */
   int *flag;                 /* device: overflow / bad row */
   double *sd;                /* -amg_filter: sqrt |a_ii| (made at the setup, reused by updates) */
+  double *lump;              /* uncoupled distributed level: added to P's diagonal term (ng_amg_gpu_lump), or NULL */
   int hcAP, hcC;             /* hash table size of each product (spgemm) */
   int pgroup;                /* lanes a row of k_prow (8, 16, 32), 0: k_ppattern / k_pvalues (a row past 32) */
   int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
@@ -338,10 +339,11 @@ __global__ void k_rho_init_g(int32_t n, const OA *rp, const int32_t *col, const 
     }
   }
 }
-/* the start vector, times s when s != NULL */
-__global__ void k_rho_start(int32_t n, const double *s, double *t)
+/* the start vector (row i's value by its global row off + i, as the
+ * host's), times s when s != NULL */
+__global__ void k_rho_start(int32_t n, int32_t off, const double *s, double *t)
 {
-  ROW_LOOP(n) t[i] = s ? start_value(i) * s[i] : start_value(i);
+  ROW_LOOP(n) t[i] = s ? start_value(off + i) * s[i] : start_value(off + i);
 }
 
 /* Power iteration for rho(D^-1 A) on the device (amg_prolong.c's
@@ -942,7 +944,7 @@ static ng_status prow_launch(amg_gpu *g, int mode, double omega, const double *s
   cudaStream_t s = g->ctx->cuda->stream;
   int nb = blocks((int64_t)g->n * g->pgroup);
 #define PROW(G)                                                                                  \
-  k_prow<G><<<nb, TPB, 0, s>>>(mode, g->n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega, sd, f, sgn, cnt, \
+  k_prow<G><<<nb, TPB, 0, s>>>(mode, g->n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega, sd, f, sgn, g->lump, cnt, \
                                g->Prp, g->Pcol, g->Pval, g->flag)
   if (g->pgroup == 8) PROW(8);
   else if (g->pgroup == 16) PROW(16);
@@ -1002,8 +1004,8 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     NG_CHECK(prow_launch(g, refresh ? 2 : 1, omega_p, filter > 0 ? g->sd : NULL, filter, M->strength_signed, NULL));
   else
     k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p,
-                                                 filter > 0 ? g->sd : NULL, filter, M->strength_signed, g->Prp, g->Pcol,
-                                                 g->Pval, g->flag);
+                                                 filter > 0 ? g->sd : NULL, filter, M->strength_signed, g->lump,
+                                                 g->Prp, g->Pcol, g->Pval, g->flag);
   cudaError_t pe = cudaGetLastError();
   if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
   trace(g, "transfer: P values", &tt);
@@ -1073,7 +1075,7 @@ static void gpu_free(amg_gpu *g)
   ng_cuda_free(g->own_col);
   ng_cuda_free(g->own_val);
   void *pooled[] = {g->agg, g->ptent, g->rperm, g->APrp, g->APcol, g->APval, g->Crp, g->Ccol,
-                    g->Cval, g->Grp, g->Gcol, g->Gval, g->smap, g->flag, g->sd};
+                    g->Cval, g->Grp, g->Gcol, g->Gval, g->smap, g->flag, g->sd, g->lump};
   for (size_t k = 0; k < sizeof(pooled) / sizeof(pooled[0]); k++) ng_cuda_tmp_free(cu, pooled[k]);
   /* P and R arrays belong to the SpMV tables once adopted */
   if (!g->adoptedP) {
@@ -1218,6 +1220,117 @@ extern "C" ng_status ng_amg_gpu_coarse_table(ng_amg *M, int l, const ng_spmv_ops
   return NG_SUCCESS;
 }
 
+/* ---- an uncoupled distributed level (amg_dist_local.c) ---------------------- */
+__global__ void k_lump_scatter(int32_t cnt, const int32_t *rows, const double *vals, double *lump)
+{
+  ROW_LOOP(cnt) lump[rows[i]] = vals[i];
+}
+
+/* lump = 0 but at rows[k], where it is vals[k] (the rows with off-rank couplings: a boundary's worth) */
+extern "C" ng_status ng_amg_gpu_lump(ng_amg *M, int l, const int32_t *rows, const double *vals, int32_t cnt)
+{
+  amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
+  if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d was not aggregated on the device", l);
+  struct ng_cuda *cu = g->ctx->cuda;
+  int32_t *dr = NULL;
+  double *dv = NULL;
+  ng_status st = NG_SUCCESS;
+  if (!g->lump) NG_CHECK(NG_CUDA_TMP(cu, g->lump, g->n ? g->n : 1));
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, dr, cnt ? cnt : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, dv, cnt ? cnt : 1), out);
+  {
+    cudaError_t e = cudaMemsetAsync(g->lump, 0, (size_t)g->n * sizeof(double), cu->stream);
+    if (e == cudaSuccess && cnt) e = cudaMemcpyAsync(dr, rows, (size_t)cnt * sizeof(int32_t), cudaMemcpyHostToDevice, cu->stream);
+    if (e == cudaSuccess && cnt) e = cudaMemcpyAsync(dv, vals, (size_t)cnt * sizeof(double), cudaMemcpyHostToDevice, cu->stream);
+    if (e == cudaSuccess && cnt) {
+      k_lump_scatter<<<blocks(cnt), TPB, 0, cu->stream>>>(cnt, dr, dv, g->lump);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream); /* rows, vals: the caller's pageable memory */
+    if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: the off-rank lumping: %s", cudaGetErrorString(e));
+  }
+out:
+  ng_cuda_tmp_free(cu, dr);
+  ng_cuda_tmp_free(cu, dv);
+  return st;
+}
+
+/* cnt[k] = the length of P's row rows[k]; then the rows copied to their offsets */
+__global__ void k_prow_len(int32_t cnt, const int32_t *rows, const int32_t *Prp, int64_t *len)
+{
+  ROW_LOOP(cnt) len[i] = Prp[rows[i] + 1] - Prp[rows[i]];
+}
+__global__ void k_prow_copy(int32_t cnt, const int32_t *rows, const int32_t *Prp, const int32_t *Pcol,
+                            const double *Pval, const int64_t *off, int32_t *col, double *val)
+{
+  ROW_LOOP(cnt) {
+    int64_t o = off[i];
+    for (int32_t p = Prp[rows[i]]; p < Prp[rows[i] + 1]; p++, o++) {
+      col[o] = Pcol[p];
+      val[o] = Pval[p];
+    }
+  }
+}
+
+extern "C" ng_status ng_amg_gpu_prows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_csr *out)
+{
+  amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
+  if (!g || !g->Prp) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d has no device P", l);
+  struct ng_cuda *cu = g->ctx->cuda;
+  int32_t *drows = NULL, *dcol = NULL;
+  int64_t *len = NULL, *off = NULL, total = 0;
+  double *dval = NULL;
+  void *tmp = NULL;
+  size_t tb = 0;
+  ng_status st = NG_SUCCESS;
+  cudaError_t e = cudaSuccess;
+  memset(out, 0, sizeof(*out));
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, drows, cnt ? cnt : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, len, (size_t)cnt + 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, off, (size_t)cnt + 1), out);
+  if (cnt) e = cudaMemcpyAsync(drows, rows, (size_t)cnt * sizeof(int32_t), cudaMemcpyHostToDevice, cu->stream);
+  if (e == cudaSuccess) e = cudaMemsetAsync(len, 0, ((size_t)cnt + 1) * sizeof(int64_t), cu->stream);
+  if (e == cudaSuccess && cnt) {
+    k_prow_len<<<blocks(cnt), TPB, 0, cu->stream>>>(cnt, drows, g->Prp, len);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cub::DeviceScan::ExclusiveSum(NULL, tb, len, off, cnt + 1, cu->stream);
+  if (e == cudaSuccess) {
+    NG_CHECK_GOTO(st, ng_cuda_tmp_malloc(cu, &tmp, tb ? tb : 1, "AMG P rows scan buffer"), out);
+    e = cub::DeviceScan::ExclusiveSum(tmp, tb, len, off, cnt + 1, cu->stream);
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&total, off + cnt, sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream);
+  if (e != cudaSuccess) {
+    st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: P's interface rows: %s", cudaGetErrorString(e));
+    goto out;
+  }
+  NG_CHECK_GOTO(st, ng_csr_alloc(out, cnt, g->nagg, total), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, dcol, total ? total : 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, dval, total ? total : 1), out);
+  if (cnt) {
+    k_prow_copy<<<blocks(cnt), TPB, 0, cu->stream>>>(cnt, drows, g->Prp, g->Pcol, g->Pval, off, dcol, dval);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync(out->rowptr, off, ((size_t)cnt + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost, cu->stream);
+  if (e == cudaSuccess && total)
+    e = cudaMemcpyAsync(out->col, dcol, (size_t)total * sizeof(int32_t), cudaMemcpyDeviceToHost, cu->stream);
+  if (e == cudaSuccess && total)
+    e = cudaMemcpyAsync(out->val, dval, (size_t)total * sizeof(double), cudaMemcpyDeviceToHost, cu->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(cu->stream);
+  if (e != cudaSuccess) st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: P's interface rows: %s", cudaGetErrorString(e));
+out:
+  ng_cuda_tmp_free(cu, tmp);
+  ng_cuda_tmp_free(cu, drows);
+  ng_cuda_tmp_free(cu, len);
+  ng_cuda_tmp_free(cu, off);
+  ng_cuda_tmp_free(cu, dcol);
+  ng_cuda_tmp_free(cu, dval);
+  if (st) ng_csr_free(out);
+  return st;
+}
+
 /* Update: level l's operator table (l > 0, the product of GPU level l - 1)
  * takes its new values from the device product (no upload of the host copy);
  * *done = 0 when the table is not a device CSR of the same size. */
@@ -1294,7 +1407,7 @@ static ng_status device_rho(ng_amg *M, ng_context ctx, int32_t n, int64_t nnz, c
   if (e == cudaSuccess) {
     if (rp64) k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, st>>>(n, rp64, col, val, s, dbad);
     else k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, st>>>(n, rp, col, val, s, dbad);
-    k_rho_start<<<blocks(n), TPB, 0, st>>>(n, s, t);
+    k_rho_start<<<blocks(n), TPB, 0, st>>>(n, 0, s, t);
     e = cudaGetLastError();
   }
   for (int it = 0; it < iters && e == cudaSuccess; it++) {
@@ -1369,14 +1482,16 @@ extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int 
   cudaError_t e = cudaMemcpyAsync(dbad, &bad, sizeof(int32_t), cudaMemcpyHostToDevice, stream);
   if (e == cudaSuccess) {
     k_rho_init_g<<<blocks((int64_t)n * GL), TPB, 0, stream>>>(n, rp, col, val, s, dbad);
-    if (v) k_rho_start<<<blocks(n), TPB, 0, stream>>>(n, NULL, v);
+    if (v) k_rho_start<<<blocks(n), TPB, 0, stream>>>(n, (int32_t)A->row_begin, NULL, v);
     e = cudaGetLastError();
   }
   if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, dbad, sizeof(int32_t), cudaMemcpyDeviceToHost, stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
   ng_cuda_free(dbad);
   if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG rho estimate: the device diagonal failed: %s", cudaGetErrorString(e));
-  if (bad < n) return NG_ERROR(NG_ERR_NUMERIC, "row %d (0-based %d) has a zero or missing diagonal entry", (int)bad + 1, (int)bad);
+  if (bad < n)
+    return NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld (0-based %lld) has a zero or missing diagonal entry",
+                    (long long)(A->row_begin + bad + 1), (long long)(A->row_begin + bad));
   *done = 1;
   return NG_SUCCESS;
 }

@@ -91,6 +91,14 @@ ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int
                                            const int64_t *rowptr, const int64_t *gcol, const double *val,
                                            ng_matrix *A);
 
+/* A square distributed matrix from its blocks (AMG's uncoupled levels,
+ * dist/matrix.c): the local block's host CSR taken over (and its SpMV table
+ * ldata when not NULL), the off-rank block as rows (orp: n_local + 1) of
+ * global columns. Collective; st: the caller's status, agreed. */
+ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
+                                  const int64_t *orp, const int64_t *ogc, const double *oval,
+                                  const ng_spmv_ops *lops, void *ldata, ng_matrix *A);
+
 /* One rank: a matrix over the host CSR W itself (square; validated), W
  * emptied even on failure (dist/matrix.c): no copy of a big input. */
 ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);

@@ -560,6 +560,73 @@ ng_status ng_matrix_set_format(ng_matrix A, const char *format)
   return NG_SUCCESS;
 }
 
+/* The matrix from its two blocks as AMG's uncoupled levels make them: the
+ * local block given (its host CSR taken over, *local emptied; its SpMV
+ * table ldata too when not NULL, else made from it), the off-rank block in
+ * global columns (none in this rank's range), split here against the
+ * sorted halo columns; then the halo plan and the CSR tables as
+ * create_rect's. Collective; st: the caller's status so far, agreed with
+ * the plan. */
+ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
+                                  const int64_t *orp, const int64_t *ogc, const double *oval,
+                                  const ng_spmv_ops *lops, void *ldata, ng_matrix *Aout)
+{
+  ng_matrix A = NULL;
+  int64_t *starts = NULL;
+  int32_t n = local->nrows;
+  ng_index_map H = {0};
+  *Aout = NULL;
+  if (!st) st = NG_MALLOC(starts, ctx->size + 1);
+  if (!st) st = NG_CALLOC(A, 1);
+  if (!st) {
+    A->ctx = ctx;
+    A->n_global = A->n_col_global = n_global;
+    A->row_begin = A->col_begin = row_begin;
+    A->n_local = A->n_col_local = n;
+    A->local = *local;
+    memset(local, 0, sizeof(*local));
+    if (ldata) {
+      A->spmv = lops;
+      A->spmv_data = ldata;
+      ldata = NULL;
+    }
+    st = ng_index_map_build(&H, ogc, orp[n]);
+  }
+  if (!st) {
+    A->n_halo = H.n;
+    A->halo_gcol = H.sorted;
+    H.sorted = NULL;
+    st = ng_csr_alloc(&A->offrank, n, A->n_halo, orp[n]);
+  }
+  if (!st) {
+    memcpy(A->offrank.rowptr, orp, ((size_t)n + 1) * sizeof(int64_t));
+    memcpy(A->offrank.val, oval, (size_t)orp[n] * sizeof(double));
+    for (int64_t p = 0; p < orp[n]; p++) A->offrank.col[p] = ng_index_map_find(&H, ogc[p]);
+    if (A->n_halo && A->halo_gcol[0] < row_begin + n && A->halo_gcol[A->n_halo - 1] >= row_begin)
+      for (int32_t h = 0; h < A->n_halo && !st; h++)
+        if (A->halo_gcol[h] >= row_begin && A->halo_gcol[h] < row_begin + n)
+          st = NG_ERROR(NG_ERR_INTERNAL, "an off-rank block names own column %lld", (long long)A->halo_gcol[h]);
+  }
+  ng_index_map_free(&H);
+  if (ldata) lops->destroy(ldata); /* not taken over (an early failure) */
+  st = ng_comm_agree(ctx, st);
+  if (!st) st = ng_comm_starts(ctx, n, starts);
+  if (ctx->size > 1) st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there */
+  if (!st) {
+    double t = (double)(A->local.nnz + A->offrank.nnz);
+    st = matrix_setup_spmv(A, "csr");
+    st = ng_comm_agree_sum(ctx, st, &t, 1);
+    if (A) A->nnz_global = (int64_t)t;
+  }
+  ng_free(starts);
+  if (st) {
+    ng_matrix_destroy(A);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *Aout = A;
+  return NG_SUCCESS;
+}
+
 const char *ng_matrix_format(ng_matrix A) { return A ? A->format : ""; }
 
 /* Overlap: the exchange is started, the local block (all rows, owned

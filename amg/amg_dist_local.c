@@ -1,0 +1,507 @@
+/* amg/amg_dist_local.c: an uncoupled level of the distributed hierarchy
+ * (-amg_dist_aggregation uncoupled; auto: on a GPU context while every
+ * rank holds at least NG_AMG_UNCOUPLED_MIN_ROWS rows of the level). Each
+ * rank aggregates its own block, smooths P and forms R A P there with the
+ * one-rank code, the GPU's (amg_setup_cuda.cu) or the host's (amg_setup.c),
+ * chosen once at the entry: the aggregates stop at the rank's boundary, so
+ * P and R are block diagonal, the V-cycle's transfers exchange nothing and
+ * the setup's big products read no other rank's rows (the "uncoupled
+ * aggregation" of ML / MueLu, with P smoothed inside the rank as well).
+ *
+ * P does not read the off-rank couplings a_ij; they are added to the row's
+ * diagonal term (L->lump: the dropped couplings of a filter, the same
+ * rule), so that P keeps the constant across the boundary. The Galerkin
+ * operator is still R A P with the whole A: its local block is the one-rank
+ * product R_own A_own P_own, its off-rank block
+ *   A_c,off = P_own(I,:)^T A_off P_halo,
+ * I the rows with off-rank couplings and P_halo the neighbours' P rows of
+ * this rank's halo columns (their columns: the neighbours' coarse rows),
+ * a boundary's worth of rows downloaded, exchanged over A's halo plan and
+ * multiplied here on the host (interface()). Sparsification, when on,
+ * applies to the local block (the one-rank product's). */
+#include "amg_dist.h"
+#include <stdlib.h>
+
+static int cmp_int32(const void *a, const void *b)
+{
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* ---- the off-rank block of A_c ---------------------------------------------- */
+
+/* P's rows rows[0..cnt) of level l (host CSR, local coarse columns). */
+static ng_status p_rows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_csr *out)
+{
+  ng_amg_level *L = &M->L[l];
+#ifdef NG_HAVE_CUDA
+  if (L->gpu) {
+    NG_CHECK(ng_amg_gpu_prows(M, l, rows, cnt, out));
+    return NG_SUCCESS;
+  }
+#endif
+  int64_t total = 0;
+  for (int32_t k = 0; k < cnt; k++) total += L->P.rowptr[rows[k] + 1] - L->P.rowptr[rows[k]];
+  NG_CHECK(ng_csr_alloc(out, cnt, L->P.ncols, total));
+  int64_t o = 0;
+  for (int32_t k = 0; k < cnt; k++) {
+    for (int64_t p = L->P.rowptr[rows[k]]; p < L->P.rowptr[rows[k] + 1]; p++, o++) {
+      out->col[o] = L->P.col[p];
+      out->val[o] = L->P.val[p];
+    }
+    out->rowptr[k + 1] = o;
+  }
+  return NG_SUCCESS;
+}
+
+typedef struct {
+  int32_t nI, *I;       /* own rows with off-rank couplings */
+  ng_csr PI;            /* their P rows */
+  ng_csr Psend;         /* P rows of the plan's send list, in its order */
+  int64_t *hrp, *hgc;   /* P_halo: rows of A's halo columns, global coarse columns */
+  double *hval;
+  ng_index_map cm;      /* the distinct coarse columns of P_halo (sorted) */
+  int32_t *hcc;         /* P_halo's columns as indices into cm.sorted */
+  int32_t *iota;
+} iface;
+
+static void iface_free(iface *F)
+{
+  ng_free(F->I);
+  ng_csr_free(&F->PI);
+  ng_csr_free(&F->Psend);
+  ng_free(F->hrp);
+  ng_free(F->hgc);
+  ng_free(F->hval);
+  ng_index_map_free(&F->cm);
+  ng_free(F->hcc);
+  ng_free(F->iota);
+}
+
+/* P_halo through A's halo plan: every rank sends the P rows its neighbours
+ * read (the plan's send list; the plan copied with that list numbered 0..,
+ * since the rows are gathered in its order), columns made global.
+ * Collective. */
+static ng_status halo_p(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_t cbegin, iface *F, ng_status st)
+{
+  const struct ng_halo_plan *h = A->halo;
+  struct ng_halo_plan hp;
+  int64_t *gc = NULL;
+  if (h) {
+    hp = *h;
+    if (!st) st = NG_MALLOC(F->iota, h->n_send ? h->n_send : 1);
+    for (int32_t k = 0; !st && k < h->n_send; k++) F->iota[k] = k;
+    hp.send_idx_host = F->iota;
+    if (!st) st = p_rows(M, l, h->send_idx_host, h->n_send, &F->Psend);
+    if (!st) st = NG_MALLOC(gc, F->Psend.nnz ? F->Psend.nnz : 1);
+    for (int64_t p = 0; !st && p < F->Psend.nnz; p++) gc[p] = cbegin + F->Psend.col[p];
+    if (!st) st = NG_MALLOC(F->hrp, (size_t)A->n_halo + 1);
+  }
+  st = ng_comm_agree(ctx, st);
+  if (!st) st = ng_halo_rows_lengths(ctx, h ? &hp : NULL, F->Psend.rowptr, F->hrp);
+  st = ng_comm_agree(ctx, st);
+  if (!st && h) {
+    int64_t nh = F->hrp[A->n_halo];
+    st = NG_MALLOC(F->hgc, nh ? nh : 1);
+    if (!st) st = NG_MALLOC(F->hval, nh ? nh : 1);
+  }
+  st = ng_halo_rows_exchange2(ctx, st, h ? &hp : NULL, F->Psend.rowptr, gc, sizeof(int64_t), F->Psend.val,
+                              sizeof(double), F->hrp, F->hgc, F->hval);
+  ng_free(gc);
+  return st;
+}
+
+/* One sparse row of a product (Gustavson): the sum over the rows k of X
+ * given by (ks[p], ws[p]), p in [p0, p1), of ws[p] times row k of Y
+ * (columns < m); the distinct columns in list (sorted when `sorted`),
+ * their sums in acc; mark[c] == tag marks this row's columns. Returns
+ * the row's length. */
+static int32_t product_row(int64_t p0, int64_t p1, const int32_t *ks, const double *ws, const int64_t *yrp,
+                           const int32_t *ycol, const double *yval, int64_t tag, int64_t *mark, double *acc,
+                           int32_t *list, int sorted)
+{
+  int32_t len = 0;
+  for (int64_t p = p0; p < p1; p++) {
+    int32_t k = ks[p];
+    for (int64_t q = yrp[k]; q < yrp[k + 1]; q++) {
+      int32_t c = ycol[q];
+      if (mark[c] != tag) {
+        mark[c] = tag;
+        list[len++] = c;
+        acc[c] = 0.0;
+      }
+      acc[c] += ws[p] * yval[q];
+    }
+  }
+  if (sorted) qsort(list, (size_t)len, sizeof(int32_t), cmp_int32);
+  return len;
+}
+
+/* Z = X Y for X given by rows (xrp, xk, xw) of nrows, Y (yrp, ycol, yval)
+ * with columns < m: Z's offsets (nrows + 1), columns ascending, values;
+ * a count pass and a fill pass over the rows on all threads (each its own
+ * accumulator; the result does not depend on the threads). */
+static ng_status product(int32_t nrows, const int64_t *xrp, const int32_t *xk, const double *xw, const int64_t *yrp,
+                         const int32_t *ycol, const double *yval, int32_t m, ng_csr *Z)
+{
+  int64_t *rp = NULL;
+  int fail = 0;
+  memset(Z, 0, sizeof(*Z));
+  NG_CHECK(NG_MALLOC(rp, (size_t)nrows + 1));
+  rp[0] = 0;
+  for (int pass = 0; pass < 2 && !fail; pass++) {
+#pragma omp parallel
+    {
+      int64_t *mark = NULL;
+      double *acc = NULL;
+      int32_t *list = NULL;
+      int ok = NG_MALLOC(mark, m ? m : 1) == NG_SUCCESS && NG_MALLOC(acc, m ? m : 1) == NG_SUCCESS &&
+               NG_MALLOC(list, m ? m : 1) == NG_SUCCESS;
+      if (!ok) {
+#pragma omp atomic write
+        fail = 1;
+      }
+      for (int32_t q = 0; ok && q < m; q++) mark[q] = -1;
+#pragma omp for schedule(dynamic, 256)
+      for (int32_t r = 0; r < nrows; r++) {
+        if (!ok) continue;
+        int32_t len = product_row(xrp[r], xrp[r + 1], xk, xw, yrp, ycol, yval, r, mark, acc, list, pass);
+        if (pass == 0) rp[r + 1] = len;
+        else
+          for (int32_t t = 0; t < len; t++) {
+            Z->col[rp[r] + t] = list[t];
+            Z->val[rp[r] + t] = acc[list[t]];
+          }
+      }
+      ng_free(mark);
+      ng_free(acc);
+      ng_free(list);
+    }
+    if (pass == 0 && !fail) {
+      for (int32_t r = 0; r < nrows; r++) rp[r + 1] += rp[r];
+      ng_status st = ng_csr_alloc(Z, nrows, m, rp[nrows]);
+      if (st) {
+        ng_free(rp);
+        return ng_error_trace(st, __FILE__, __LINE__);
+      }
+      memcpy(Z->rowptr, rp, ((size_t)nrows + 1) * sizeof(int64_t));
+    }
+  }
+  ng_free(rp);
+  if (fail) {
+    ng_csr_free(Z);
+    return NG_ERROR(NG_ERR_MEMORY, "AMG: the coarse off-rank product's accumulators could not be allocated");
+  }
+  return NG_SUCCESS;
+}
+
+/* A_c's off-rank rows (nc + 1 offsets, global columns ascending, values):
+ * W = A_off P_halo on the rows I, then P(I,:)^T W (product() both, over the
+ * distinct coarse columns of P_halo). Collective. */
+static ng_status interface(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_t cbegin, int32_t nc, int64_t **orp,
+                           int64_t **ogc, double **oval)
+{
+  iface F;
+  ng_csr W = {0}, Z = {0};
+  const ng_csr *O = &A->offrank;
+  int64_t *xrp = NULL, *tp = NULL; /* A_off's rows I as (offsets, halo columns), P(I,:)^T's rows */
+  int32_t *tk = NULL;
+  double *tv = NULL;
+  memset(&F, 0, sizeof(F));
+  *orp = *ogc = NULL;
+  *oval = NULL;
+  ng_status st = NG_MALLOC(F.I, A->n_local ? A->n_local : 1);
+  if (!st && A->n_halo)
+    for (int32_t i = 0; i < A->n_local; i++)
+      if (O->rowptr[i + 1] > O->rowptr[i]) F.I[F.nI++] = i;
+  if (!st) st = p_rows(M, l, F.I, F.nI, &F.PI);
+  st = halo_p(ctx, M, l, A, cbegin, &F, st); /* agreed there */
+  NG_CHECK_GOTO(st, st, out);
+  double tt = ng_wtime();
+  ng_amg_dist_trace(ctx, "uncoupled: boundary P rows gathered and exchanged", &tt);
+  int64_t nh = A->n_halo ? F.hrp[A->n_halo] : 0;
+  NG_CHECK_GOTO(st, ng_index_map_build(&F.cm, F.hgc, nh), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(F.hcc, nh ? nh : 1), out);
+  for (int64_t p = 0; p < nh; p++) F.hcc[p] = ng_index_map_find(&F.cm, F.hgc[p]);
+  /* W = A_off(I,:) P_halo: A_off's rows I read in place (offsets of I's rows) */
+  NG_CHECK_GOTO(st, NG_MALLOC(xrp, (size_t)F.nI + 1), out);
+  xrp[0] = 0;
+  for (int32_t k = 0; k < F.nI; k++) xrp[k + 1] = xrp[k] + O->rowptr[F.I[k] + 1] - O->rowptr[F.I[k]];
+  {
+    int32_t *hk = NULL;
+    double *hw = NULL;
+    NG_CHECK_GOTO(st, NG_MALLOC(hk, xrp[F.nI] ? xrp[F.nI] : 1), out);
+    st = NG_MALLOC(hw, xrp[F.nI] ? xrp[F.nI] : 1);
+    for (int32_t k = 0; !st && k < F.nI; k++) {
+      int64_t o = xrp[k];
+      for (int64_t p = O->rowptr[F.I[k]]; p < O->rowptr[F.I[k] + 1]; p++, o++) {
+        hk[o] = O->col[p];
+        hw[o] = O->val[p];
+      }
+    }
+    if (!st) st = product(F.nI, xrp, hk, hw, F.hrp, F.hcc, F.hval, F.cm.n, &W);
+    ng_free(hk);
+    ng_free(hw);
+    NG_CHECK_GOTO(st, st, out);
+  }
+  ng_amg_dist_trace(ctx, "uncoupled: W = A_off P_halo", &tt);
+  /* A_c,off = P(I,:)^T W: P(I,:)'s transpose by one counting pass over the
+   * coarse rows (a boundary's worth of entries; ng_csr_transpose's
+   * per-thread histograms of all nc columns cost more than the product) */
+  NG_CHECK_GOTO(st, NG_CALLOC(tp, (size_t)nc + 1), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(tk, F.PI.nnz ? F.PI.nnz : 1), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(tv, F.PI.nnz ? F.PI.nnz : 1), out);
+  for (int64_t p = 0; p < F.PI.nnz; p++) tp[F.PI.col[p] + 1]++;
+  for (int32_t c = 0; c < nc; c++) tp[c + 1] += tp[c];
+  for (int32_t k = 0; k < F.nI; k++)
+    for (int64_t p = F.PI.rowptr[k]; p < F.PI.rowptr[k + 1]; p++) {
+      int64_t at = tp[F.PI.col[p]]++;
+      tk[at] = k;
+      tv[at] = F.PI.val[p];
+    }
+  for (int32_t c = nc; c > 0; c--) tp[c] = tp[c - 1]; /* back to the starts */
+  tp[0] = 0;
+  NG_CHECK_GOTO(st, product(nc, tp, tk, tv, W.rowptr, W.col, W.val, F.cm.n, &Z), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(*ogc, Z.nnz ? Z.nnz : 1), out);
+  for (int64_t p = 0; p < Z.nnz; p++) (*ogc)[p] = F.cm.sorted[Z.col[p]];
+  *orp = Z.rowptr; /* taken over */
+  *oval = Z.val;
+  Z.rowptr = NULL;
+  Z.val = NULL;
+out:
+  if (st) {
+    ng_free(*ogc);
+    *ogc = NULL;
+  }
+  ng_free(xrp);
+  ng_free(tp);
+  ng_free(tk);
+  ng_free(tv);
+  ng_csr_free(&W);
+  ng_csr_free(&Z);
+  iface_free(&F);
+  return st;
+}
+
+/* ---- the level ---------------------------------------------------------------- */
+
+/* Each own row's off-rank couplings summed in row order (the rows that have
+ * any: rows[], vals[], *cnt), and the host's whole array L->lump. */
+static ng_status lump_rows(ng_matrix A, ng_amg_level *L, int host, int32_t **rows, double **vals, int32_t *cnt)
+{
+  const ng_csr *O = &A->offrank;
+  int32_t n = A->n_local, k = 0;
+  *rows = NULL;
+  *vals = NULL;
+  NG_CHECK(NG_MALLOC(*rows, n ? n : 1));
+  NG_CHECK(NG_MALLOC(*vals, n ? n : 1));
+  if (host && !L->lump) NG_CHECK(NG_MALLOC(L->lump, n ? n : 1));
+  if (host) memset(L->lump, 0, (size_t)n * sizeof(double));
+  for (int32_t i = 0; A->n_halo && i < n; i++) {
+    if (O->rowptr[i + 1] == O->rowptr[i]) continue;
+    double s = 0.0;
+    for (int64_t p = O->rowptr[i]; p < O->rowptr[i + 1]; p++) s += O->val[p];
+    (*rows)[k] = i;
+    (*vals)[k++] = s;
+    if (host) L->lump[i] = s;
+  }
+  *cnt = k;
+  return NG_SUCCESS;
+}
+
+static ng_status set_lump(ng_amg *M, int l, ng_matrix A, int gpu)
+{
+  int32_t *rows = NULL, cnt = 0;
+  double *vals = NULL;
+  ng_status st = lump_rows(A, &M->L[l], !gpu, &rows, &vals, &cnt);
+#ifdef NG_HAVE_CUDA
+  if (!st && gpu) st = ng_amg_gpu_lump(M, l, rows, vals, cnt);
+#endif
+  ng_free(rows);
+  ng_free(vals);
+  return st;
+}
+
+/* Level l's aggregates on this rank's block (the one-rank code). */
+static ng_status aggregate(ng_amg *M, ng_matrix A, int l, int gpu)
+{
+  ng_amg_level *L = &M->L[l];
+#ifdef NG_HAVE_CUDA
+  if (gpu) {
+    NG_CHECK(ng_amg_gpu_aggregate(M, A, l));
+    return NG_SUCCESS;
+  }
+#endif
+  ng_graph S = {0};
+  NG_CHECK(NG_MALLOC(L->agg, A->n_local ? A->n_local : 1));
+  NG_CHECK(ng_amg_strength(&A->local, ng_amg_level_theta(M, l), M->strength_signed, &S));
+  ng_status st = ng_amg_aggregate(&S, L->agg, &L->nagg);
+  ng_graph_free(&S);
+  return st;
+}
+
+/* P, R (their tables) and the local product L[l + 1].A on this rank's block. */
+static ng_status transfer(ng_context ctx, ng_amg *M, ng_matrix A, int l, int gpu, int refresh)
+{
+  ng_amg_level *L = &M->L[l];
+#ifdef NG_HAVE_CUDA
+  if (gpu) {
+    NG_CHECK(ng_amg_gpu_transfer(M, A, l, refresh));
+    L->gpu = 1;
+    return NG_SUCCESS;
+  }
+#endif
+  if (!refresh) {
+    NG_CHECK(NG_MALLOC(L->ptent, A->n_local ? A->n_local : 1));
+    NG_CHECK(ng_amg_tentative(A->n_local, L->agg, L->nagg, L->ptent));
+  }
+  NG_CHECK(ng_amg_host_transfer(M, &A->local, l, refresh));
+  if (!refresh) {
+    NG_CHECK(ng_amg_make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
+    NG_CHECK(ng_amg_make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
+  } else {
+    NG_CHECK(L->Pops->update_values(L->Pdata, &L->P));
+    NG_CHECK(L->Rops->update_values(L->Rdata, &L->R));
+  }
+  return NG_SUCCESS;
+}
+
+int ng_amg_uncoupled_wanted(ng_amg *M, int l)
+{
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  ng_context ctx = D->A->ctx;
+  if (M->dist_aggregation == NG_AMG_DIST_COUPLED || (l > 0 && !D[-1].uncoupled)) return 0;
+  int fewest = D->A->n_local; /* the same verdict on every rank: the fewest rows of any */
+  if (ng_comm_agree_min(ctx, NG_SUCCESS, &fewest, 1) != NG_SUCCESS) {
+    ng_error_clear();
+    return 0;
+  }
+  if (M->dist_aggregation == NG_AMG_DIST_UNCOUPLED) return fewest > 0;
+  return l == 0 && ctx->on_gpu && M->gpu_setup && fewest >= NG_AMG_UNCOUPLED_MIN_ROWS;
+}
+
+/* The host CSR of the local product, for the next level's matrix (which
+ * takes it over): the GPU's download, or a copy of the host's L[l + 1].A
+ * (which the host's update writes into). */
+static ng_status local_product(ng_amg *M, int l, int gpu, ng_csr *out)
+{
+  ng_amg_level *C = &M->L[l + 1];
+  NG_CHECK(ng_amg_level_host(M, l + 1));
+  if (gpu) { /* taken: an update downloads it again (host_stale 2, its sizes kept) */
+    *out = C->A;
+    memset(&C->A, 0, sizeof(C->A));
+    C->A.nrows = C->A.ncols = out->nrows;
+    C->A.nnz = out->nnz;
+    C->host_stale = 2;
+    return NG_SUCCESS;
+  }
+  NG_CHECK(ng_csr_alloc(out, C->A.nrows, C->A.ncols, C->A.nnz));
+  memcpy(out->rowptr, C->A.rowptr, ((size_t)C->A.nrows + 1) * sizeof(int64_t));
+  memcpy(out->col, C->A.col, (size_t)C->A.nnz * sizeof(int32_t));
+  memcpy(out->val, C->A.val, (size_t)C->A.nnz * sizeof(double));
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop)
+{
+  ng_context ctx = Pc->ctx;
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  ng_amg_level *L = &M->L[l];
+  ng_matrix A = D->A;
+  int gpu = ctx->on_gpu && M->gpu_setup && (l == 0 || M->L[l - 1].gpu); /* the same on every rank */
+  double t = ng_wtime(), tt = t;
+  ng_amg_dist_trace_level(l);
+  ng_status st = aggregate(M, A, l, gpu);
+  double sums[1] = {st ? 0.0 : (double)L->nagg};
+  NG_CHECK(ng_comm_agree_sum(ctx, st, sums, 1));
+  ng_amg_dist_trace(ctx, gpu ? "uncoupled: aggregate (GPU)" : "uncoupled: aggregate (host)", &tt);
+  *stop = sums[0] == 0 || sums[0] > 0.9 * (double)A->n_global;
+  if (*stop) { /* the same verdict on every rank */
+#ifdef NG_HAVE_CUDA
+    if (gpu) ng_amg_gpu_drop(M, l);
+#endif
+    ng_free(L->agg);
+    L->agg = NULL;
+    return NG_SUCCESS;
+  }
+  D->uncoupled = 1;
+  D->group = 1;
+  st = set_lump(M, l, A, gpu);
+  M->t_aggregate += ng_wtime() - t;
+  if (!st) st = transfer(ctx, M, A, l, gpu, 0);
+  st = ng_comm_agree(ctx, st);
+  ng_amg_dist_trace(ctx, "uncoupled: P, R, local R A P", &tt);
+  t = ng_wtime();
+  NG_CHECK(st);
+  NG_CHECK(NG_MALLOC(D->cstarts, ctx->size + 1));
+  NG_CHECK(ng_comm_starts(ctx, L->nagg, D->cstarts));
+  int64_t *orp = NULL, *ogc = NULL;
+  double *oval = NULL;
+  ng_csr loc = {0};
+  const ng_spmv_ops *lops = NULL;
+  void *ldata = NULL;
+  NG_CHECK(interface(ctx, M, l, A, D->cstarts[ctx->rank], L->nagg, &orp, &ogc, &oval)); /* agreed there */
+  ng_amg_dist_trace(ctx, "uncoupled: off-rank block of A_c", &tt);
+  st = local_product(M, l, gpu, &loc);
+#ifdef NG_HAVE_CUDA
+  int done = 0;
+  if (!st && gpu) st = ng_amg_gpu_coarse_table(M, l + 1, &lops, &ldata, &done); /* a copy on the device */
+#endif
+  st = ng_matrix_create_blocks(ctx, st, D->cstarts[ctx->size], D->cstarts[ctx->rank], &loc, orp, ogc, oval, lops,
+                               ldata, &D[1].A); /* agreed there */
+  ng_csr_free(&loc);
+  ng_free(orp);
+  ng_free(ogc);
+  ng_free(oval);
+  NG_CHECK(st);
+  D[1].group = 1;
+  ng_amg_dist_trace(ctx, "uncoupled: the coarse matrix", &tt);
+  M->t_galerkin += ng_wtime() - t;
+  return NG_SUCCESS;
+}
+
+ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l)
+{
+  ng_context ctx = Pc->ctx;
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  ng_amg_level *L = &M->L[l];
+  ng_matrix A = D->A, C = D[1].A;
+  int gpu = L->gpu;
+  int64_t *orp = NULL, *ogc = NULL;
+  double *oval = NULL, t = ng_wtime();
+  ng_status st = set_lump(M, l, A, gpu);
+  if (!st) st = transfer(ctx, M, A, l, gpu, 1);
+  st = ng_comm_agree(ctx, st);
+  NG_CHECK(st);
+  M->t_prolong += ng_wtime() - t;
+  t = ng_wtime();
+  NG_CHECK(interface(ctx, M, l, A, D->cstarts[ctx->rank], L->nagg, &orp, &ogc, &oval));
+  /* the same pattern as at the setup: its values into the off-rank block */
+  const ng_csr *O = &C->offrank;
+  int same = orp[C->n_local] == O->nnz;
+  for (int32_t i = 0; same && i < C->n_local; i++) same = orp[i + 1] == O->rowptr[i + 1];
+  for (int64_t p = 0; same && p < O->nnz; p++) same = ogc[p] == C->halo_gcol[O->col[p]];
+  if (same) memcpy(O->val, oval, (size_t)O->nnz * sizeof(double));
+  else st = NG_ERROR(NG_ERR_INTERNAL, "AMG update: level %d's off-rank coarse couplings changed pattern", l + 1);
+  ng_free(orp);
+  ng_free(ogc);
+  ng_free(oval);
+  if (!st && C->spmv_off) st = C->spmv_off->update_values(C->spmv_off_data, &C->offrank);
+  /* the local block's values: the host copy, then the table */
+  if (!st) {
+    ng_csr loc = {0};
+    st = local_product(M, l, gpu, &loc);
+    if (!st && loc.nnz != C->local.nnz)
+      st = NG_ERROR(NG_ERR_INTERNAL, "AMG update: level %d's local block changed pattern", l + 1);
+    if (!st) memcpy(C->local.val, loc.val, (size_t)loc.nnz * sizeof(double));
+    ng_csr_free(&loc);
+    int done = 0;
+#ifdef NG_HAVE_CUDA
+    if (!st && gpu) st = ng_amg_gpu_coarse_values(M, l + 1, C->spmv, C->spmv_data, &done);
+#endif
+    if (!st && !done) st = C->spmv->update_values(C->spmv_data, &C->local);
+  }
+  NG_CHECK(ng_comm_agree(ctx, st));
+  M->t_galerkin += ng_wtime() - t;
+  return NG_SUCCESS;
+}
