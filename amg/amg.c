@@ -166,7 +166,10 @@ static ng_status read_threads(ng_amg *M, ng_context ctx, ng_options opts)
   M->host_threads = n;
 #ifdef _OPENMP
   if (n == 0 && ctx->on_gpu && !getenv("OMP_NUM_THREADS")) {
-    int procs = omp_get_num_procs();
+    /* half the cores, shared by the node's ranks: 4 ranks of 32 threads
+     * each on 64 cores spun against each other (level 1's tentative P 70
+     * ms, the finish 0.7 s on 4 H100s, lap27:256) */
+    int procs = omp_get_num_procs() / ng_comm_local_size(ctx);
     M->host_threads = procs > 1 ? procs / 2 : 1;
   }
 #else

@@ -57,7 +57,7 @@ static const ng_option_def ng_amg_cycle_options_rows[] = {
   {"amg_setup", NG_OPT_STRING, "gpu", "gpu|host", 0, "AMG setup of the big levels on the GPU (GPU context; one rank: the whole setup, their P and R in csr; several ranks: the aggregation, P and the local Galerkin products on each rank's GPU) or all on the host"},
   {"amg_dist_aggregation", NG_OPT_STRING, "auto", "auto|coupled|uncoupled", 0, "AMG under MPI: coupled aggregates across the ranks' boundaries (MIS(2) over the global graph, P reading off-rank rows), or uncoupled (each rank coarsens its own block with the one-rank setup; P and R without exchanges, the off-rank couplings in A_c's off-rank block); auto: the finest level uncoupled on GPUs when every rank holds at least 20000 of its rows, the coarser ones coupled"},
   {"amg_gpu_min_rows", NG_OPT_INT, "5000", NULL, 1, "AMG GPU setup: coarse levels with at least this many rows are also built on the GPU"},
-  {"amg_host_threads", NG_OPT_INT, "0", NULL, 1, "AMG OpenMP threads of the host-side setup and update; 0: as OpenMP decides on a CPU context, half the cores on a GPU context unless OMP_NUM_THREADS is set"},
+  {"amg_host_threads", NG_OPT_INT, "0", NULL, 1, "AMG OpenMP threads of the host-side setup and update; 0: as OpenMP decides on a CPU context, on a GPU context half of this rank's share of the node's cores (the cores over the ranks on the node) unless OMP_NUM_THREADS is set"},
   {"amg_cuda_graph", NG_OPT_BOOL, "0", NULL, 0, "AMG V-cycle captured once per (r, z) pair and replayed as a CUDA graph (one-rank GPU context; byte-identical to the plain cycle)"},
   {"amg_view", NG_OPT_FLAG, "0", NULL, 0, "print the AMG hierarchy after setup (rank 0)"},
 };

@@ -120,6 +120,8 @@ ng_status ng_comm_iallreduce_sum_wait(ng_context ctx)
   return NG_SUCCESS;
 }
 
+int ng_comm_local_size(ng_context ctx) { return ctx->comm && ctx->comm->local_size > 0 ? ctx->comm->local_size : 1; }
+
 ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all)
 {
 #ifdef NG_HAVE_MPI

@@ -23,6 +23,8 @@ ng_status ng_comm_iallreduce_sum_start(ng_context ctx, double *values, int n);
 ng_status ng_comm_iallreduce_sum_wait(ng_context ctx);
 /* all[r] = rank r's mine (all: size entries). */
 ng_status ng_comm_allgather_int64(ng_context ctx, int64_t mine, int64_t *all);
+/* The ranks of ctx on this rank's node (1 without MPI). */
+int ng_comm_local_size(ng_context ctx);
 /* Collective (comm/distribute.c): every rank passes its own status; all
  * return NG_SUCCESS when all succeeded, else the lowest failing rank's
  * status, with its message ("rank R: ...") on the ranks that did not fail
