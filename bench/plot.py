@@ -224,6 +224,12 @@ def plot_seeds(res, out):
 
 
 # ---------------------------------------------------------------- multi-GPU
+# bench/results/scaling-h100x4.jsonl's calls drawn: the AMG solve and the
+# setup of the current tree, and the coupled setup before it
+NEW_CALL = "2026-11-27 s4 #4"
+OLD_CALL = "2026-11-27 #"
+
+
 def plot_scaling(res, out):
     rows = read_jsonl(os.path.join(res, "scaling-h100x4.jsonl"))
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.2))
@@ -237,8 +243,9 @@ def plot_scaling(res, out):
     p = sorted(best)
     a1.plot(p, [base["ms_per_it"] / best[k] for k in p], "o-", label="Jacobi-CG lap27:256 (ms / it)")
     for j, m in enumerate(["lap27:256", "fem27:256"]):
-        ds = sorted((d for d in rows if d["mode"] == "strong" and d["precond"] == "amg"
-                     and d["matrix"] == m and d["transport"] == "auto"), key=lambda d: d["ranks"])
+        ds = sorted((d for d in rows if d["mode"] == "strong" and d["precond"] == "amg" and d["matrix"] == m
+                     and d["transport"] == "auto" and d.get("call", "").startswith(NEW_CALL)),
+                    key=lambda d: d["ranks"])
         b = ds[0]["solve_s"]
         a1.plot([d["ranks"] for d in ds], [b / d["solve_s"] for d in ds], "o-", color=COLORS[j + 1],
                 label="AMG-CG %s (solve)" % m)
@@ -249,8 +256,8 @@ def plot_scaling(res, out):
     a1.set_title("strong scaling, 16.8M rows")
     a1.legend(fontsize=7)
     for j, share in enumerate(["128x128", "256x256"]):
-        ds = sorted((d for d in rows if d["mode"] == "weak" and d["matrix"].startswith("lap27:" + share)),
-                    key=lambda d: d["ranks"])
+        ds = sorted((d for d in rows if d["mode"] == "weak" and d["matrix"].startswith("lap27:" + share)
+                     and not d.get("call", "").startswith("2026-11-27 s4")), key=lambda d: d["ranks"])
         b = ds[0]
         a2.plot([d["ranks"] for d in ds], [b["solve_s"] / d["solve_s"] for d in ds], "o-",
                 color=COLORS[j + 1], label="%s^3 a GPU, solve" % share.split("x")[0])
@@ -291,13 +298,16 @@ def plot_setup(res, out):
     a1.set_title("one H100: setup phases (bench/amg)")
     a1.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
     for j, m in enumerate(["lap27:256", "fem27:256"]):
-        xs = sorted((d for d in sc if d["mode"] == "strong" and d["precond"] == "amg"
-                     and d["matrix"] == m and d["transport"] == "auto"), key=lambda d: d["ranks"])
-        a2.plot([d["ranks"] for d in xs], [d["setup_s"] for d in xs], "o-", color=COLORS[j], label=m)
+        for new in (False, True): # the coupled setup (an earlier call) and the uncoupled finest level
+            xs = sorted((d for d in sc if d["mode"] == "strong" and d["precond"] == "amg" and d["matrix"] == m
+                         and d["transport"] == "auto" and "options" not in d
+                         and d.get("call", "").startswith(NEW_CALL if new else OLD_CALL)), key=lambda d: d["ranks"])
+            a2.plot([d["ranks"] for d in xs], [d["setup_s"] for d in xs], "o-" if new else "s--", color=COLORS[j],
+                    mfc=None if new else "none", label="%s, %s" % (m, "uncoupled finest level" if new else "coupled (before)"))
     a2.set_xticks([1, 2, 4])
     a2.set_xlabel("GPUs (one rank each)")
     a2.set_ylabel("setup seconds")
-    a2.set_ylim(0, 3.6)
+    a2.set_ylim(0, 3.0)
     a2.set_title("setup on 1-4 H100s (bench/scaling)")
     a2.legend(fontsize=7)
     save(fig, out, "setup.svg")
