@@ -98,10 +98,15 @@ ng_status ng_spgemm2(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const n
 ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B, const ng_csr *B2, ng_csr *C);
 
 /* Non-Galerkin sparsification (amg_sparsify.c): A = G without the
- * off-diagonal entries |g_ij| < tau sqrt(|g_ii g_jj|), each added to its
+ * off-diagonal entries |g_ij| < tau min(|g_ii|, |g_jj|), each added to its
  * row's diagonal (row sums kept); map (G->nnz) says where every entry of G
- * went, for the values of an update. */
-ng_status ng_amg_sparsify(const ng_csr *G, double tau, ng_csr *A, int64_t **map);
+ * went, for the values of an update. hybrid: as |g_ij| where either row is
+ * a hybrid row (ng_amg_hybrid_row: its positive off-diagonal entries sum
+ * past NG_AMG_HYBRID_POS |g_ii|), so that the sparsified operator stays
+ * above the Galerkin one there (the W- and K-cycles: ng_amg_hybrid). */
+#define NG_AMG_HYBRID_POS 0.05
+int ng_amg_hybrid_row(const ng_csr *G, int32_t i, double gii);
+ng_status ng_amg_sparsify(const ng_csr *G, double tau, int hybrid, ng_csr *A, int64_t **map);
 void ng_amg_sparsify_values(const ng_csr *G, const int64_t *map, ng_csr *A);
 
 /* -amg_sparsify_lump path (amg_sparsify_path.c): the same dropping, but a
@@ -220,6 +225,9 @@ typedef struct {
 /* -amg_dist_aggregation; auto: uncoupled on a GPU context while every rank
  * holds at least NG_AMG_UNCOUPLED_MIN_ROWS rows of the level */
 enum { NG_AMG_DIST_AUTO, NG_AMG_DIST_COUPLED, NG_AMG_DIST_UNCOUPLED };
+/* The sparsification's hybrid lumping (ng_amg_sparsify) for the cycles with
+ * a second coarse correction: -amg_cycle w and k. */
+#define ng_amg_hybrid(M) ((M)->cycle_gamma > 1 || (M)->kcycle)
 #define NG_AMG_UNCOUPLED_MIN_ROWS 20000
 
 typedef struct {

@@ -55,6 +55,7 @@ typedef struct {
   double *sd;               /* with a filter: the strength graph's sqrt |a_jj| (own rows, halo columns)
                              * kept for this setup's filter, which frees it (NULL at an update) */
   double sparsify;          /* -amg_sparsify of the product A_c made from this level (0: none) */
+  int hybrid;               /* its hybrid lumping (the W- and K-cycles: ng_amg_hybrid, amg_sparsify.c) */
   int group;                /* agglomeration: rows held by ranks that are multiples of group */
   int uncoupled;            /* made by amg_dist_local.c: P, R block diagonal (M->L[l]'s one-rank tables) */
   /* report (gathered at setup, so that rank 0 alone can print it) */
@@ -104,11 +105,12 @@ ng_status ng_amg_dist_prolong(ng_matrix A, ng_amg_dlevel *D, double omega, int r
 ng_status ng_amg_dist_galerkin(ng_matrix A, ng_amg_dlevel *D, int refresh, ng_matrix *Ac);
 void ng_amg_dgalerkin_free(ng_amg_dgalerkin *G);
 /* amg_dist_sparsify.c: *Ac made as the sparsified copy of the full product
- * rp, gc, val (this rank's rows of the row ranges starts, global columns);
+ * rp, gc, val (this rank's rows of the row ranges starts, global columns;
+ * hybrid: amg_sparsify.c's hybrid lumping);
  * *S keeps where each entry went; _values redoes S's values from new val.
  * st: the caller's status so far, agreed in the first collective. */
 typedef struct ng_amg_dsparsify ng_amg_dsparsify;
-ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const int64_t *starts, const int64_t *rp,
+ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, int hybrid, const int64_t *starts, const int64_t *rp,
                                const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
 void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val);
 void ng_amg_dsparsify_free(ng_amg_dsparsify *S);

@@ -447,7 +447,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   if (!st) contrib_values(G, nrecv, G->ac_val);
   /* the sparsify agrees st in its first collective; the plain copy here */
   ng_amg_dist_trace(ctx, "Galerkin assembly: slots and sums", &tt);
-  if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, st, D->sparsify, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
+  if (D->sparsify > 0) st = ng_amg_dist_sparsify(ctx, st, D->sparsify, D->hybrid, D->cstarts, rp, gc, G->ac_val, Ac, &G->sp);
   else {
     NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
     st = ng_matrix_create_distributed_csr(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);

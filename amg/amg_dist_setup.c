@@ -182,6 +182,7 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   D->sparsify = M->sparsify; /* as on one rank (not for gather_transfer's copy) */
+  D->hybrid = ng_amg_hybrid(M);
   NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
   ng_amg_dist_trace(ctx, "Galerkin", &tt);
   M->t_galerkin += ng_wtime() - t;

