@@ -21,6 +21,9 @@
  * applies to the local block (the one-rank product's). */
 #include "amg_dist.h"
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static int cmp_int32(const void *a, const void *b)
 {
@@ -105,7 +108,9 @@ static ng_status halo_p(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_t c
     st = NG_MALLOC(F->hgc, nh ? nh : 1);
     if (!st) st = NG_MALLOC(F->hval, nh ? nh : 1);
   }
-  st = ng_halo_rows_exchange2(ctx, st, h ? &hp : NULL, F->Psend.rowptr, gc, sizeof(int64_t), F->Psend.val,
+  /* a rank that failed passes no plan (its arrays may be missing): the
+   * exchange agrees first and then moves nothing anywhere */
+  st = ng_halo_rows_exchange2(ctx, st, h && !st ? &hp : NULL, F->Psend.rowptr, gc, sizeof(int64_t), F->Psend.val,
                               sizeof(double), F->hrp, F->hgc, F->hval);
   ng_free(gc);
   return st;
@@ -140,59 +145,61 @@ static int32_t product_row(int64_t p0, int64_t p1, const int32_t *ks, const doub
 /* Z = X Y for X given by rows (xrp, xk, xw) of nrows, Y (yrp, ycol, yval)
  * with columns < m: Z's offsets (nrows + 1), columns ascending, values;
  * a count pass and a fill pass over the rows on all threads (each its own
- * accumulator; the result does not depend on the threads). */
+ * accumulator, allocated here beforehand; the result does not depend on
+ * the threads). */
 static ng_status product(int32_t nrows, const int64_t *xrp, const int32_t *xk, const double *xw, const int64_t *yrp,
                          const int32_t *ycol, const double *yval, int32_t m, ng_csr *Z)
 {
-  int64_t *rp = NULL;
-  int fail = 0;
+  int64_t *rp = NULL, *mark = NULL;
+  double *acc = NULL;
+  int32_t *list = NULL;
+  int nt = 1;
+  ng_status st = NG_SUCCESS;
+#ifdef _OPENMP
+  nt = omp_get_max_threads();
+#endif
+  size_t mm = m ? (size_t)m : 1;
   memset(Z, 0, sizeof(*Z));
-  NG_CHECK(NG_MALLOC(rp, (size_t)nrows + 1));
+  NG_CHECK_GOTO(st, NG_MALLOC(rp, (size_t)nrows + 1), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(mark, (size_t)nt * mm), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(acc, (size_t)nt * mm), out);
+  NG_CHECK_GOTO(st, NG_MALLOC(list, (size_t)nt * mm), out);
   rp[0] = 0;
-  for (int pass = 0; pass < 2 && !fail; pass++) {
-#pragma omp parallel
+  for (int pass = 0; pass < 2; pass++) {
+#pragma omp parallel num_threads(nt)
     {
-      int64_t *mark = NULL;
-      double *acc = NULL;
-      int32_t *list = NULL;
-      int ok = NG_MALLOC(mark, m ? m : 1) == NG_SUCCESS && NG_MALLOC(acc, m ? m : 1) == NG_SUCCESS &&
-               NG_MALLOC(list, m ? m : 1) == NG_SUCCESS;
-      if (!ok) {
-#pragma omp atomic write
-        fail = 1;
-      }
-      for (int32_t q = 0; ok && q < m; q++) mark[q] = -1;
+      int t = 0;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+#endif
+      int64_t *mk = mark + (size_t)t * mm;
+      double *ac = acc + (size_t)t * mm;
+      int32_t *ls = list + (size_t)t * mm;
+      for (int32_t q = 0; q < m; q++) mk[q] = -1;
 #pragma omp for schedule(dynamic, 256)
       for (int32_t r = 0; r < nrows; r++) {
-        if (!ok) continue;
-        int32_t len = product_row(xrp[r], xrp[r + 1], xk, xw, yrp, ycol, yval, r, mark, acc, list, pass);
+        int32_t len = product_row(xrp[r], xrp[r + 1], xk, xw, yrp, ycol, yval, r, mk, ac, ls, pass);
         if (pass == 0) rp[r + 1] = len;
         else
-          for (int32_t t = 0; t < len; t++) {
-            Z->col[rp[r] + t] = list[t];
-            Z->val[rp[r] + t] = acc[list[t]];
+          for (int32_t k = 0; k < len; k++) {
+            Z->col[rp[r] + k] = ls[k];
+            Z->val[rp[r] + k] = ac[ls[k]];
           }
       }
-      ng_free(mark);
-      ng_free(acc);
-      ng_free(list);
     }
-    if (pass == 0 && !fail) {
+    if (pass == 0) {
       for (int32_t r = 0; r < nrows; r++) rp[r + 1] += rp[r];
-      ng_status st = ng_csr_alloc(Z, nrows, m, rp[nrows]);
-      if (st) {
-        ng_free(rp);
-        return ng_error_trace(st, __FILE__, __LINE__);
-      }
+      NG_CHECK_GOTO(st, ng_csr_alloc(Z, nrows, m, rp[nrows]), out);
       memcpy(Z->rowptr, rp, ((size_t)nrows + 1) * sizeof(int64_t));
     }
   }
+out:
   ng_free(rp);
-  if (fail) {
-    ng_csr_free(Z);
-    return NG_ERROR(NG_ERR_MEMORY, "AMG: the coarse off-rank product's accumulators could not be allocated");
-  }
-  return NG_SUCCESS;
+  ng_free(mark);
+  ng_free(acc);
+  ng_free(list);
+  if (st) ng_csr_free(Z);
+  return st;
 }
 
 /* A_c's off-rank rows (nc + 1 offsets, global columns ascending, values):
@@ -269,9 +276,15 @@ static ng_status interface(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_
   Z.rowptr = NULL;
   Z.val = NULL;
 out:
+  /* the steps after halo_p fail on one rank alone (allocations): agreed
+   * here, so that no rank goes on to the next collective by itself */
+  st = ng_comm_agree(ctx, st);
   if (st) {
     ng_free(*ogc);
-    *ogc = NULL;
+    ng_free(*orp);
+    ng_free(*oval);
+    *ogc = *orp = NULL;
+    *oval = NULL;
   }
   ng_free(xrp);
   ng_free(tp);
@@ -431,11 +444,10 @@ ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop)
   st = set_lump(M, l, A, gpu);
   M->t_aggregate += ng_wtime() - t;
   if (!st) st = transfer(ctx, M, A, l, gpu, 0);
-  st = ng_comm_agree(ctx, st);
   ng_amg_dist_trace(ctx, "uncoupled: P, R, local R A P", &tt);
   t = ng_wtime();
-  NG_CHECK(st);
-  NG_CHECK(NG_MALLOC(D->cstarts, ctx->size + 1));
+  if (!st) st = NG_MALLOC(D->cstarts, ctx->size + 1);
+  NG_CHECK(ng_comm_agree(ctx, st));
   NG_CHECK(ng_comm_starts(ctx, L->nagg, D->cstarts));
   int64_t *orp = NULL, *ogc = NULL;
   double *oval = NULL;
