@@ -386,6 +386,8 @@ ng_status ng_amg_make_spmv(ng_context ctx, ng_amg *M, const ng_csr *X, const ng_
 /* amg_setup.c: level l's smoothed P, R and Galerkin product L[l + 1].A on the
  * host from L[l].agg, .ptent (values only when refresh). */
 ng_status ng_amg_host_transfer(ng_amg *M, const ng_csr *A, int l, int refresh);
+/* level l's P and R tables from its host P and R (values only when refresh) */
+ng_status ng_amg_transfer_tables(ng_context ctx, ng_amg *M, int l, int refresh);
 ng_status ng_amg_coarse_inverse(ng_amg *M, const ng_csr *A);
 ng_status ng_amg_coarse_dense(ng_amg *M, const ng_csr *A);
 /* amg_setup.c: the smoother's dinv = omega / a_ii of level l in context

@@ -369,13 +369,7 @@ static ng_status transfer(ng_context ctx, ng_amg *M, ng_matrix A, int l, int gpu
     NG_CHECK(ng_amg_tentative(A->n_local, L->agg, L->nagg, L->ptent));
   }
   NG_CHECK(ng_amg_host_transfer(M, &A->local, l, refresh));
-  if (!refresh) {
-    NG_CHECK(ng_amg_make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
-    NG_CHECK(ng_amg_make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
-  } else {
-    NG_CHECK(L->Pops->update_values(L->Pdata, &L->P));
-    NG_CHECK(L->Rops->update_values(L->Rdata, &L->R));
-  }
+  NG_CHECK(ng_amg_transfer_tables(ctx, M, l, refresh));
   return NG_SUCCESS;
 }
 

@@ -161,6 +161,19 @@ ng_status ng_amg_host_transfer(ng_amg *M, const ng_csr *A, int l, int refresh)
   return NG_SUCCESS;
 }
 
+ng_status ng_amg_transfer_tables(ng_context ctx, ng_amg *M, int l, int refresh)
+{
+  ng_amg_level *L = &M->L[l];
+  if (!refresh) {
+    NG_CHECK(ng_amg_make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
+    NG_CHECK(ng_amg_make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
+  } else {
+    NG_CHECK(L->Pops->update_values(L->Pdata, &L->P));
+    NG_CHECK(L->Rops->update_values(L->Rdata, &L->R));
+  }
+  return NG_SUCCESS;
+}
+
 int ng_amg_trace_on(void) { return ng_smoother_trace_on(); }
 
 void ng_amg_trace(ng_context ctx, const char *what, int l, double *t)
@@ -207,13 +220,7 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
   if (!last && L->gpu) {
     /* P and R were made on the device (amg_setup_cuda.cu) */
   } else if (!last) {
-    if (!refresh) {
-      NG_CHECK(ng_amg_make_spmv(ctx, M, &L->P, &L->Pops, &L->Pdata));
-      NG_CHECK(ng_amg_make_spmv(ctx, M, &L->R, &L->Rops, &L->Rdata));
-    } else {
-      NG_CHECK(L->Pops->update_values(L->Pdata, &L->P));
-      NG_CHECK(L->Rops->update_values(L->Rdata, &L->R));
-    }
+    NG_CHECK(ng_amg_transfer_tables(ctx, M, l, refresh));
   } else if (M->coarse_direct) {
     int done = 0;
 #ifdef NG_HAVE_CUDA

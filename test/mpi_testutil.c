@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 
 static int my_rank(void) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
 static int my_size(void) { int s; MPI_Comm_size(MPI_COMM_WORLD, &s); return s; }
@@ -128,6 +129,25 @@ ng_status ng_mpi_test_csr_rows(ng_context ctx, const ng_csr *W, const int64_t *s
   free(rp);
   free(g);
   return st;
+}
+
+void ng_mpi_test_vcycle(ng_precond P, ng_matrix A, double *z)
+{
+  ng_vector r, zv;
+  int64_t b;
+  int32_t n;
+  NG_ASSERT_OK(ng_matrix_get_ownership(A, &b, NULL));
+  NG_ASSERT_OK(ng_matrix_get_size(A, NULL, &n, NULL));
+  double *h = malloc((size_t)n * 8 + 8);
+  for (int32_t i = 0; i < n; i++) h[i] = 1.0 + sin((double)(b + i));
+  NG_ASSERT_OK(ng_vector_create(A, &r));
+  NG_ASSERT_OK(ng_vector_create(A, &zv));
+  NG_ASSERT_OK(ng_vector_set_values(r, h));
+  NG_ASSERT_OK(ng_precond_apply(P, r, zv));
+  NG_ASSERT_OK(ng_vector_get_values(zv, z));
+  ng_vector_destroy(r);
+  ng_vector_destroy(zv);
+  free(h);
 }
 
 int ng_mpi_test_solve(ng_context ctx, const char *spec, const char *path, const char *opts, double *res,

@@ -49,6 +49,10 @@ ng_status ng_mpi_test_csr_rows(ng_context ctx, const ng_csr *W, const int64_t *s
  * options on ctx, asserting every call; returns the iterations, the
  * solver's residual in *res (when res is not NULL) and ||b - A x|| / ||b||
  * recomputed in *rec. */
+/* z = M r on this rank's rows, r_i = 1 + sin(global row i): the same r on
+ * every rank count (V-cycles compared across updates and partitions). */
+void ng_mpi_test_vcycle(ng_precond P, ng_matrix A, double *z);
+
 int ng_mpi_test_solve(ng_context ctx, const char *spec, const char *path, const char *opts, double *res,
                       double *rec);
 #endif

@@ -205,23 +205,6 @@ START_TEST(iterations_match_one_rank)
 END_TEST
 
 /* z = M^-1 r with r[g] = 1 + sin(g), returned as this rank's values. */
-static void vcycle(ng_precond P, ng_matrix A, double *z)
-{
-  ng_vector r, zv;
-  int64_t b;
-  NG_ASSERT_OK(ng_matrix_get_ownership(A, &b, NULL));
-  double *h = malloc((size_t)A->n_local * 8 + 8);
-  for (int32_t i = 0; i < A->n_local; i++) h[i] = 1.0 + sin((double)(b + i));
-  NG_ASSERT_OK(ng_vector_create(A, &r));
-  NG_ASSERT_OK(ng_vector_create(A, &zv));
-  NG_ASSERT_OK(ng_vector_set_values(r, h));
-  NG_ASSERT_OK(ng_precond_apply(P, r, zv));
-  NG_ASSERT_OK(ng_vector_get_values(zv, z));
-  ng_vector_destroy(r);
-  ng_vector_destroy(zv);
-  free(h);
-}
-
 START_TEST(update_across_ranks)
 {
   ng_csr W;
@@ -242,11 +225,11 @@ START_TEST(update_across_ranks)
   int32_t n = A->n_local;
   int64_t p0 = W.rowptr[starts[rank]];
   double *z0 = malloc((size_t)n * 8 + 8), *z1 = malloc((size_t)n * 8 + 8), *zs = malloc((size_t)W.nrows * 8 + 8);
-  vcycle(P, A, z0);
+  ng_mpi_test_vcycle(P, A, z0);
   /* unchanged values: the very same hierarchy, bit for bit */
   NG_ASSERT_OK(ng_matrix_update_values(A, W.val + p0));
   NG_ASSERT_OK(ng_precond_update(P, A));
-  vcycle(P, A, z1);
+  ng_mpi_test_vcycle(P, A, z1);
   for (int32_t i = 0; i < n; i++) ck_assert_msg(z0[i] == z1[i], "same-value update changed z[%d]", (int)i);
   /* new values (aggregates and patterns kept): the one-rank update's V-cycle */
   for (int32_t i = 0; i < W.nrows; i++)
@@ -256,8 +239,8 @@ START_TEST(update_across_ranks)
   NG_ASSERT_OK(ng_precond_update(P, A));
   NG_ASSERT_OK(ng_matrix_update_values(As, W.val));
   NG_ASSERT_OK(ng_precond_update(Ps, As));
-  vcycle(P, A, z1);
-  vcycle(Ps, As, zs);
+  ng_mpi_test_vcycle(P, A, z1);
+  ng_mpi_test_vcycle(Ps, As, zs);
   double diff = 0, nz = 0, moved = 0;
   for (int32_t i = 0; i < n; i++) {
     double s = zs[starts[rank] + i];
@@ -324,7 +307,7 @@ START_TEST(every_smoother_across_ranks)
     ng_options o = amg_options(extra);
     ng_precond P;
     NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
-    vcycle(P, A, mx); /* r = 1 + sin(g) */
+    ng_mpi_test_vcycle(P, A, mx); /* r = 1 + sin(g) */
     for (int32_t i = 0; i < n; i++) x[i] = 1.0 + sin((double)(starts[rank] + i));
     for (int32_t i = 0; i < n; i++) y[i] = cos(0.37 * (double)(starts[rank] + i));
     ng_vector yv, zv;
@@ -344,7 +327,7 @@ START_TEST(every_smoother_across_ranks)
     ck_assert_msg(fabs(d[0] - d[1]) <= 1e-12 * d[2], "%s: x'My %.17g, y'Mx %.17g", sm[s], d[0], d[1]);
     NG_ASSERT_OK(ng_matrix_update_values(A, W.val + p0));
     NG_ASSERT_OK(ng_precond_update(P, A));
-    vcycle(P, A, z);
+    ng_mpi_test_vcycle(P, A, z);
     for (int32_t i = 0; i < n; i++) ck_assert_msg(z[i] == mx[i], "%s: same-value update changed z[%d]", sm[s], (int)i);
     ng_vector_destroy(yv);
     ng_vector_destroy(zv);
