@@ -154,14 +154,22 @@ START_TEST(galerkin_on_uncoupled_levels)
       /* an empty rank: no uncoupled level (each rank must hold rows) */
       ck_assert_msg(empty ? nun == 0 : nun >= 1, "%s: %d uncoupled levels with%s an empty rank", what, nun,
                     empty ? "" : "out");
-      /* an update with the setup's values repeats the V-cycle bit for bit */
+      /* an update with the setup's values repeats the V-cycle: bit for bit
+       * on the host; on the GPU to 1e-12 of |z| (its Galerkin products sum
+       * by shared-memory atomics, whose order the hardware does not promise:
+       * test_amg_gpu.c's snapshot allows 1e-13 on A_c for the same reason) */
       int32_t n = A->n_local;
       double *z0 = malloc((size_t)n * 8 + 8), *z1 = malloc((size_t)n * 8 + 8);
       ng_mpi_test_vcycle(P, A, z0);
       NG_ASSERT_OK(ng_matrix_update_values(A, W.val + W.rowptr[starts[rank]]));
       NG_ASSERT_OK(ng_precond_update(P, A));
       ng_mpi_test_vcycle(P, A, z1);
-      for (int32_t i = 0; i < n; i++) ck_assert_msg(z0[i] == z1[i], "%s: a same-value update changed z[%d]", what, (int)i);
+      double zmax = 0.0, tol;
+      for (int32_t i = 0; i < n; i++) zmax = fmax(zmax, fabs(z0[i]));
+      tol = world->on_gpu ? 1e-12 * zmax : 0.0;
+      for (int32_t i = 0; i < n; i++)
+        ck_assert_msg(fabs(z0[i] - z1[i]) <= tol, "%s: a same-value update changed z[%d] by %.3g (|z| %.3g)", what,
+                      (int)i, fabs(z0[i] - z1[i]), zmax);
       free(z0);
       free(z1);
       set_diagonal_shift(A, &W, starts, 0.5);
