@@ -207,6 +207,10 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_dist_aggregation", &da));
   M->dist_aggregation = !strcmp(da, "coupled") ? NG_AMG_DIST_COUPLED : !strcmp(da, "uncoupled") ? NG_AMG_DIST_UNCOUPLED
                                                                                                  : NG_AMG_DIST_AUTO;
+  int tel;
+  NG_CHECK(ng_options_get_int(opts, "amg_telescope_rows", &tel));
+  if (tel < -1) return NG_ERROR(NG_ERR_ARGUMENT, "-amg_telescope_rows %d must be -1 (auto), 0 (never) or a row count", tel);
+  M->telescope_rows = tel;
   NG_CHECK(read_threads(M, P->ctx, opts));
   if (M->carry_nullspace && (M->gpu_setup || P->ctx->size > 1))
     return NG_ERROR(NG_ERR_UNSUPPORTED,
@@ -249,7 +253,9 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
    * goes on (a local failure above still comes here, once) */
   NG_CHECK_GOTO(st, ng_comm_agree(P->ctx, st), fail);
   int saved = threads_begin(M);
+  M->opts = opts; /* read by the gathered levels' setup (amg_dist_telescope.c) */
   st = ng_amg_build(P, M, A);
+  M->opts = NULL;
   threads_end(saved);
   NG_CHECK_GOTO(st, st, fail);
   /* the coarsest level smooths -amg_coarse_sweeps times when not direct */

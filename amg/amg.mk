@@ -7,7 +7,7 @@ libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_options.c amg/options_regist
   amg/amg_classical.c amg/amg_classical_strength.c amg/amg_pmis.c amg/amg_hmis.c amg/amg_interp_rows.c amg/amg_interp_ext.c amg/amg_interp_direct.c \
   amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/amg_kcycle.c amg/dense_chol.c amg/dense_pinv.c \
   amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c amg/amg_dist_local.c \
-  amg/amg_dist_coarse.c amg/amg_dist_setup.c amg/amg_fine.c \
+  amg/amg_dist_coarse.c amg/amg_dist_telescope.c amg/amg_dist_setup.c amg/amg_fine.c \
   amg/amg_single.h amg/amg_single.c
 if NG_CUDA
 libnagare_la_SOURCES += amg/amg_setup_cuda.cu amg/amg_fine_cuda.cu amg/amg_graph_cuda.cu amg/amg_single_cuda.cu \
@@ -70,6 +70,14 @@ test_test_amg_uncoupled_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_uncoupled_LDADD = $(NG_TEST_LDADD) -lm
 endif
 TESTS += test/amg_uncoupled.sh
+# The coarse levels gathered onto rank 0 (amg_dist_telescope.c), CPU then GPU.
+if NG_MPI
+check_PROGRAMS += test/test_amg_telescope
+test_test_amg_telescope_SOURCES = test/test_amg_telescope.c test/mpi_testutil.c test/mpi_testutil.h
+test_test_amg_telescope_CFLAGS = $(NG_TEST_CFLAGS)
+test_test_amg_telescope_LDADD = $(NG_TEST_LDADD) -lm
+endif
+TESTS += test/amg_telescope.sh
 endif
 TESTS += test/mpi_amg_solve.sh
-EXTRA_DIST += test/amg_dist_gpu.sh test/amg_uncoupled.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_dist_gpu.sh test/amg_uncoupled.sh test/amg_telescope.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

@@ -114,6 +114,15 @@ ng_status ng_amg_dist_sparsify(ng_context ctx, ng_status st, double tau, int hyb
                                const int64_t *gc, const double *val, ng_matrix *Ac, ng_amg_dsparsify **S);
 void ng_amg_dsparsify_values(const ng_amg_dsparsify *S, const double *val);
 void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
+/* amg_dist_telescope.c: whether level l (built, not yet coarsened) moves
+ * onto rank 0 (the same verdict on every rank); build: gathers it there and
+ * builds the one-rank AMG that is its coarse solve (M->Cops; collective,
+ * agreed); refresh: its values again and the one-rank update; describe:
+ * the lines of -amg_view (rank 0 holds the nested hierarchy). */
+int ng_amg_telescope_wanted(ng_amg *M, int l);
+ng_status ng_amg_telescope_build(ng_precond Pc, ng_amg *M, int l);
+ng_status ng_amg_telescope_refresh(ng_precond Pc, ng_amg *M, int l);
+ng_status ng_amg_telescope_describe(const ng_amg *M, char *buf, size_t len, size_t *k);
 /* amg_dist_coarse.c: the coarsest level's dense inverse into M->coarse_inv
  * on the rank holding the level, the steps spread over all ranks
  * (collective; st: the caller's status, agreed in the first collective

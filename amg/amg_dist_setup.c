@@ -237,15 +237,18 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, int l, int refresh)
   ng_amg_level *L = &M->L[l];
   ng_matrix A = ((ng_amg_dlevel *)M->dist)[l].A;
   L->s.coarsest = l == M->nlevels - 1;
+  /* the gathered levels' coarse solve (amg_dist_telescope.c) needs no
+   * smoother here, and its M->Cops is made */
+  int gathered = L->s.coarsest && M->telescope;
   L->s.omega = M->omega_opt > 0 ? M->omega_opt : 4.0 / (3.0 * L->s.rho);
-  ng_status st = ng_amg_smoother_diagonal(ctx, M, l, &A->local);
-  if (l == M->nlevels - 1 && M->coarse_direct) st = ng_amg_dist_coarse_inverse(ctx, M, A, st);
+  ng_status st = gathered ? NG_SUCCESS : ng_amg_smoother_diagonal(ctx, M, l, &A->local);
+  if (l == M->nlevels - 1 && M->coarse_direct && !gathered) st = ng_amg_dist_coarse_inverse(ctx, M, A, st);
   NG_CHECK(st);
   if (l > 0 && !refresh) {
     L->s.Aops = &dist_A_ops;
     L->s.Adata = A;
   }
-  if (l == M->nlevels - 1 && M->coarse_direct) {
+  if (l == M->nlevels - 1 && M->coarse_direct && !gathered) {
     if (!refresh) NG_CHECK(ng_amg_make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
     else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
   }
@@ -287,6 +290,11 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     L->s.n = D[l].A->n_local;
     M->nlevels = l + 1;
     NG_CHECK(level_stats(D[l].A, &D[l], D[0].gathered));
+    if (ng_amg_telescope_wanted(M, l)) { /* the rest on rank 0: no rho or smoother here */
+      L->s.rho = 1.0;
+      NG_CHECK(ng_amg_telescope_build(P, M, l));
+      break;
+    }
     t = ng_wtime();
     NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
@@ -297,7 +305,8 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
   }
   ng_amg_dlevel *last = &D[M->nlevels - 1];
   int64_t direct_max = M->coarse_size > DIRECT_MAX_ROWS ? M->coarse_size : DIRECT_MAX_ROWS;
-  if (M->coarse_direct && last->active > 1 && last->n_global <= direct_max && M->nlevels < M->max_levels) {
+  if (!M->telescope && M->coarse_direct && last->active > 1 && last->n_global <= direct_max &&
+      M->nlevels < M->max_levels) {
     int l = M->nlevels - 1;
     t = ng_wtime();
     NG_CHECK(gather_transfer(P, M, l));
@@ -308,7 +317,7 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     NG_CHECK(level_rho(D[l + 1].A, &M->L[l + 1].s.rho));
     last = &D[l + 1];
   }
-  if (M->coarse_direct && (last->active > 1 || last->n_global > direct_max)) M->coarse_direct = 0;
+  if (!M->telescope && M->coarse_direct && (last->active > 1 || last->n_global > direct_max)) M->coarse_direct = 0;
   t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) {
     ng_status st = finish_level(ctx, M, l, 0);
@@ -329,6 +338,11 @@ ng_status ng_amg_dist_refresh(ng_precond P, ng_amg *M, ng_matrix A)
   for (int l = 0; l < M->nlevels; l++) {
     ng_amg_level *L = &M->L[l];
     t = ng_wtime();
+    if (l == M->nlevels - 1 && M->telescope) { /* the gathered levels' values and their one-rank update */
+      NG_CHECK(ng_amg_telescope_refresh(P, M, l));
+      M->t_galerkin += ng_wtime() - t;
+      break;
+    }
     NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
     if (l == M->nlevels - 1) break;
@@ -420,7 +434,7 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
                        "  setup %.3f s: aggregation %.3f, rho %.3f, P and R %.3f, Galerkin %.3f, coarse inverse and "
                        "copies %.3f\n",
                        M->nlevels, P->ctx->size, rows / n0, nnz / z0, M->theta,
-                       M->coarse_direct ? "direct (rank 0)" : "smoother", M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "", M->setup_seconds, M->t_aggregate, M->t_rho,
+                       M->telescope ? "one-rank AMG (rank 0)" : M->coarse_direct ? "direct (rank 0)" : "smoother", M->cycle_gamma > 1 ? ", W-cycle" : M->kcycle ? ", K-cycle" : "", M->setup_seconds, M->t_aggregate, M->t_rho,
                        M->t_prolong, M->t_galerkin, M->t_finish);
   int ngpu = 0, nagg = 0, nun = 0;
   for (int l = 0; l < M->nlevels; l++) {
@@ -442,7 +456,8 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
     ng_amg_level *L = &M->L[l];
     int coarsest = l == M->nlevels - 1;
     char sweeps[96];
-    if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
+    if (coarsest && M->telescope) snprintf(sweeps, sizeof(sweeps), "gathered onto rank 0, solved there (below)");
+    else if (coarsest && M->coarse_direct) snprintf(sweeps, sizeof(sweeps), "dense inverse");
     else if (coarsest) snprintf(sweeps, sizeof(sweeps), "%d sweeps, omega %.3f", L->pre, L->s.omega);
     else if (D[l].gather) snprintf(sweeps, sizeof(sweeps), "sweeps %d/%d, omega %.3f, gathered to rank 0 below", L->pre,
                                    L->post, L->s.omega);
@@ -454,6 +469,7 @@ ng_status ng_amg_dist_describe(ng_precond P, char *buf, size_t len)
                           D[l].n_global ? (double)D[l].nnz_global / (double)D[l].n_global : 0.0, D[l].active,
                           (long long)D[l].halo_total, (long long)D[l].halo_max, sweeps);
   }
+  NG_CHECK(ng_amg_telescope_describe(M, buf, len, &k));
   if (k < len) k += ng_amg_describe_memory(P, buf + k, len - k);
   if (M->update_seconds > 0 && k < len)
     snprintf(buf + k, len - k, "  last update %.3f s (%.0f%% of setup)\n", M->update_seconds,

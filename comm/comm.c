@@ -63,6 +63,17 @@ ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm)
   return NG_SUCCESS;
 }
 
+ng_status ng_comm_create_self(ng_comm **comm)
+{
+#ifdef NG_HAVE_MPI
+  MPI_Comm self = MPI_COMM_SELF;
+  NG_CHECK(ng_comm_create_from(&self, comm));
+#else
+  NG_CHECK(ng_comm_create_from(NULL, comm));
+#endif
+  return NG_SUCCESS;
+}
+
 void ng_comm_destroy(ng_comm *c)
 {
   if (!c) return;

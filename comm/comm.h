@@ -14,6 +14,9 @@ typedef struct ng_comm ng_comm; /* comm/comm_mpi.h */
 struct ng_halo_plan;            /* comm/halo.h */
 
 ng_status ng_comm_create_from(const void *mpi_comm, ng_comm **comm);
+/* A communicator of this rank alone (MPI_COMM_SELF duplicated; without MPI
+ * the one-rank communicator): the one-rank context of a gathered AMG level. */
+ng_status ng_comm_create_self(ng_comm **comm);
 void ng_comm_destroy(ng_comm *comm);
 
 ng_status ng_comm_allreduce_sum(ng_context ctx, double *values, int n);

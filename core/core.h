@@ -280,6 +280,7 @@ struct ng_context_s {
   int on_gpu;
   const ng_vec_ops *vops;
   struct ng_cuda *cuda; /* NULL on the host */
+  int cuda_borrowed;    /* cuda is another context's (ng_context_create_self): not destroyed with this one */
   struct ng_comm *comm; /* never NULL: size 1 without MPI (comm/comm.h) */
   int rank, size;
   char describe[256];

@@ -95,11 +95,37 @@ fail:
   return st;
 }
 
+/* This rank alone, on the parent's device: its stream and handles are
+ * borrowed, so that work of the two contexts is ordered on one stream. */
+ng_status ng_context_create_self(ng_context parent, ng_context *sub)
+{
+  ng_context c;
+  *sub = NULL;
+  NG_CHECK(NG_CALLOC(c, 1));
+  ng_status st = ng_comm_create_self(&c->comm);
+  if (st) {
+    ng_free(c);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  c->rank = 0;
+  c->size = 1;
+  c->on_gpu = parent->on_gpu;
+  c->vops = parent->vops;
+  c->cuda = parent->cuda;
+  c->cuda_borrowed = 1;
+  c->gpu_device = parent->gpu_device;
+  c->memory_bound = parent->memory_bound;
+  c->comm_transport = parent->comm_transport;
+  snprintf(c->describe, sizeof(c->describe), "%s", parent->describe);
+  *sub = c;
+  return NG_SUCCESS;
+}
+
 ng_status ng_context_destroy(ng_context ctx)
 {
   if (!ctx) return NG_SUCCESS;
 #ifdef NG_HAVE_CUDA
-  if (ctx->cuda) ng_cuda_destroy(ctx->cuda);
+  if (ctx->cuda && !ctx->cuda_borrowed) ng_cuda_destroy(ctx->cuda);
 #endif
   ng_comm_destroy(ctx->comm);
   ng_free(ctx->rank_info);

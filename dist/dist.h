@@ -102,6 +102,13 @@ ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global
 /* One rank: a matrix over the host CSR W itself (square; validated), W
  * emptied even on failure (dist/matrix.c): no copy of a big input. */
 ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);
+/* Collective (dist/matrix_gather.c): the square matrix A on rank 0 as one
+ * CSR W over global columns, rows sorted (W empty elsewhere); st: the
+ * caller's status so far, agreed before anything moves. */
+ng_status ng_matrix_gather_csr(ng_matrix A, ng_status st, ng_csr *W);
+/* This rank alone on the parent's device, sharing its stream and handles
+ * (dist/context.c): the one-rank context of a gathered AMG level. */
+ng_status ng_context_create_self(ng_context parent, ng_context *sub);
 
 /* The timings behind an "auto" matrix's local block ("" when the matrix is
  * not auto; dist/matrix.c, over spmv/formats.h's ng_spmv_auto_report). */
