@@ -229,10 +229,6 @@ enum { NG_AMG_DIST_AUTO, NG_AMG_DIST_COUPLED, NG_AMG_DIST_UNCOUPLED };
  * a second coarse correction: -amg_cycle w and k. */
 #define ng_amg_hybrid(M) ((M)->cycle_gamma > 1 || (M)->kcycle)
 #define NG_AMG_UNCOUPLED_MIN_ROWS 20000
-/* -amg_telescope_rows -1 (auto): on a GPU context the first level below
- * the finest with at most this many rows in all moves onto rank 0
- * (amg_dist_telescope.c); on a CPU context none does */
-#define NG_AMG_TELESCOPE_ROWS 1000000
 
 typedef struct {
   int nlevels, max_levels;
@@ -278,7 +274,7 @@ typedef struct {
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */
   int dist_aggregation;          /* several ranks: NG_AMG_DIST_* (-amg_dist_aggregation, amg_dist_local.c) */
-  int64_t telescope_rows;        /* several ranks: -amg_telescope_rows (-1: auto) */
+  int64_t telescope_rows;        /* several ranks: -amg_telescope_rows (0: never) */
   void *telescope;               /* several ranks: the levels gathered onto rank 0 (amg_dist_telescope.c), or NULL */
   ng_options opts;               /* during the setup only: its options (the gathered levels' AMG takes a copy) */
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */

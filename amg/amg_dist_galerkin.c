@@ -22,6 +22,7 @@ struct ng_amg_dgalerkin {
   ng_csr B2;                     /* P's rows for A's halo columns, compact columns ([A_local A_offrank] [Pc; B2] = A P) */
   int64_t *cmap;                 /* compact coarse column -> global coarse row: Pc's columns (D->pcol), then B2's others */
   int32_t m;
+  double t0;                     /* NG_AMG_TRACE: the assembly's start */
   ng_csr AP, T, T2;              /* host: T = R_local (A P), T2 = R_offrank (A P); GPU: T over the compact rows, T2 empty */
   ng_csr B, PcT;                 /* GPU context: [Pc; B2] and P's own rows transposed over the compact rows */
   int64_t *pct_src;              /* PcT row -> its R row's first value: D->Rl.val + s, or D->Ro.val + (-1 - s) */
@@ -298,6 +299,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
   contrib *C = NULL, *S = NULL;
   int64_t *start = NULL;
   int32_t nt = G->T.nrows + G->T2.nrows;
+  G->t0 = ng_wtime();
   if (!st) st = NG_CALLOC(G->scnt, size);
   if (!st) st = NG_CALLOC(G->rcnt, size);
   if (!st) st = NG_CALLOC(rows_s, 2 * (size_t)size); /* per rank: entries, rows (one count exchange) */
@@ -364,7 +366,8 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
       w = wv;
     }
   }
-  double tt = ng_wtime();
+  double tt = G->t0;
+  ng_amg_dist_trace(ctx, "Galerkin assembly: rows by owner, packed", &tt);
   NG_CHECK_GOTO(st, ng_comm_alltoallv(ctx, st, meta_s, mcnt_s, col_s, mcnt_r, sizeof(int64_t)), out); /* agrees st */
   ng_amg_dist_trace(ctx, "Galerkin assembly: the foreign rows sent", &tt);
   { /* unpacked in rank order: meta_r, col_r, G->rbuf as three exchanges left them */
@@ -452,6 +455,7 @@ static ng_status assemble(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin *G, ng
     NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), out);
     st = ng_matrix_create_distributed_csr(ctx, nc, c0, c0 + nrows_c, rp, gc, G->ac_val, Ac);
   }
+  ng_amg_dist_trace(ctx, "Galerkin assembly: sparsified, the matrix made", &tt);
 out:
   ng_free(rows_s);
   ng_free(rows_r);

@@ -10,10 +10,13 @@
  * gathers the residual onto rank 0 (G = I with rank 0's rows: a forward
  * halo exchange, device to device through the matrix transport), applies
  * the nested AMG's cycle there and sends the correction back (S = I with
- * the level's rows). Why: on GPUs a coarse level costs every exchange's
- * latency at each smoothing step and its distributed setup is a host
- * algorithm (level 1 of lap27:256 took 140 ms on 4 H100s), where one GPU
- * sets up and cycles a level of a million rows in a few milliseconds. */
+ * the level's rows). The aim: on GPUs a coarse level costs every
+ * exchange's latency at each smoothing step and its distributed setup is a
+ * host algorithm. Measured on 4 H100s (doc/performance.md) it does not pay
+ * yet: at lap27:256 the gather (83 ms), the one-rank setup of level 1's
+ * 360k rows (99 ms with the upload) and the two identities' halo plans
+ * (89 ms) cost more than the distributed levels they replace, so it is off
+ * by default (-amg_telescope_rows 0). */
 #include "amg_dist.h"
 #include "../precond/precond.h"
 
@@ -32,7 +35,6 @@ int ng_amg_telescope_wanted(ng_amg *M, int l)
   ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
   ng_context ctx = D->A->ctx;
   int64_t rows = M->telescope_rows;
-  if (rows < 0) rows = ctx->on_gpu ? NG_AMG_TELESCOPE_ROWS : 0;
   /* the W-cycle's second visit and weights assume a coarsest solved exactly
    * or smoothed: not a nested cycle */
   return ctx->size > 1 && l >= 1 && rows > 0 && D->n_global <= rows && D->n_global > M->coarse_size &&
