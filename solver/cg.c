@@ -31,26 +31,13 @@
  * it has drifted above the target (rounding in r -= alpha A p: seen on
  * spheres7, k = 1e6 inclusions, 1e-10 recurrence against 1e-9 true) the
  * recurrence restarts from it (residual replacement: r = b - A x, z = M^-1 r,
- * p = z), at most NG_CG_REPLACEMENTS times; a solve that still does not
+ * p = z), at most NG_KRYLOV_REPLACEMENTS times (krylov_util.c); a solve that still does not
  * meet the target in b - A x is NG_ERR_NOT_CONVERGED saying so. The
  * iterations before are unchanged bit for bit (the fused one-rank path
  * too); the multi-rank one-reduction form (cg_single.c) gets the check. */
 #include "solver.h"
 #include <math.h>
 
-#define NG_CG_REPLACEMENTS 3
-
-/* r = b - A x and ||r|| (global). */
-static ng_status cg_true_residual(ng_solver S, const double *b, const double *x, double *r, double *norm)
-{
-  ng_context ctx = S->ctx;
-  double rr;
-  NG_CHECK(ng_op_apply(S, x, r));
-  NG_CHECK(ctx->vops->xpay(ctx, S->A->n_local, b, -1.0, r));
-  NG_CHECK(ng_dot(ctx, S->A->n_local, r, r, &rr));
-  *norm = sqrt(rr);
-  return NG_SUCCESS;
-}
 
 /* Given r: z = M^-1 r (projected with a null space), rho = (r, z), rr = (r, r). */
 static ng_status cg_precondition(ng_solver S, double *r, double *z, double *rho, double *rr)
@@ -69,31 +56,6 @@ static ng_status cg_precondition(ng_solver S, double *r, double *z, double *rho,
     *rho = *rr;
   }
   return NG_SUCCESS;
-}
-
-/* The recurrence met the target at iteration it: does b - A x (into r)?
- * *restart = 1: no, and a replacement is left (the caller restarts from
- * r); an error when none is left. */
-static ng_status cg_verify(ng_solver S, const double *b, const double *x, double *r, int it, int *replacements,
-                           int *restart)
-{
-  double tn = 0.0, rec = S->history[S->history_len - 1];
-  int done;
-  *restart = 0;
-  NG_CHECK(cg_true_residual(S, b, x, r, &tn));
-  if (tn <= S->target) return NG_SUCCESS; /* the recorded (recurrence) residual stays */
-  NG_CHECK(ng_krylov_true_residual(S, tn, &done)); /* records ||b - A x|| */
-  if (*replacements < NG_CG_REPLACEMENTS && it < S->maxit) {
-    (*replacements)++;
-    *restart = 1;
-    return NG_SUCCESS;
-  }
-  return NG_ERROR(NG_ERR_NOT_CONVERGED,
-                  "%s: the recurrence's ||r|| = %.3e met the target %.3e at iteration %d, but the true residual "
-                  "||b - A x|| = %.3e (relative %.3e > tol %g) after %d residual replacements: rounding drift "
-                  "beyond what this tolerance allows (a loose or inexact preconditioner, or an ill-conditioned A); "
-                  "try a larger -tol",
-                  S->ops->name, rec, S->target, it, tn, S->residual, S->tol, *replacements);
 }
 
 /* r -= alpha q; z = M^-1 r; rz = (r, z), rr = (r, r) summed over ranks.
@@ -157,8 +119,8 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   int replacements = 0, restart;
   if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg && !S->null_n) {
     NG_CHECK(ng_cg_single_solve(S, b, x, dinv));
-    replacements = NG_CG_REPLACEMENTS; /* the check only: an error when b - A x misses the target */
-    NG_CHECK(cg_verify(S, b, x, r, S->iterations, &replacements, &restart));
+    replacements = NG_KRYLOV_REPLACEMENTS; /* the check only: an error when b - A x misses the target */
+    NG_CHECK(ng_krylov_verify(S, b, x, r, S->iterations, &replacements, &restart));
     return NG_SUCCESS;
   }
 
@@ -210,7 +172,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
     if (st != NG_SUCCESS || done) {
       NG_CHECK(v->axpy(ctx, n, alpha, p, x)); /* alpha and p are finite here */
       NG_CHECK(st);
-      NG_CHECK(cg_verify(S, b, x, r, it, &replacements, &restart));
+      NG_CHECK(ng_krylov_verify(S, b, x, r, it, &replacements, &restart));
       if (!restart) return NG_SUCCESS;
       /* residual replacement: restart the recurrence from r = b - A x */
       NG_CHECK(cg_precondition(S, r, z, &rho, &rr));

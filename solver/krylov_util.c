@@ -166,6 +166,40 @@ ng_status ng_krylov_true_residual(ng_solver S, double rnorm, int *done)
   return NG_SUCCESS;
 }
 
+/* r = b - A x and ||r|| (global). */
+static ng_status true_residual(ng_solver S, const double *b, const double *x, double *r, double *norm)
+{
+  ng_context ctx = S->ctx;
+  double rr;
+  NG_CHECK(ng_op_apply(S, x, r));
+  NG_CHECK(ctx->vops->xpay(ctx, S->A->n_local, b, -1.0, r));
+  NG_CHECK(ng_dot(ctx, S->A->n_local, r, r, &rr));
+  *norm = sqrt(rr);
+  return NG_SUCCESS;
+}
+
+ng_status ng_krylov_verify(ng_solver S, const double *b, const double *x, double *r, int it, int *replacements,
+                           int *restart)
+{
+  double tn = 0.0, rec = S->history[S->history_len - 1];
+  int done;
+  *restart = 0;
+  NG_CHECK(true_residual(S, b, x, r, &tn));
+  if (tn <= S->target) return NG_SUCCESS; /* the recorded (recurrence) residual stays */
+  NG_CHECK(ng_krylov_true_residual(S, tn, &done)); /* records ||b - A x|| */
+  if (*replacements < NG_KRYLOV_REPLACEMENTS && it < S->maxit) {
+    (*replacements)++;
+    *restart = 1;
+    return NG_SUCCESS;
+  }
+  return NG_ERROR(NG_ERR_NOT_CONVERGED,
+                  "%s: the recurrence's ||r|| = %.3e met the target %.3e at iteration %d, but the true residual "
+                  "||b - A x|| = %.3e (relative %.3e > tol %g) after %d residual replacements: rounding drift "
+                  "beyond what this tolerance allows (a loose or inexact preconditioner, or an ill-conditioned A); "
+                  "try a larger -tol",
+                  S->ops->name, rec, S->target, it, tn, S->residual, S->tol, *replacements);
+}
+
 ng_status ng_krylov_null_project(ng_solver S, double *v, double *removed)
 {
   ng_context ctx = S->ctx;

@@ -127,6 +127,14 @@ ng_status ng_krylov_not_converged(ng_solver S);
  * a recomputed true residual norm, without calling the monitors again;
  * *done when it meets the target. NG_ERR_NUMERIC when not finite. */
 ng_status ng_krylov_true_residual(ng_solver S, double rnorm, int *done);
+/* The recurrence met the target at iteration it: does b - A x (computed
+ * into r) meet it too? *restart = 1: no, and one of the
+ * NG_KRYLOV_REPLACEMENTS residual replacements is left (the caller restarts
+ * its recurrence from r); NG_ERR_NOT_CONVERGED naming the true residual
+ * when none is left. CG, pipelined CG and BiCGSTAB (issue 31 item 4). */
+#define NG_KRYLOV_REPLACEMENTS 3
+ng_status ng_krylov_verify(ng_solver S, const double *b, const double *x, double *r, int it, int *replacements,
+                           int *restart);
 /* v -= Q Q^T v over the solver's null space Q (orthonormal; nothing
  * without one); *removed (may be NULL) = ||Q^T v||, the norm of what was
  * removed. One reduction of null_n values, no allocation. Collective. */
