@@ -2,11 +2,15 @@
  * plan, dist/matrix_halo.c; a reverse plan, comm/halo_reverse.c): its
  * transport attached, the plan destroyed. */
 #include "transport.h"
+#include "trace.h"
 
 #ifdef NG_HAVE_MPI
 ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf)
 {
-  NG_CHECK(ng_transport_select_and_setup(h, recv_buf));
+  double t = ng_trace_t0();
+  ng_status st = ng_transport_select_and_setup(h, recv_buf);
+  ng_trace_span(NG_TR_TRANSPORT, t);
+  NG_CHECK(st);
   return NG_SUCCESS;
 }
 

@@ -16,7 +16,8 @@ static struct tr_span { float t0, len; int kind; } *tr_ring;
 static long tr_n;
 static double tr_origin = -1.0;
 static const char *tr_names[NG_TR_KINDS] = {"halo_pack", "halo_start", "halo_finish", "allreduce",
-                                            "red_wait",  "precond",    "iteration",   "device_sync"};
+                                            "red_wait",  "precond",    "iteration",   "device_sync",
+                                            "plan_setup", "transport_setup"};
 
 static void tr_dump(void)
 {

@@ -101,6 +101,7 @@ static ng_status plan_local(ng_matrix A, struct ng_halo_plan *h, const int64_t *
 
 ng_status ng_halo_plan_create(ng_context ctx, ng_matrix A, const int64_t *starts, ng_status st)
 {
+  double t0 = ng_trace_t0();
   MPI_Comm comm = ctx->comm->comm;
   int size = ctx->size;
   struct ng_halo_plan *h = NULL;
@@ -151,6 +152,7 @@ fail:
   ng_free(recv_count);
   ng_free(send_count);
   ng_free(req);
+  ng_trace_span(NG_TR_PLAN, t0);
   return st;
 }
 
