@@ -81,6 +81,43 @@ static void iface_free(iface *F)
   ng_free(F->iota);
 }
 
+/* The P rows of the plan's send list (idx[0..cnt)): copied from F->PI
+ * when every sent row is one of F->I (the rows with off-rank couplings:
+ * all of them when A's pattern is symmetric, since a neighbour reads
+ * exactly the rows that read it), which saves the second download of P's
+ * rows from the device; from P itself otherwise. */
+static ng_status send_rows(ng_amg *M, int l, const iface *F, const int32_t *idx, int32_t cnt, ng_csr *out)
+{
+  int32_t *pos = NULL;
+  int64_t total = 0;
+  NG_CHECK(NG_MALLOC(pos, cnt ? cnt : 1));
+  for (int32_t k = 0; k < cnt; k++) {
+    int32_t lo = 0, hi = F->nI; /* F->I ascends */
+    while (lo < hi) {
+      int32_t mid = lo + (hi - lo) / 2;
+      if (F->I[mid] < idx[k]) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == F->nI || F->I[lo] != idx[k]) {
+      ng_free(pos);
+      return p_rows(M, l, idx, cnt, out);
+    }
+    pos[k] = lo;
+    total += F->PI.rowptr[lo + 1] - F->PI.rowptr[lo];
+  }
+  ng_status st = ng_csr_alloc(out, cnt, F->PI.ncols, total);
+  int64_t o = 0;
+  for (int32_t k = 0; !st && k < cnt; k++) {
+    int64_t p0 = F->PI.rowptr[pos[k]], len = F->PI.rowptr[pos[k] + 1] - p0;
+    memcpy(out->col + o, F->PI.col + p0, (size_t)len * sizeof(int32_t));
+    memcpy(out->val + o, F->PI.val + p0, (size_t)len * sizeof(double));
+    o += len;
+    out->rowptr[k + 1] = o;
+  }
+  ng_free(pos);
+  return st;
+}
+
 /* P_halo through A's halo plan: every rank sends the P rows its neighbours
  * read (the plan's send list; the plan copied with that list numbered 0..,
  * since the rows are gathered in its order), columns made global.
@@ -95,7 +132,7 @@ static ng_status halo_p(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_t c
     if (!st) st = NG_MALLOC(F->iota, h->n_send ? h->n_send : 1);
     for (int32_t k = 0; !st && k < h->n_send; k++) F->iota[k] = k;
     hp.send_idx_host = F->iota;
-    if (!st) st = p_rows(M, l, h->send_idx_host, h->n_send, &F->Psend);
+    if (!st) st = send_rows(M, l, F, h->send_idx_host, h->n_send, &F->Psend);
     if (!st) st = NG_MALLOC(gc, F->Psend.nnz ? F->Psend.nnz : 1);
     for (int64_t p = 0; !st && p < F->Psend.nnz; p++) gc[p] = cbegin + F->Psend.col[p];
     if (!st) st = NG_MALLOC(F->hrp, (size_t)A->n_halo + 1);
