@@ -123,6 +123,8 @@ int ng_amg_telescope_wanted(ng_amg *M, int l);
 ng_status ng_amg_telescope_build(ng_precond Pc, ng_amg *M, int l);
 ng_status ng_amg_telescope_refresh(ng_precond Pc, ng_amg *M, int l);
 ng_status ng_amg_telescope_describe(const ng_amg *M, char *buf, size_t len, size_t *k);
+/* This rank's seconds in the gathered levels' two exchanges (0 without them). */
+double ng_amg_telescope_comm_seconds(const ng_amg *M);
 /* amg_dist_coarse.c: the coarsest level's dense inverse into M->coarse_inv
  * on the rank holding the level, the steps spread over all ranks
  * (collective; st: the caller's status, agreed in the first collective

@@ -414,6 +414,7 @@ double ng_amg_dist_comm_seconds(const ng_amg *M)
     if (D[l].P && D[l].P->halo) s += D[l].P->halo->comm_seconds;
     if (D[l].rev) s += D[l].rev->comm_seconds;
   }
+  s += ng_amg_telescope_comm_seconds(M); /* the gathered levels' gather and scatter */
   return s;
 }
 

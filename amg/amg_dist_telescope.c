@@ -181,6 +181,15 @@ ng_status ng_amg_telescope_refresh(ng_precond Pc, ng_amg *M, int l)
   return NG_SUCCESS;
 }
 
+double ng_amg_telescope_comm_seconds(const ng_amg *M)
+{
+  const telescope *T = M->telescope;
+  double s = 0.0;
+  if (T && T->G->halo) s += T->G->halo->comm_seconds;
+  if (T && T->S->halo) s += T->S->halo->comm_seconds;
+  return s;
+}
+
 ng_status ng_amg_telescope_describe(const ng_amg *M, char *buf, size_t len, size_t *k)
 {
   const telescope *T = M->telescope;
