@@ -21,39 +21,35 @@
  * applies to the local block (the one-rank product's). */
 #include "amg_dist.h"
 #include <stdlib.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-static int cmp_int32(const void *a, const void *b)
-{
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
 
 /* ---- the off-rank block of A_c ---------------------------------------------- */
+
+/* Rows rows[0..cnt) of X, in that order, into out (host CSR). */
+static ng_status csr_rows(const ng_csr *X, const int32_t *rows, int32_t cnt, ng_csr *out)
+{
+  int64_t total = 0, o = 0;
+  for (int32_t k = 0; k < cnt; k++) total += X->rowptr[rows[k] + 1] - X->rowptr[rows[k]];
+  NG_CHECK(ng_csr_alloc(out, cnt, X->ncols, total));
+  for (int32_t k = 0; k < cnt; k++) {
+    int64_t p0 = X->rowptr[rows[k]], len = X->rowptr[rows[k] + 1] - p0;
+    memcpy(out->col + o, X->col + p0, (size_t)len * sizeof(int32_t));
+    memcpy(out->val + o, X->val + p0, (size_t)len * sizeof(double));
+    o += len;
+    out->rowptr[k + 1] = o;
+  }
+  return NG_SUCCESS;
+}
 
 /* P's rows rows[0..cnt) of level l (host CSR, local coarse columns). */
 static ng_status p_rows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_csr *out)
 {
-  ng_amg_level *L = &M->L[l];
 #ifdef NG_HAVE_CUDA
-  if (L->gpu) {
+  if (M->L[l].gpu) {
     NG_CHECK(ng_amg_gpu_prows(M, l, rows, cnt, out));
     return NG_SUCCESS;
   }
 #endif
-  int64_t total = 0;
-  for (int32_t k = 0; k < cnt; k++) total += L->P.rowptr[rows[k] + 1] - L->P.rowptr[rows[k]];
-  NG_CHECK(ng_csr_alloc(out, cnt, L->P.ncols, total));
-  int64_t o = 0;
-  for (int32_t k = 0; k < cnt; k++) {
-    for (int64_t p = L->P.rowptr[rows[k]]; p < L->P.rowptr[rows[k] + 1]; p++, o++) {
-      out->col[o] = L->P.col[p];
-      out->val[o] = L->P.val[p];
-    }
-    out->rowptr[k + 1] = o;
-  }
+  NG_CHECK(csr_rows(&M->L[l].P, rows, cnt, out));
   return NG_SUCCESS;
 }
 
@@ -89,7 +85,6 @@ static void iface_free(iface *F)
 static ng_status send_rows(ng_amg *M, int l, const iface *F, const int32_t *idx, int32_t cnt, ng_csr *out)
 {
   int32_t *pos = NULL;
-  int64_t total = 0;
   NG_CHECK(NG_MALLOC(pos, cnt ? cnt : 1));
   for (int32_t k = 0; k < cnt; k++) {
     int32_t lo = 0, hi = F->nI; /* F->I ascends */
@@ -103,17 +98,8 @@ static ng_status send_rows(ng_amg *M, int l, const iface *F, const int32_t *idx,
       return p_rows(M, l, idx, cnt, out);
     }
     pos[k] = lo;
-    total += F->PI.rowptr[lo + 1] - F->PI.rowptr[lo];
   }
-  ng_status st = ng_csr_alloc(out, cnt, F->PI.ncols, total);
-  int64_t o = 0;
-  for (int32_t k = 0; !st && k < cnt; k++) {
-    int64_t p0 = F->PI.rowptr[pos[k]], len = F->PI.rowptr[pos[k] + 1] - p0;
-    memcpy(out->col + o, F->PI.col + p0, (size_t)len * sizeof(int32_t));
-    memcpy(out->val + o, F->PI.val + p0, (size_t)len * sizeof(double));
-    o += len;
-    out->rowptr[k + 1] = o;
-  }
+  ng_status st = csr_rows(&F->PI, pos, cnt, out);
   ng_free(pos);
   return st;
 }
@@ -153,94 +139,8 @@ static ng_status halo_p(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_t c
   return st;
 }
 
-/* One sparse row of a product (Gustavson): the sum over the rows k of X
- * given by (ks[p], ws[p]), p in [p0, p1), of ws[p] times row k of Y
- * (columns < m); the distinct columns in list (sorted when `sorted`),
- * their sums in acc; mark[c] == tag marks this row's columns. Returns
- * the row's length. */
-static int32_t product_row(int64_t p0, int64_t p1, const int32_t *ks, const double *ws, const int64_t *yrp,
-                           const int32_t *ycol, const double *yval, int64_t tag, int64_t *mark, double *acc,
-                           int32_t *list, int sorted)
-{
-  int32_t len = 0;
-  for (int64_t p = p0; p < p1; p++) {
-    int32_t k = ks[p];
-    for (int64_t q = yrp[k]; q < yrp[k + 1]; q++) {
-      int32_t c = ycol[q];
-      if (mark[c] != tag) {
-        mark[c] = tag;
-        list[len++] = c;
-        acc[c] = 0.0;
-      }
-      acc[c] += ws[p] * yval[q];
-    }
-  }
-  if (sorted) qsort(list, (size_t)len, sizeof(int32_t), cmp_int32);
-  return len;
-}
-
-/* Z = X Y for X given by rows (xrp, xk, xw) of nrows, Y (yrp, ycol, yval)
- * with columns < m: Z's offsets (nrows + 1), columns ascending, values;
- * a count pass and a fill pass over the rows on all threads (each its own
- * accumulator, allocated here beforehand; the result does not depend on
- * the threads). */
-static ng_status product(int32_t nrows, const int64_t *xrp, const int32_t *xk, const double *xw, const int64_t *yrp,
-                         const int32_t *ycol, const double *yval, int32_t m, ng_csr *Z)
-{
-  int64_t *rp = NULL, *mark = NULL;
-  double *acc = NULL;
-  int32_t *list = NULL;
-  int nt = 1;
-  ng_status st = NG_SUCCESS;
-#ifdef _OPENMP
-  nt = omp_get_max_threads();
-#endif
-  size_t mm = m ? (size_t)m : 1;
-  memset(Z, 0, sizeof(*Z));
-  NG_CHECK_GOTO(st, NG_MALLOC(rp, (size_t)nrows + 1), out);
-  NG_CHECK_GOTO(st, NG_MALLOC(mark, (size_t)nt * mm), out);
-  NG_CHECK_GOTO(st, NG_MALLOC(acc, (size_t)nt * mm), out);
-  NG_CHECK_GOTO(st, NG_MALLOC(list, (size_t)nt * mm), out);
-  rp[0] = 0;
-  for (int pass = 0; pass < 2; pass++) {
-#pragma omp parallel num_threads(nt)
-    {
-      int t = 0;
-#ifdef _OPENMP
-      t = omp_get_thread_num();
-#endif
-      int64_t *mk = mark + (size_t)t * mm;
-      double *ac = acc + (size_t)t * mm;
-      int32_t *ls = list + (size_t)t * mm;
-      for (int32_t q = 0; q < m; q++) mk[q] = -1;
-#pragma omp for schedule(dynamic, 256)
-      for (int32_t r = 0; r < nrows; r++) {
-        int32_t len = product_row(xrp[r], xrp[r + 1], xk, xw, yrp, ycol, yval, r, mk, ac, ls, pass);
-        if (pass == 0) rp[r + 1] = len;
-        else
-          for (int32_t k = 0; k < len; k++) {
-            Z->col[rp[r] + k] = ls[k];
-            Z->val[rp[r] + k] = ac[ls[k]];
-          }
-      }
-    }
-    if (pass == 0) {
-      for (int32_t r = 0; r < nrows; r++) rp[r + 1] += rp[r];
-      NG_CHECK_GOTO(st, ng_csr_alloc(Z, nrows, m, rp[nrows]), out);
-      memcpy(Z->rowptr, rp, ((size_t)nrows + 1) * sizeof(int64_t));
-    }
-  }
-out:
-  ng_free(rp);
-  ng_free(mark);
-  ng_free(acc);
-  ng_free(list);
-  if (st) ng_csr_free(Z);
-  return st;
-}
-
 /* A_c's off-rank rows (nc + 1 offsets, global columns ascending, values):
- * W = A_off P_halo on the rows I, then P(I,:)^T W (product() both, over the
+ * W = A_off P_halo on the rows I, then P(I,:)^T W (ng_spgemm both, over the
  * distinct coarse columns of P_halo). Collective. */
 static ng_status interface(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_t cbegin, int32_t nc, int64_t **orp,
                            int64_t **ogc, double **oval)
@@ -254,19 +154,21 @@ static ng_status interface(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_
   memset(&F, 0, sizeof(F));
   *orp = *ogc = NULL;
   *oval = NULL;
+  double tt = ng_wtime();
   ng_status st = NG_MALLOC(F.I, A->n_local ? A->n_local : 1);
   if (!st && A->n_halo)
     for (int32_t i = 0; i < A->n_local; i++)
       if (O->rowptr[i + 1] > O->rowptr[i]) F.I[F.nI++] = i;
   if (!st) st = p_rows(M, l, F.I, F.nI, &F.PI);
+  ng_amg_dist_trace(ctx, "uncoupled: boundary rows of P downloaded", &tt);
   st = halo_p(ctx, M, l, A, cbegin, &F, st); /* agreed there */
   NG_CHECK_GOTO(st, st, out);
-  double tt = ng_wtime();
-  ng_amg_dist_trace(ctx, "uncoupled: boundary P rows gathered and exchanged", &tt);
+  ng_amg_dist_trace(ctx, "uncoupled: P's halo rows exchanged", &tt);
   int64_t nh = A->n_halo ? F.hrp[A->n_halo] : 0;
   NG_CHECK_GOTO(st, ng_index_map_build(&F.cm, F.hgc, nh), out);
   NG_CHECK_GOTO(st, NG_MALLOC(F.hcc, nh ? nh : 1), out);
   for (int64_t p = 0; p < nh; p++) F.hcc[p] = ng_index_map_find(&F.cm, F.hgc[p]);
+  ng_amg_dist_trace(ctx, "uncoupled: P_halo's coarse columns", &tt);
   /* W = A_off(I,:) P_halo: A_off's rows I read in place (offsets of I's rows) */
   NG_CHECK_GOTO(st, NG_MALLOC(xrp, (size_t)F.nI + 1), out);
   xrp[0] = 0;
@@ -283,7 +185,8 @@ static ng_status interface(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_
         hw[o] = O->val[p];
       }
     }
-    if (!st) st = product(F.nI, xrp, hk, hw, F.hrp, F.hcc, F.hval, F.cm.n, &W);
+    ng_csr X = {F.nI, A->n_halo, xrp[F.nI], xrp, hk, hw}, Y = {A->n_halo, F.cm.n, nh, F.hrp, F.hcc, F.hval};
+    if (!st) st = ng_spgemm(&X, &Y, &W, 1);
     ng_free(hk);
     ng_free(hw);
     NG_CHECK_GOTO(st, st, out);
@@ -305,7 +208,12 @@ static ng_status interface(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_
     }
   for (int32_t c = nc; c > 0; c--) tp[c] = tp[c - 1]; /* back to the starts */
   tp[0] = 0;
-  NG_CHECK_GOTO(st, product(nc, tp, tk, tv, W.rowptr, W.col, W.val, F.cm.n, &Z), out);
+  ng_amg_dist_trace(ctx, "uncoupled: P(I,:)^T", &tt);
+  {
+    ng_csr X = {nc, F.nI, F.PI.nnz, tp, tk, tv};
+    NG_CHECK_GOTO(st, ng_spgemm(&X, &W, &Z, 1), out);
+  }
+  ng_amg_dist_trace(ctx, "uncoupled: P(I,:)^T W", &tt);
   NG_CHECK_GOTO(st, NG_MALLOC(*ogc, Z.nnz ? Z.nnz : 1), out);
   for (int64_t p = 0; p < Z.nnz; p++) (*ogc)[p] = F.cm.sorted[Z.col[p]];
   *orp = Z.rowptr; /* taken over */

@@ -187,3 +187,17 @@ int ng_mpi_test_solve(ng_context ctx, const char *spec, const char *path, const 
   ng_options_destroy(o);
   return its;
 }
+
+double ng_mpi_test_value(int64_t g) { return sin(0.37 * (double)g + 0.1) + 0.3 * cos(1.7 * (double)g); }
+
+void ng_mpi_test_new_values(ng_matrix A, const ng_csr *W, const int64_t *starts, double shift)
+{
+  int rank = A->ctx->rank;
+  int64_t p0 = W->rowptr[starts[rank]], p1 = W->rowptr[starts[rank + 1]];
+  double *v = malloc((size_t)(p1 - p0 + 1) * sizeof(double));
+  for (int64_t i = starts[rank]; i < starts[rank + 1]; i++)
+    for (int64_t k = W->rowptr[i]; k < W->rowptr[i + 1]; k++)
+      v[k - p0] = W->val[k] * (1.0 + 0.2 * sin(0.3 * (double)(i + W->col[k]))) + (W->col[k] == i ? shift : 0.0);
+  NG_ASSERT_OK(ng_matrix_update_values(A, v));
+  free(v);
+}

@@ -53,6 +53,14 @@ ng_status ng_mpi_test_csr_rows(ng_context ctx, const ng_csr *W, const int64_t *s
  * every rank count (V-cycles compared across updates and partitions). */
 void ng_mpi_test_vcycle(ng_precond P, ng_matrix A, double *z);
 
+/* A smooth, nonconstant value of global index g (tests' vectors by global
+ * row, the same on every partition). */
+double ng_mpi_test_value(int64_t g);
+/* New values, same pattern, for A made from the whole W by starts: each
+ * entry scaled by 1 + 0.2 sin(0.3 (i + j)), shift added on the diagonal
+ * (an update that changes the values but keeps A positive definite). */
+void ng_mpi_test_new_values(ng_matrix A, const ng_csr *W, const int64_t *starts, double shift);
+
 int ng_mpi_test_solve(ng_context ctx, const char *spec, const char *path, const char *opts, double *res,
                       double *rec);
 #endif

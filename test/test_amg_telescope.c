@@ -26,8 +26,6 @@ static int rank, size;
 static ng_context world;
 static const char *resource;
 
-static double value_of(int64_t g) { return sin(0.37 * (double)g + 0.1) + 0.3 * cos(1.7 * (double)g); }
-
 START_TEST(gather_is_the_matrix)
 {
   const char *specs[] = {"lap27:10", "fem27:8", "aniso27:9"};
@@ -89,7 +87,7 @@ static double coarse_solve_defect(ng_precond P, const char *options, reference *
   int64_t n = C->n_global, starts[65];
   double *hb = malloc(((size_t)nc + 1) * 8), *hx = malloc(((size_t)nc + 1) * 8), *b, *x, d = 0.0;
   double *fx = malloc(((size_t)n + 1) * 8);
-  for (int32_t i = 0; i < nc; i++) hb[i] = value_of(C->row_begin + i);
+  for (int32_t i = 0; i < nc; i++) hb[i] = ng_mpi_test_value(C->row_begin + i);
   NG_ASSERT_OK(ctx->vops->alloc(ctx, &b, nc));
   NG_ASSERT_OK(ctx->vops->alloc(ctx, &x, nc));
   NG_ASSERT_OK(ctx->vops->upload(ctx, b, hb, nc));
@@ -111,7 +109,7 @@ static double coarse_solve_defect(ng_precond P, const char *options, reference *
     }
     ng_context self = R->self;
     double *gb = malloc(((size_t)n + 1) * 8), *gx = malloc(((size_t)n + 1) * 8), *db, *dx, xmax = 0.0;
-    for (int64_t i = 0; i < n; i++) gb[i] = value_of(i);
+    for (int64_t i = 0; i < n; i++) gb[i] = ng_mpi_test_value(i);
     NG_ASSERT_OK(self->vops->alloc(self, &db, n));
     NG_ASSERT_OK(self->vops->alloc(self, &dx, n));
     NG_ASSERT_OK(self->vops->upload(self, db, gb, n));
@@ -135,17 +133,6 @@ static double coarse_solve_defect(ng_precond P, const char *options, reference *
   free(hx);
   free(fx);
   return d;
-}
-
-static void set_diagonal_shift(ng_matrix A, const ng_csr *W, const int64_t *starts, double shift)
-{
-  int64_t p0 = W->rowptr[starts[rank]], p1 = W->rowptr[starts[rank + 1]];
-  double *v = malloc((size_t)(p1 - p0 + 1) * sizeof(double));
-  for (int64_t i = starts[rank]; i < starts[rank + 1]; i++)
-    for (int64_t k = W->rowptr[i]; k < W->rowptr[i + 1]; k++)
-      v[k - p0] = W->val[k] * (1.0 + 0.2 * sin(0.3 * (double)(i + W->col[k]))) + (W->col[k] == i ? shift : 0.0);
-  NG_ASSERT_OK(ng_matrix_update_values(A, v));
-  free(v);
 }
 
 START_TEST(coarse_solve_is_the_nested_cycle)
@@ -188,7 +175,7 @@ START_TEST(coarse_solve_is_the_nested_cycle)
       free(z0);
       free(z1);
       /* new values: the nested AMG follows them */
-      set_diagonal_shift(A, &W, starts, 0.5);
+      ng_mpi_test_new_values(A, &W, starts, 0.5);
       NG_ASSERT_OK(ng_precond_update(P, A));
       d = coarse_solve_defect(P, opts, &R);
       reference_free(&R);

@@ -27,8 +27,6 @@
 static int rank, size;
 static ng_context world;
 
-static double value_of(int64_t g) { return sin(0.37 * (double)g + 0.1) + 0.3 * cos(1.7 * (double)g); }
-
 /* max over ranks */
 static double gmax(double v)
 {
@@ -46,7 +44,7 @@ static double galerkin_defect(ng_amg *M, int l)
   int32_t n = A->n_local, nc = C->n_local;
   double *hx = malloc(((size_t)nc + 1) * 8), *h1 = malloc(((size_t)nc + 1) * 8), *h2 = malloc(((size_t)nc + 1) * 8);
   double *x, *t1, *t2, *y1, *y2;
-  for (int32_t i = 0; i < nc; i++) hx[i] = value_of(C->row_begin + i);
+  for (int32_t i = 0; i < nc; i++) hx[i] = ng_mpi_test_value(C->row_begin + i);
   NG_ASSERT_OK(ctx->vops->alloc(ctx, &x, nc));
   NG_ASSERT_OK(ctx->vops->alloc(ctx, &y1, nc));
   NG_ASSERT_OK(ctx->vops->alloc(ctx, &y2, nc));
@@ -121,17 +119,6 @@ static int check_levels(ng_precond P, const char *what)
   return nun;
 }
 
-static void set_diagonal_shift(ng_matrix A, const ng_csr *W, const int64_t *starts, double shift)
-{
-  int64_t p0 = W->rowptr[starts[rank]], p1 = W->rowptr[starts[rank + 1]];
-  double *v = malloc((size_t)(p1 - p0 + 1) * sizeof(double));
-  for (int64_t i = starts[rank]; i < starts[rank + 1]; i++)
-    for (int64_t k = W->rowptr[i]; k < W->rowptr[i + 1]; k++)
-      v[k - p0] = W->val[k] * (1.0 + 0.2 * sin(0.3 * (double)(i + W->col[k]))) + (W->col[k] == i ? shift : 0.0);
-  NG_ASSERT_OK(ng_matrix_update_values(A, v));
-  free(v);
-}
-
 START_TEST(galerkin_on_uncoupled_levels)
 {
   const char *specs[] = {"lap27:14", "fem27:12", "aniso27:12", "lap7:20"};
@@ -172,7 +159,7 @@ START_TEST(galerkin_on_uncoupled_levels)
                       (int)i, fabs(z0[i] - z1[i]), zmax);
       free(z0);
       free(z1);
-      set_diagonal_shift(A, &W, starts, 0.5);
+      ng_mpi_test_new_values(A, &W, starts, 0.5);
       NG_ASSERT_OK(ng_precond_update(P, A));
       snprintf(what, sizeof(what), "%s (%s partition), updated", specs[s], random ? "random" : "even");
       check_levels(P, what);
