@@ -256,7 +256,7 @@ def plot_scaling(res, out):
     a1.set_ylabel("speed-up over 1 GPU")
     a1.set_title("strong scaling, 16.8M rows")
     a1.legend(fontsize=7)
-    for j, share in enumerate(["128x128", "256x256"]):
+    for j, share in enumerate(["256x256"]):
         call = None
         if share == "256x256":
             call = WEAK256_CALL
