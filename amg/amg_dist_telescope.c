@@ -19,15 +19,19 @@
  * by default (-amg_telescope_rows 0). */
 #include "amg_dist.h"
 #include "../precond/precond.h"
+#include "../comm/halo.h"
 
 typedef struct {
   ng_context ctx;   /* the hierarchy's context */
   ng_context sub;   /* rank 0: the one-rank context (NULL elsewhere) */
   ng_matrix A1;     /* rank 0: the gathered level */
   ng_precond N;     /* rank 0: its one-rank AMG */
-  ng_matrix G, S;   /* the gather (rows on rank 0) and scatter (the level's rows) identities */
+  struct ng_halo_plan *gp, *sp; /* the gather onto rank 0 and its reverse (NULL: nothing to move here) */
+  ng_matrix_gatherer *mg; /* the level's entries onto rank 0, kept for the update */
+  double *val;      /* rank 0: the gathered values of an update (host) */
   double *gb, *gx;  /* rank 0: the gathered right-hand side and correction (context memory) */
   int64_t n, nnz;   /* the level's rows and entries in all */
+  int32_t n0, nl;   /* rank 0's rows, this rank's */
 } telescope;
 
 int ng_amg_telescope_wanted(ng_amg *M, int l)
@@ -41,18 +45,26 @@ int ng_amg_telescope_wanted(ng_amg *M, int l)
          M->cycle_gamma <= 1 && D->nnz_global < INT32_MAX / 8; /* one MPI gather of the values */
 }
 
-/* The coarse solve x = N(b): b gathered onto rank 0, the nested cycle
- * there, the correction scattered back. Collective (the two exchanges). */
+/* The coarse solve x = N(b): b gathered onto rank 0 (its own rows first,
+ * then the others' in rank order), the nested cycle there, the correction
+ * sent back (the reverse exchange adds into a zeroed x). Collective. */
 static ng_status tel_apply(void *data, double alpha, const double *b, double beta, double *x)
 {
   telescope *T = data;
+  ng_context ctx = T->ctx;
+  int root = ctx->rank == 0;
   if (alpha != 1.0 || beta != 0.0)
     return NG_ERROR(NG_ERR_INTERNAL, "AMG: the gathered coarse solve computes x = N b only");
-  NG_CHECK(ng_matrix_apply_raw(T->G, b, T->gb));
+  if (T->gp) NG_CHECK(ng_halo_gather_run(T->gp, b, root ? T->gb + T->n0 : NULL));
+  if (root && T->n0) NG_CHECK(ctx->vops->copy(ctx, T->n0, b, T->gb));
   /* rank 0 sends the correction back even when its cycle failed: the
    * others wait in that exchange */
   ng_status st = T->N ? T->N->ops->apply(T->N, T->gb, T->gx) : NG_SUCCESS;
-  ng_status s2 = ng_matrix_apply_raw(T->S, T->gx, x);
+  ng_status s2 = NG_SUCCESS;
+  if (!root && T->nl) s2 = ctx->vops->fill(ctx, T->nl, 0.0, x);
+  if (!s2 && T->sp) s2 = ng_halo_reverse_begin(T->sp, root ? T->gx + T->n0 : x);
+  if (!s2 && T->sp) s2 = ng_halo_reverse_end(T->sp, T->gp, x);
+  if (!s2 && root && T->n0) s2 = ctx->vops->copy(ctx, T->n0, T->gx, x);
   NG_CHECK(st);
   NG_CHECK(s2);
   return NG_SUCCESS;
@@ -65,8 +77,10 @@ static void tel_destroy(void *data)
   ng_precond_destroy(T->N);
   ng_matrix_destroy(T->A1);
   ng_context_destroy(T->sub);
-  ng_matrix_destroy(T->G);
-  ng_matrix_destroy(T->S);
+  ng_matrix_gatherer_destroy(T->mg);
+  ng_free(T->val);
+  ng_halo_reverse_destroy(T->sp);
+  ng_halo_plan_destroy(T->gp);
   if (T->gb) T->ctx->vops->free(T->ctx, T->gb);
   if (T->gx) T->ctx->vops->free(T->ctx, T->gx);
   ng_free(T);
@@ -81,32 +95,21 @@ static size_t tel_bytes(const void *data)
 static const ng_spmv_ops telescope_ops = {.name = "telescope", .apply = tel_apply, .bytes = tel_bytes,
                                           .destroy = tel_destroy};
 
-/* G (rows [0, n) on rank 0, none elsewhere) and S (the level's rows)
- * over the two layouts: identities, so that G b gathers and S y scatters. */
-static ng_status identities(telescope *T, ng_matrix A)
+/* The gather onto rank 0 and its reverse (comm/halo_gather.c): plain
+ * plans from the ranks' row ranges, no matrix. */
+static ng_status plans(telescope *T, ng_matrix A)
 {
   ng_context ctx = A->ctx;
-  int root = ctx->rank == 0;
-  int64_t n = A->n_global, mine = root ? n : 0, m = (int64_t)A->n_local + (root ? n : 0);
-  int64_t *rp = NULL, *gc = NULL;
-  double *one = NULL;
-  ng_status st = NG_MALLOC(rp, (size_t)m + 2);
-  if (!st) st = NG_MALLOC(gc, m ? m : 1);
-  if (!st) st = NG_MALLOC(one, m ? m : 1);
-  for (int64_t i = 0; !st && i <= m; i++) rp[i] = i;
-  for (int64_t i = 0; !st && i < m; i++) one[i] = 1.0;
-  for (int64_t i = 0; !st && i < mine; i++) gc[i] = i;
-  st = ng_comm_agree(ctx, st);
-  if (!st)
-    st = ng_matrix_create_rect(ctx, n, root ? 0 : n, root ? n : n, n, A->row_begin, A->row_begin + A->n_local, rp, gc,
-                               one, &T->G);
-  for (int32_t i = 0; !st && i < A->n_local; i++) gc[i] = A->row_begin + i;
-  if (!st)
-    st = ng_matrix_create_rect(ctx, n, A->row_begin, A->row_begin + A->n_local, n, root ? 0 : n, root ? n : n, rp, gc,
-                               one, &T->S);
-  ng_free(rp);
-  ng_free(gc);
-  ng_free(one);
+  int64_t *starts = NULL;
+  ng_status st = ng_comm_agree(ctx, NG_MALLOC(starts, ctx->size + 1));
+  if (!st) st = ng_comm_starts(ctx, A->n_local, starts);
+  if (!st) {
+    T->n0 = (int32_t)starts[1];
+    T->nl = A->n_local;
+  }
+  st = ng_halo_gather_create(ctx, st, starts, ctx->rank == 0 ? T->gb + T->n0 : NULL, &T->gp); /* agreed there */
+  if (!st) st = ng_halo_reverse_create(ctx, st, T->gp, &T->sp);
+  ng_free(starts);
   return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }
 
@@ -116,11 +119,15 @@ static ng_status identities(telescope *T, ng_matrix A)
 static ng_status nested_setup(telescope *T, ng_amg *M, ng_csr *W)
 {
   ng_options o = NULL;
+  double tt = ng_wtime();
   NG_CHECK(ng_context_create_self(T->ctx, &T->sub));
+  ng_amg_trace(T->sub, "telescope: the one-rank context", 0, &tt);
   ng_status st = ng_options_copy(M->opts, &o);
   if (!st) st = ng_options_set(o, "amg_view", "0");
-  if (!st) st = ng_matrix_adopt_local(T->sub, W, &T->A1);
+  if (!st) st = ng_matrix_adopt_built(T->sub, W, &T->A1);
+  ng_amg_trace(T->sub, "telescope: the one-rank matrix", 0, &tt);
   if (!st) st = ng_precond_create(T->sub, o, T->A1, &T->N);
+  ng_amg_trace(T->sub, "telescope: the one-rank AMG", 0, &tt);
   ng_options_destroy(o);
   if (!st) st = T->ctx->vops->alloc(T->ctx, &T->gb, T->n);
   if (!st) st = T->ctx->vops->alloc(T->ctx, &T->gx, T->n);
@@ -141,14 +148,22 @@ ng_status ng_amg_telescope_build(ng_precond Pc, ng_amg *M, int l)
     T->n = A->n_global;
     T->nnz = A->nnz_global;
   }
-  st = ng_matrix_gather_csr(A, st, &W); /* agreed there */
+  if (ng_amg_trace_on()) { /* the slowest rank's lead apart from the gather */
+    st = ng_comm_agree(ctx, st);
+    ng_amg_dist_trace(ctx, "telescope: the ranks met", &tt);
+  }
+  ng_matrix_gatherer *mg = NULL;
+  st = ng_matrix_gatherer_create(A, st, &mg); /* agreed there */
+  if (T) T->mg = mg;
+  ng_amg_dist_trace(ctx, "telescope: the entries' merge order and gather plan", &tt);
+  if (!st) st = ng_matrix_gather_csr_with(mg, A, st, &W);
   ng_amg_dist_trace(ctx, "telescope: the level gathered onto rank 0", &tt);
   if (!st && ctx->rank == 0) st = nested_setup(T, M, &W);
   ng_csr_free(&W);
   st = ng_comm_agree(ctx, st);
   ng_amg_dist_trace(ctx, "telescope: the one-rank AMG on rank 0", &tt);
-  if (!st) st = identities(T, A); /* agreed there */
-  ng_amg_dist_trace(ctx, "telescope: the gather and scatter plans", &tt);
+  if (!st) st = plans(T, A); /* agreed there */
+  ng_amg_dist_trace(ctx, "telescope: the gather plan and its reverse", &tt);
   if (st) {
     tel_destroy(T);
     return ng_error_trace(st, __FILE__, __LINE__);
@@ -165,18 +180,13 @@ ng_status ng_amg_telescope_refresh(ng_precond Pc, ng_amg *M, int l)
 {
   ng_context ctx = Pc->ctx;
   telescope *T = M->telescope;
-  ng_csr W = {0};
-  ng_status st = ng_matrix_gather_csr(((ng_amg_dlevel *)M->dist)[l].A, NG_SUCCESS, &W);
-  if (!st && ctx->rank == 0) {
-    const ng_csr *C = &T->A1->local;
-    int same = W.nnz == C->nnz;
-    for (int32_t i = 0; same && i <= W.nrows; i++) same = W.rowptr[i] == C->rowptr[i];
-    for (int64_t p = 0; same && p < W.nnz; p++) same = W.col[p] == C->col[p];
-    if (!same) st = NG_ERROR(NG_ERR_INTERNAL, "AMG update: the gathered level %d changed pattern", l);
-    if (!st) st = ng_matrix_update_values(T->A1, W.val);
-    if (!st) st = ng_precond_update(T->N, T->A1);
-  }
-  ng_csr_free(&W);
+  ng_status st = ctx->rank == 0 && !T->val ? NG_MALLOC(T->val, T->nnz ? T->nnz : 1) : NG_SUCCESS;
+  st = ng_comm_agree(ctx, st);
+  /* the level's pattern is the setup's (the distributed levels' update
+   * keeps theirs): its values alone, in the gathered CSR's order */
+  if (!st) st = ng_matrix_gather_values(T->mg, ((ng_amg_dlevel *)M->dist)[l].A, T->val);
+  if (!st && ctx->rank == 0) st = ng_matrix_update_values(T->A1, T->val);
+  if (!st && ctx->rank == 0) st = ng_precond_update(T->N, T->A1);
   NG_CHECK(ng_comm_agree(ctx, st));
   return NG_SUCCESS;
 }
@@ -185,8 +195,8 @@ double ng_amg_telescope_comm_seconds(const ng_amg *M)
 {
   const telescope *T = M->telescope;
   double s = 0.0;
-  if (T && T->G->halo) s += T->G->halo->comm_seconds;
-  if (T && T->S->halo) s += T->S->halo->comm_seconds;
+  if (T && T->gp) s += T->gp->comm_seconds;
+  if (T && T->sp) s += T->sp->comm_seconds;
   return s;
 }
 

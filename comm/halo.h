@@ -62,6 +62,17 @@ ng_status ng_halo_reverse_begin(struct ng_halo_plan *rev, const double *contrib)
 ng_status ng_halo_reverse_end(struct ng_halo_plan *rev, const struct ng_halo_plan *h, double *y);
 void ng_halo_reverse_destroy(struct ng_halo_plan *rev);
 
+/* A vector gathered onto rank 0 (comm/halo_gather.c): rank 0 receives
+ * every other rank's rows (starts: the ranks' ranges, size + 1) in rank
+ * order into recv_buf (context memory, starts[size] - starts[1] entries;
+ * unused elsewhere); the others send all theirs. Its reverse plan
+ * (ng_halo_reverse_create) sends them back. Collective; *g is NULL where no
+ * rank has rows beside rank 0's. st: the caller's status, agreed. */
+ng_status ng_halo_gather_create(ng_context ctx, ng_status st, const int64_t *starts, double *recv_buf,
+                                struct ng_halo_plan **g);
+/* One gather: x (this rank's rows, context memory) into rank 0's recv_buf. */
+ng_status ng_halo_gather_run(struct ng_halo_plan *g, const double *x, double *recv_buf);
+
 /* Setup-time exchanges on the host (comm/halo_host.c), outside the
  * transports and the timers: items of elem bytes. Items of up to
  * NG_HALO_HOST_ELEM bytes go through the plan's own buffers: point to point

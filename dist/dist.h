@@ -102,10 +102,23 @@ ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global
 /* One rank: a matrix over the host CSR W itself (square; validated), W
  * emptied even on failure (dist/matrix.c): no copy of a big input. */
 ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A);
+/* The same for a W that this library made from checked matrices (rows
+ * sorted, columns in range, values finite by construction: a gathered AMG
+ * level), without the validation's pass (18 ms at 8.3M entries). */
+ng_status ng_matrix_adopt_built(ng_context ctx, ng_csr *W, ng_matrix *A);
 /* Collective (dist/matrix_gather.c): the square matrix A on rank 0 as one
  * CSR W over global columns, rows sorted (W empty elsewhere); st: the
- * caller's status so far, agreed before anything moves. */
+ * caller's status so far, agreed before anything moves. The entries move
+ * through a gather plan (the matrix transport: device to device on GPUs). */
 ng_status ng_matrix_gather_csr(ng_matrix A, ng_status st, ng_csr *W);
+/* The same kept for updates: a gatherer (the merge order and the plan) made
+ * once, then the CSR, or the values alone into rank 0's val (W.nnz of
+ * them, W's order) after A's values changed. Collective. */
+typedef struct ng_matrix_gatherer ng_matrix_gatherer;
+ng_status ng_matrix_gatherer_create(ng_matrix A, ng_status st, ng_matrix_gatherer **g);
+ng_status ng_matrix_gather_csr_with(ng_matrix_gatherer *g, ng_matrix A, ng_status st, ng_csr *W);
+ng_status ng_matrix_gather_values(ng_matrix_gatherer *g, ng_matrix A, double *val);
+void ng_matrix_gatherer_destroy(ng_matrix_gatherer *g);
 /* This rank alone on the parent's device, sharing its stream and handles
  * (dist/context.c): the one-rank context of a gathered AMG level. */
 ng_status ng_context_create_self(ng_context parent, ng_context *sub);

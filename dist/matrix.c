@@ -368,7 +368,7 @@ ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int
  * without the global-column copy and the split of the general path, so that
  * a 2e9-entry problem is held once on the host (26 GB for lap27:432, not
  * three times). W is emptied, on failure too. */
-ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *Aout)
+static ng_status adopt(ng_context ctx, ng_csr *W, int validate, ng_matrix *Aout)
 {
   ng_matrix A = NULL;
   ng_status st = NG_SUCCESS;
@@ -378,7 +378,7 @@ ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *Aout)
     st = NG_ERROR(NG_ERR_INTERNAL, "ng_matrix_adopt_local: one rank only (%d ranks)", ctx->size);
   else if (W->nrows != W->ncols)
     st = NG_ERROR(NG_ERR_ARGUMENT, "the matrix must be square (is %d x %d)", (int)W->nrows, (int)W->ncols);
-  else
+  else if (validate)
     st = ng_csr_validate(W);
   if (!st) st = NG_CALLOC(A, 1);
   if (st) {
@@ -398,6 +398,18 @@ ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *Aout)
     return ng_error_trace(st, __FILE__, __LINE__);
   }
   *Aout = A;
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_adopt_local(ng_context ctx, ng_csr *W, ng_matrix *A)
+{
+  NG_CHECK(adopt(ctx, W, 1, A));
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_adopt_built(ng_context ctx, ng_csr *W, ng_matrix *A)
+{
+  NG_CHECK(adopt(ctx, W, 0, A));
   return NG_SUCCESS;
 }
 
