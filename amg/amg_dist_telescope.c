@@ -7,16 +7,18 @@
  * hierarchy with the one-rank setup (on the GPU when the context is there).
  * The gathered level is then the distributed hierarchy's coarsest, and its
  * coarse solve (an ng_spmv_ops table in M->Cops, so the cycle is unchanged)
- * gathers the residual onto rank 0 (G = I with rank 0's rows: a forward
- * halo exchange, device to device through the matrix transport), applies
- * the nested AMG's cycle there and sends the correction back (S = I with
- * the level's rows). The aim: on GPUs a coarse level costs every
- * exchange's latency at each smoothing step and its distributed setup is a
- * host algorithm. Measured on 4 H100s (doc/performance.md) it does not pay
- * yet: at lap27:256 the gather (83 ms), the one-rank setup of level 1's
- * 360k rows (99 ms with the upload) and the two identities' halo plans
- * (89 ms) cost more than the distributed levels they replace, so it is off
- * by default (-amg_telescope_rows 0). */
+ * gathers the residual onto rank 0 (a gather plan, comm/halo_gather.c:
+ * device to device through the matrix transport), applies the nested AMG's
+ * cycle there and sends the correction back (the plan's reverse). The
+ * level's entries reach rank 0 through the same kind of plan
+ * (dist/matrix_gather.c), and an update sends their values alone. The aim:
+ * on GPUs a coarse level costs every exchange's latency at each smoothing
+ * step and its distributed setup is a host algorithm. Measured on 4 H100s
+ * (doc/performance.md) it does not pay yet: at lap27:256 the entries cross
+ * in 0.4 ms, but the host work around them (the merge order, rank 0's
+ * host CSR, 80 ms) and the one-rank setup of level 1's 360k rows (30-70
+ * ms) cost more than the distributed levels they replace, so it is off by
+ * default (-amg_telescope_rows 0). */
 #include "amg_dist.h"
 #include "../precond/precond.h"
 #include "../comm/halo.h"
@@ -42,7 +44,7 @@ int ng_amg_telescope_wanted(ng_amg *M, int l)
   /* the W-cycle's second visit and weights assume a coarsest solved exactly
    * or smoothed: not a nested cycle */
   return ctx->size > 1 && l >= 1 && rows > 0 && D->n_global <= rows && D->n_global > M->coarse_size &&
-         M->cycle_gamma <= 1 && D->nnz_global < INT32_MAX / 8; /* one MPI gather of the values */
+         M->cycle_gamma <= 1 && D->nnz_global < INT32_MAX / 8; /* the gather plan counts entries in int32 */
 }
 
 /* The coarse solve x = N(b): b gathered onto rank 0 (its own rows first,

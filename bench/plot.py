@@ -226,8 +226,8 @@ def plot_seeds(res, out):
 # ---------------------------------------------------------------- multi-GPU
 # bench/results/scaling-h100x4.jsonl's calls drawn: the AMG solve and the
 # setup of the current tree, and the coupled setup before it
-NEW_CALL = "2026-11-28 s5 #5"
-WEAK256_CALL = "2026-11-28 s5 #3"  # 256^3 a GPU, the current setup (1 and 4 GPUs)
+NEW_CALL = "2026-11-28 s6 #4"
+WEAK256_CALL = "2026-11-28 s6 #4"  # 256^3 a GPU, the current setup (1 and 4 GPUs)
 OLD_CALL = "2026-11-27 #"
 
 
@@ -245,7 +245,8 @@ def plot_scaling(res, out):
     a1.plot(p, [base["ms_per_it"] / best[k] for k in p], "o-", label="Jacobi-CG lap27:256 (ms / it)")
     for j, m in enumerate(["lap27:256", "fem27:256"]):
         ds = sorted((d for d in rows if d["mode"] == "strong" and d["precond"] == "amg" and d["matrix"] == m
-                     and d["transport"] == "auto" and d.get("call", "").startswith(NEW_CALL)),
+                     and d["transport"] == "auto" and d.get("amg_telescope_rows", 0) == 0
+                     and d.get("call", "").startswith(NEW_CALL)),
                     key=lambda d: d["ranks"])
         b = ds[0]["solve_s"]
         a1.plot([d["ranks"] for d in ds], [b / d["solve_s"] for d in ds], "o-", color=COLORS[j + 1],
@@ -307,7 +308,7 @@ def plot_setup(res, out):
     for j, m in enumerate(["lap27:256", "fem27:256"]):
         for new in (False, True): # the coupled setup (an earlier call) and the uncoupled finest level
             xs = sorted((d for d in sc if d["mode"] == "strong" and d["precond"] == "amg" and d["matrix"] == m
-                         and d["transport"] == "auto" and "options" not in d and "amg_telescope_rows" not in d
+                         and d["transport"] == "auto" and "options" not in d and d.get("amg_telescope_rows", 0) == 0
                          and d.get("call", "").startswith(NEW_CALL if new else OLD_CALL)), key=lambda d: d["ranks"])
             a2.plot([d["ranks"] for d in xs], [d["setup_s"] for d in xs], "o-" if new else "s--", color=COLORS[j],
                     mfc=None if new else "none", label="%s, %s" % (m, "uncoupled finest level" if new else "coupled (before)"))
