@@ -130,6 +130,13 @@ static ng_status gather_pass(ng_matrix_gatherer *g, ng_matrix A, int cols, doubl
 
 ng_status ng_matrix_gather_values(ng_matrix_gatherer *g, ng_matrix A, double *val)
 {
+  /* the merge order indexes A's blocks as they were: a matrix of another
+   * size fails here (agreed), not past their ends */
+  int64_t nnz = A->local.nnz + (A->n_halo ? A->offrank.nnz : 0);
+  ng_status st = nnz == g->nnz ? NG_SUCCESS
+                               : NG_ERROR(NG_ERR_INTERNAL, "ng_matrix_gather_values: the matrix has %lld entries "
+                                          "here, the gatherer was made for %lld", (long long)nnz, (long long)g->nnz);
+  NG_CHECK(ng_comm_agree(g->ctx, st));
   NG_CHECK(gather_pass(g, A, 0, val));
   return NG_SUCCESS;
 }
