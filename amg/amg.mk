@@ -80,4 +80,4 @@ endif
 TESTS += test/amg_telescope.sh
 endif
 TESTS += test/mpi_amg_solve.sh
-EXTRA_DIST += test/amg_dist_gpu.sh test/amg_uncoupled.sh test/amg_telescope.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_dist_gpu.sh test/mpi_cpu_gpu.sh test/amg_uncoupled.sh test/amg_telescope.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

@@ -61,7 +61,9 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
   NG_CHECK(v->xpay(ctx, nl, b, -1.0, r));
   NG_CHECK(ng_pc_apply(S, r, u));
   NG_CHECK(ng_op_apply(S, u, w));
-  for (int it = 0; it <= S->maxit; it++) {
+  /* it counts iterations: a restart below repeats the same number (at most
+   * NG_KRYLOV_REPLACEMENTS times, ng_krylov_verify's bound) */
+  for (int it = 0; it <= S->maxit;) {
     NG_CHECK(start_sums(S, r, u, w, res));
     PIPE_CHECK(ng_pc_apply(S, w, m)); /* overlapped with the sum */
     PIPE_CHECK(ng_op_apply(S, m, n));
@@ -76,8 +78,7 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
         NG_CHECK(ng_pc_apply(S, r, u));
         NG_CHECK(ng_op_apply(S, u, w));
         first = 1;
-        it--; /* the same iteration number: the restart is not an iteration */
-        continue;
+        continue; /* the same iteration number: the restart is not an iteration */
       }
     }
     if (done) return NG_SUCCESS;
@@ -108,6 +109,7 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
     NG_CHECK(v->axpy(ctx, nl, -alpha, s, r));
     NG_CHECK(v->axpy(ctx, nl, -alpha, q, u));
     NG_CHECK(v->axpy(ctx, nl, -alpha, z, w));
+    it++;
   }
   return ng_krylov_not_converged(S);
 }

@@ -7,7 +7,9 @@
  * (zero-row ranks included), over repeated exchanges with changing x; the
  * same for a plan built by hand with send and receive roles swapped whose
  * receive buffer lies inside a larger context allocation (as the
- * restriction of a distributed AMG would build); SpMV and PCG give the same
+ * restriction of a distributed AMG would build); the gather plan onto rank
+ * 0 and its reverse move exactly the owners' values, an empty rank
+ * included; SpMV and PCG give the same
  * results through every transport; the per-neighbour report names each
  * neighbour once; a CPU context accepts only host (and auto); forced
  * cuda_mpi on an MPI that is not CUDA-aware fails on every rank with the
@@ -179,6 +181,68 @@ START_TEST(swapped_plan_any_buffer)
   for (int e = 0; e < 3; e++) free(ref[e]);
   ng_matrix_destroy(A);
   ng_test_gcsr_free(&G);
+}
+END_TEST
+
+/* The gather plan onto rank 0 (comm/halo_gather.c) and its reverse through
+ * one transport, on partitions starts: rank 0 receives every other rank's
+ * values in rank order, exactly; the reverse brings rank 0's (negated)
+ * copy back to each owner. Two rounds with changing x. */
+static void gather_via(const char *transport, const int64_t *starts)
+{
+  NG_ASSERT_OK(ng_context_set_transport(ctx, transport));
+  int root = rank == 0;
+  int32_t nl = (int32_t)(starts[rank + 1] - starts[rank]), nr = root ? (int32_t)(starts[size] - starts[1]) : 0;
+  double *xh = malloc(((size_t)nl + (size_t)nr + 1) * sizeof(double)), *x, *recv = NULL, *y;
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &x, nl + 1));
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &y, nl + 1));
+  if (root) NG_ASSERT_OK(ctx->vops->alloc(ctx, &recv, nr + 1));
+  struct ng_halo_plan *g = NULL, *r = NULL;
+  NG_ASSERT_OK(ng_halo_gather_create(ctx, NG_SUCCESS, starts, recv, &g));
+  NG_ASSERT_OK(ng_halo_reverse_create(ctx, NG_SUCCESS, g, &r));
+  ck_assert_msg(all_true(size == 1 || starts[size] == starts[1] || (root ? g != NULL : (g != NULL) == (nl > 0))),
+                "%s: a gather plan where rows move, none elsewhere", transport);
+  for (int e = 0; e < 2; e++) {
+    for (int32_t i = 0; i < nl; i++) xh[i] = xval(starts[rank] + i, e);
+    NG_ASSERT_OK(ctx->vops->upload(ctx, x, xh, nl));
+    if (g) NG_ASSERT_OK(ng_halo_gather_run(g, x, recv));
+    if (root && nr) {
+      NG_ASSERT_OK(ctx->vops->download(ctx, xh, recv, nr));
+      for (int32_t k = 0; k < nr; k++)
+        ck_assert_msg(xh[k] == xval(starts[1] + k, e), "%s gather: entry %d got %g want %g", transport, (int)k, xh[k],
+                      xval(starts[1] + k, e));
+      NG_ASSERT_OK(ctx->vops->scale(ctx, nr, -1.0, recv));
+    }
+    if (!root && nl) NG_ASSERT_OK(ctx->vops->fill(ctx, nl, 0.0, y));
+    if (r) {
+      NG_ASSERT_OK(ng_halo_reverse_begin(r, root ? recv : y));
+      NG_ASSERT_OK(ng_halo_reverse_end(r, g, y));
+    }
+    if (!root && nl) {
+      NG_ASSERT_OK(ctx->vops->download(ctx, xh, y, nl));
+      for (int32_t i = 0; i < nl; i++)
+        ck_assert_msg(xh[i] == -xval(starts[rank] + i, e), "%s scatter: rank %d row %d got %g", transport, rank, (int)i,
+                      xh[i]);
+    }
+  }
+  ng_halo_reverse_destroy(r);
+  ng_halo_plan_destroy(g);
+  ctx->vops->free(ctx, x);
+  ctx->vops->free(ctx, y);
+  if (recv) ctx->vops->free(ctx, recv);
+  free(xh);
+  NG_ASSERT_OK(ng_context_set_transport(ctx, "auto"));
+}
+
+START_TEST(gather_onto_rank0)
+{
+  int64_t starts[65];
+  for (int trial = 0; trial < 3; trial++) {
+    ng_mpi_test_starts(700 + 53 * trial, trial > 0, starts);
+    if (trial == 2 && size > 2) starts[2] = starts[1]; /* rank 1 empty, rank 2 takes its rows */
+    gather_via("host", starts);
+    for (int t = 0; t < n_transports; t++) gather_via(transports[t], starts);
+  }
 }
 END_TEST
 
@@ -362,6 +426,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, names_checked);
   tcase_add_test(tc, halo_identical_to_host);
   tcase_add_test(tc, swapped_plan_any_buffer);
+  tcase_add_test(tc, gather_onto_rank0);
   tcase_add_test(tc, solve_identical_to_host);
   tcase_add_test(tc, report_names_each_neighbour);
   tcase_add_test(tc, cuda_mpi_fails_cleanly);
