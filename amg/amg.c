@@ -223,11 +223,15 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
                     M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
   if (M->single && M->kcycle)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_cycle k runs in double precision only (given -amg_precision single)");
-  if (M->classical && (P->ctx->on_gpu || P->ctx->size > 1))
+  if (M->classical && P->ctx->on_gpu)
     return NG_ERROR(NG_ERR_UNSUPPORTED,
-                    "-amg_coarsening classical is implemented in the one-rank host setup on a CPU context only "
-                    "(this run: %s%s); use -device cpu on one rank, or -amg_coarsening aggregation",
-                    P->ctx->on_gpu ? "a GPU context" : "", P->ctx->size > 1 ? (P->ctx->on_gpu ? ", several ranks" : "several ranks") : "");
+                    "-amg_coarsening classical is implemented in the host setup on a CPU context only (this run: a "
+                    "GPU context%s); use -device cpu, or -amg_coarsening aggregation",
+                    P->ctx->size > 1 ? ", several ranks" : "");
+  if (M->classical && P->ctx->size > 1 && (M->classical_direct || M->classical_hmis))
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_coarsening classical across ranks has PMIS and extended+i "
+                                        "interpolation only (given %s); use one rank for it",
+                    M->classical_direct ? "-amg_classical_interp direct" : "-amg_classical_split hmis");
   if (M->single && P->ctx->size > 1)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
   int graph = 0;

@@ -172,6 +172,13 @@ double ng_amg_pmis_random(int32_t i);
  * negative couplings apart, amg_interp_direct.c). pmax > 0: at most pmax
  * entries a row, the largest, scaled to the row's sum (amg_interp_rows.c). */
 ng_status ng_amg_interp_extended(const ng_csr *A, const ng_graph *S, const int8_t *cf, int pmax, ng_csr *P);
+/* Rows [0, nrows) of the extended+i P over a square A whose other rows
+ * (a distributed level's halo rows, amg_dist_classical.c) serve as
+ * neighbours only: cf and cidx (the coarse column of each C point) over all
+ * of A's indices, nc P's columns, row0 the first row's global number (the
+ * truncation's tie order). */
+ng_status ng_amg_interp_extended_rows(const ng_csr *A, const ng_graph *S, const int8_t *cf, const int32_t *cidx,
+                                     int32_t nrows, int64_t row0, int32_t nc, int pmax, ng_csr *P);
 ng_status ng_amg_interp_direct(const ng_csr *A, const ng_graph *S, const int8_t *cf, int pmax, ng_csr *P);
 /* Row building for both: cidx[i], the coarse index of C point i (-1 on F
  * points); truncate and sort one row's n entries in place, returning how

@@ -64,6 +64,11 @@ typedef struct {
   int64_t *gathered;        /* D[0] only: a value per rank, the report's gather (made with D, agreed there) */
 } ng_amg_dlevel;
 
+/* amg_dist_classical.c: -amg_coarsening classical on level A (strength,
+ * PMIS, extended+i P as one rank makes them): D->cstarts (one block per
+ * rank), D->Pc over the compact columns D->pcol / D->pm, *n_coarse
+ * (global; P left unmade when 0 or above 0.9 of the rows). Collective. */
+ng_status ng_amg_dist_classical(ng_matrix A, const ng_amg *M, ng_amg_dlevel *D, int64_t *n_coarse);
 /* amg_dist_aggregate.c: MIS(2) aggregation of A's strength graph across
  * ranks; fills D->agg, D->cstarts (one block per rank, before
  * agglomeration) and *n_coarse (global). */

@@ -322,7 +322,7 @@ int ng_amg_uncoupled_wanted(ng_amg *M, int l)
 {
   ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
   ng_context ctx = D->A->ctx;
-  if (M->dist_aggregation == NG_AMG_DIST_COUPLED || (l > 0 && !D[-1].uncoupled)) return 0;
+  if (M->dist_aggregation == NG_AMG_DIST_COUPLED || M->classical || (l > 0 && !D[-1].uncoupled)) return 0;
   /* the W- and K-cycles' hybrid lumping is in the coupled sparsification only */
   if (M->sparsify > 0 && ng_amg_hybrid(M)) return 0;
   int fewest = D->A->n_local; /* the same verdict on every rank: the fewest rows of any */

@@ -159,6 +159,32 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   trace_level = l;
   D->sgn = M->strength_signed;
   D->filter = M->filter ? ng_amg_level_theta(M, l) : 0.0; /* P from A_F, as on one rank */
+  if (M->classical) { /* -amg_coarsening classical: C/F splitting and interpolation (amg_dist_classical.c) */
+    NG_CHECK(ng_amg_dist_classical(A, M, D, &nc));
+    ng_amg_dist_trace(ctx, "classical: strength, PMIS, extended+i P", &tt);
+    *stop = nc == 0 || nc > 0.9 * (double)A->n_global; /* the same verdict on every rank */
+    if (*stop) return NG_SUCCESS;
+    agglomerate(M, ctx, l, nc); /* the coarse rows' owners only: their global numbers stay */
+    NG_CHECK(ng_matrix_create_rect_compact(ctx, A->n_global, A->row_begin, A->row_begin + A->n_local, nc,
+                                           D->cstarts[ctx->rank], D->cstarts[ctx->rank + 1], D->Pc.rowptr, D->Pc.col,
+                                           D->pcol, D->pm, D->Pc.val, &D->P));
+    M->t_aggregate += ng_wtime() - t;
+    t = ng_wtime();
+    NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
+    ng_amg_dist_trace(ctx, "R and its reverse plan", &tt);
+    M->t_prolong += ng_wtime() - t;
+    t = ng_wtime();
+    D->sparsify = 0.0; /* R A P as it is, as on one rank */
+    D->hybrid = 0;
+    NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
+    ng_amg_dist_trace(ctx, "Galerkin", &tt);
+    M->t_galerkin += ng_wtime() - t;
+    L->Pops = &dist_P_ops;
+    L->Pdata = D;
+    L->Rops = &dist_R_ops;
+    L->Rdata = D;
+    return NG_SUCCESS;
+  }
   int done = 0;
 #ifdef NG_HAVE_CUDA
   /* the same test on every rank: all on the device or all on the host */

@@ -79,44 +79,48 @@ static int f_row(ext_work *W, int32_t i)
   return m;
 }
 
-ng_status ng_amg_interp_extended(const ng_csr *A, const ng_graph *S, const int8_t *cf, int pmax, ng_csr *P)
+ng_status ng_amg_interp_extended_rows(const ng_csr *A, const ng_graph *S, const int8_t *cf, const int32_t *cidx,
+                                     int32_t nrows, int64_t row0, int32_t nc, int pmax, ng_csr *P)
 {
-  int32_t n = A->nrows, nc, one = 0;
+  int32_t n = A->nrows, one = 0;
   double val1 = 1.0;
-  ext_work W = {A, S, cf, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-  int32_t *cidx = NULL;
+  ext_work W = {A, S, cf, cidx, NULL, NULL, NULL, NULL, NULL, NULL};
   double *diag = NULL;
   ng_csr_builder B = {0};
   ng_status st;
   size_t nn = n > 0 ? (size_t)n : 1;
   memset(P, 0, sizeof(*P));
-  NG_CHECK_GOTO(st, ng_amg_coarse_index(n, cf, &cidx, &nc), out);
   NG_CHECK_GOTO(st, NG_MALLOC(diag, nn), out);
-  NG_CHECK_GOTO(st, ng_csr_diagonal(A, diag, 1), out);
+  NG_CHECK_GOTO(st, ng_csr_diagonal(A, diag, 0), out);
+  for (int32_t i = 0; i < n; i++) /* P's rows and the neighbours' (not the distributed level's empty rows) */
+    if (diag[i] == 0.0 && (i < nrows || A->rowptr[i + 1] > A->rowptr[i])) {
+      st = i < nrows ? NG_ERROR(NG_ERR_NUMERIC, "row %lld (0-based %lld) has a zero or missing diagonal entry",
+                                (long long)(row0 + i + 1), (long long)(row0 + i))
+                     : NG_ERROR(NG_ERR_NUMERIC, "a neighbouring rank's row has a zero or missing diagonal entry");
+      goto out;
+    }
   NG_CHECK_GOTO(st, NG_MALLOC(W.mark, nn), out);
   NG_CHECK_GOTO(st, NG_MALLOC(W.pos, nn), out);
   NG_CHECK_GOTO(st, NG_MALLOC(W.smark, nn), out);
   NG_CHECK_GOTO(st, NG_MALLOC(W.col, nn), out);
   NG_CHECK_GOTO(st, NG_MALLOC(W.val, nn), out);
   for (int32_t i = 0; i < n; i++) W.mark[i] = W.smark[i] = -1;
-  W.cidx = cidx;
   W.diag = diag;
-  NG_CHECK_GOTO(st, ng_csr_builder_init(&B, n, nc, (int64_t)n * (pmax > 0 ? pmax : 8)), out);
-  for (int32_t i = 0; i < n; i++) {
+  NG_CHECK_GOTO(st, ng_csr_builder_init(&B, nrows, nc, (int64_t)nrows * (pmax > 0 ? pmax : 8)), out);
+  for (int32_t i = 0; i < nrows; i++) {
     if (cf[i] == 1) {
       one = cidx[i];
       NG_CHECK_GOTO(st, ng_csr_builder_append(&B, i, &one, &val1, 1), out);
       continue;
     }
     int m = f_row(&W, i);
-    m = ng_amg_interp_truncate(i, W.col, W.val, m, pmax);
+    m = ng_amg_interp_truncate((int32_t)(row0 + i), W.col, W.val, m, pmax); /* ties by the global row */
     NG_CHECK_GOTO(st, ng_csr_builder_append(&B, i, W.col, W.val, m), out);
   }
   *P = B.P;
   B.P.rowptr = NULL, B.P.col = NULL, B.P.val = NULL;
 out:
   ng_csr_free(&B.P);
-  ng_free(cidx);
   ng_free(diag);
   ng_free(W.mark);
   ng_free(W.pos);
@@ -124,4 +128,14 @@ out:
   ng_free(W.col);
   ng_free(W.val);
   return st;
+}
+
+ng_status ng_amg_interp_extended(const ng_csr *A, const ng_graph *S, const int8_t *cf, int pmax, ng_csr *P)
+{
+  int32_t *cidx = NULL, nc;
+  memset(P, 0, sizeof(*P));
+  NG_CHECK(ng_amg_coarse_index(A->nrows, cf, &cidx, &nc));
+  ng_status st = ng_amg_interp_extended_rows(A, S, cf, cidx, A->nrows, 0, nc, pmax, P);
+  ng_free(cidx);
+  return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }

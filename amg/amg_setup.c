@@ -373,10 +373,10 @@ ng_status ng_amg_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
   M->L[0].s.matrix = A; /* the update's matrix (P->A) */
-  if (M->dist) return ng_amg_dist_refresh(P, M, A);
-  if (M->classical)
+  if (M->classical) /* one rank or several */
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_coarsening classical has no update of the values yet: "
                                         "destroy the preconditioner and set it up again");
+  if (M->dist) return ng_amg_dist_refresh(P, M, A);
   double t0 = ng_wtime(), t, d;
   M->t_rho = M->t_prolong = M->t_galerkin = 0; /* now the update's phases */
 #ifdef NG_HAVE_CUDA

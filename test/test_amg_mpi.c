@@ -19,6 +19,8 @@
  *    Gauss-Seidel ones within 1.5x + 3; on a random uneven partition (one
  *    rank empty) each gives a symmetric V-cycle (x'My = y'Mx over all ranks)
  *    that an update with unchanged values repeats bit for bit;
+ *  - -amg_coarsening classical: P, R and A_c are one rank's, and so are the
+ *    AMG-PCG iteration counts on stretch7, jump2q1 and bubbles7;
  *  - the coarsest dense inverse, its rows spread over the ranks, is the
  *    one-rank inverse of the same operator bit for bit (Cholesky and
  *    Gauss-Jordan, a symmetric indefinite operator whose factor fails midway,
@@ -171,6 +173,68 @@ START_TEST(transfer_and_galerkin_equal_serial)
     ng_options_destroy(o);
     ng_csr_free(&W);
     free(b);
+  }
+}
+END_TEST
+
+/* -amg_coarsening classical across ranks (amg_dist_classical.c): on random
+ * uneven partitions its P and R are one rank's (the same PMIS splitting and
+ * extended+i rows), A_c is P^T A P, and AMG-PCG takes one rank's
+ * iterations on the hard classes; an update says it is not there yet, on
+ * every rank. */
+START_TEST(classical_equals_one_rank)
+{
+  const char *specs[] = {"stretch7:8", "jump2q1:16", "spheres7:10", "lap27:8"};
+  for (int s = 0; s < 4; s++) {
+    ng_csr W;
+    double *b;
+    int64_t starts[65];
+    ng_context self;
+    ng_matrix As, A;
+    ng_precond Ps, P;
+    MPI_Comm c = MPI_COMM_SELF;
+    NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
+    ng_mpi_test_starts(W.nrows, 1, starts);
+    ng_options o = amg_options("-amg_coarsening classical");
+    NG_ASSERT_OK(ng_context_create_comm("cpu", &c, &self));
+    NG_ASSERT_OK(ng_matrix_create_csr(self, W.nrows, W.ncols, W.rowptr, W.col, W.val, &As));
+    NG_ASSERT_OK(ng_precond_create(self, o, As, &Ps));
+    NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
+    NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
+    ng_amg *S = ng_amg_of(Ps), *M = ng_amg_of(P);
+    ck_assert_msg(S->nlevels == M->nlevels && M->nlevels >= 2, "%s: %d levels on one rank, %d here", specs[s],
+                  S->nlevels, M->nlevels);
+    if (size > 1) {
+      check_transfer(S, M);
+      check_galerkin(M);
+      if (rank == 0) printf("%s classical: P, R and A_c agree with one rank (%d levels)\n", specs[s], M->nlevels);
+    }
+    ng_status st = ng_precond_update(P, A);
+    ck_assert_int_eq(st, NG_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(ng_last_error(), "classical") != NULL, "%s", ng_last_error());
+    ng_error_clear();
+    ng_precond_destroy(P);
+    ng_precond_destroy(Ps);
+    ng_matrix_destroy(A);
+    ng_matrix_destroy(As);
+    ng_context_destroy(self);
+    ng_options_destroy(o);
+    ng_csr_free(&W);
+    free(b);
+  }
+  const char *hard[] = {"stretch7:16", "jump2q1:40", "bubbles7:16"};
+  for (int k = 0; k < 3; k++) {
+    const char *opts = "-solver pcg -precond amg -tol 1e-8 -amg_coarsening classical";
+    ng_context self1;
+    MPI_Comm cm = MPI_COMM_SELF;
+    double rec1, recN;
+    NG_ASSERT_OK(ng_context_create_comm("cpu", &cm, &self1));
+    int its1 = ng_mpi_test_solve(self1, hard[k], NULL, opts, NULL, &rec1);
+    ng_context_destroy(self1);
+    int itsN = ng_mpi_test_solve(world, hard[k], NULL, opts, NULL, &recN);
+    if (rank == 0) printf("%-12s classical: 1 rank %d its | %d ranks %d its\n", hard[k], its1, size, itsN);
+    ck_assert_msg(itsN == its1, "%s classical: %d iterations on %d ranks, %d on one", hard[k], itsN, size, its1);
+    ck_assert_msg(recN <= 1e-8, "%s classical: recomputed residual %g", hard[k], recN);
   }
 }
 END_TEST
@@ -421,6 +485,7 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, transfer_and_galerkin_equal_serial);
   tcase_add_test(tc, iterations_match_one_rank);
+  tcase_add_test(tc, classical_equals_one_rank);
   tcase_add_test(tc, update_across_ranks);
   tcase_add_test(tc, every_smoother_across_ranks);
   tcase_add_test(tc, coarse_inverse_spread);
