@@ -195,6 +195,10 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   NG_CHECK(ng_options_get_string(opts, "amg_setup", &where));
   /* the finest level's setup on the GPU when the context is there */
   M->gpu_setup = P->ctx->on_gpu && !strcmp(where, "gpu");
+  /* classical coarsening is a host setup (one rank and across ranks): on a
+   * GPU context its levels are made on the host and the cycle runs on the
+   * device, as with -amg_setup host */
+  if (M->classical) M->gpu_setup = 0;
   /* -amg_agglomerate_rows 0: on GPUs a level of a few thousand rows a rank
    * costs each exchange's latency (~20 us) at every smoothing step; 30000
    * measured best on 2 and 4 H100s (doc/performance.md, multi-GPU) */
@@ -223,11 +227,6 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
                     M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
   if (M->single && M->kcycle)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_cycle k runs in double precision only (given -amg_precision single)");
-  if (M->classical && P->ctx->on_gpu)
-    return NG_ERROR(NG_ERR_UNSUPPORTED,
-                    "-amg_coarsening classical is implemented in the host setup on a CPU context only (this run: a "
-                    "GPU context%s); use -device cpu, or -amg_coarsening aggregation",
-                    P->ctx->size > 1 ? ", several ranks" : "");
   if (M->classical && P->ctx->size > 1 && (M->classical_direct || M->classical_hmis))
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_coarsening classical across ranks has PMIS and extended+i "
                                         "interpolation only (given %s); use one rank for it",

@@ -74,6 +74,59 @@ static int pcg_iterations_opts(ng_context c, ng_matrix A, ng_vector b, const cha
   return its;
 }
 
+/* -amg_coarsening classical on a GPU context (the levels made on the host,
+ * the cycle on the device) against the CPU context: the same V-cycle to
+ * rounding, the same PCG iterations (within 1) on the hard classes. */
+START_TEST(gpu_classical_matches_host)
+{
+  const char *specs[] = {"stretch7:12", "jump2q1:24", "spheres7:12"};
+  for (int s = 0; s < 3; s++) {
+    ng_matrix A[2];
+    ng_vector b[2], r[2], z[2];
+    ng_precond P[2];
+    int its[2];
+    ng_context c[2] = {host, gpu};
+    for (int k = 0; k < 2; k++) {
+      NG_ASSERT_OK(ng_matrix_generate(c[k], specs[s], &A[k], &b[k]));
+      NG_ASSERT_OK(ng_vector_create(A[k], &r[k]));
+      NG_ASSERT_OK(ng_vector_create(A[k], &z[k]));
+    }
+    int32_t n = A[0]->n_local;
+    double *rv = malloc(n * sizeof(double)), *zh = malloc(n * sizeof(double)), *zg = malloc(n * sizeof(double));
+    ng_test_random(rv, n);
+    for (int k = 0; k < 2; k++) {
+      P[k] = ng_test_amg(c[k], A[k], "-amg_coarsening classical");
+      NG_ASSERT_OK(ng_vector_set_values(r[k], rv));
+      NG_ASSERT_OK(ng_precond_apply(P[k], r[k], z[k]));
+    }
+    NG_ASSERT_OK(ng_vector_get_values(z[0], zh));
+    NG_ASSERT_OK(ng_vector_get_values(z[1], zg));
+    double dmax = 0, zmax = 0;
+    for (int32_t i = 0; i < n; i++) {
+      dmax = fmax(dmax, fabs(zh[i] - zg[i]));
+      zmax = fmax(zmax, fabs(zh[i]));
+    }
+    ck_assert_msg(dmax <= 1e-9 * zmax, "%s classical: GPU V-cycle differs from the host by %.3e (max |z| %.3e)",
+                  specs[s], dmax, zmax);
+    for (int k = 0; k < 2; k++) its[k] = pcg_iterations_opts(c[k], A[k], b[k], "-amg_coarsening classical");
+    printf("%s classical: V-cycle max difference %.2e (|z| %.2e), pcg iterations host %d gpu %d\n", specs[s], dmax,
+           zmax, its[0], its[1]);
+    ck_assert_msg(abs(its[0] - its[1]) <= 1, "%s classical: %d iterations on the host, %d on the GPU", specs[s],
+                  its[0], its[1]);
+    for (int k = 0; k < 2; k++) {
+      ng_precond_destroy(P[k]);
+      ng_vector_destroy(r[k]);
+      ng_vector_destroy(z[k]);
+      ng_vector_destroy(b[k]);
+      ng_matrix_destroy(A[k]);
+    }
+    free(rv);
+    free(zh);
+    free(zg);
+  }
+}
+END_TEST
+
 START_TEST(gpu_matches_host)
 {
   const char *specs[] = {"fem27:40", "lap27:33", "aniso27:24"};
@@ -663,6 +716,7 @@ int main(void)
   tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 120);
   NG_TEST_ADD(tc, gpu_matches_host);
+  NG_TEST_ADD(tc, gpu_classical_matches_host);
   NG_TEST_ADD(tc, gpu_smoothers_match_host);
   NG_TEST_ADD(tc, gpu_mcgs_device_setup);
   NG_TEST_ADD(tc, gpu_mcgs_residual);
