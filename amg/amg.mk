@@ -52,7 +52,7 @@ test_test_amg_mpi_SOURCES = test/test_amg_mpi.c test/mpi_testutil.c test/mpi_tes
 test_test_amg_mpi_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_mpi_LDADD = $(NG_TEST_LDADD) -lm
 endif
-TESTS += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh
+TESTS += test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/amg_classical_mpi.sh
 # The distributed aggregation on the GPU against the host's (2 and 4 ranks
 # sharing the node's GPUs; skipped without a device).
 if NG_MPI
@@ -80,4 +80,4 @@ endif
 TESTS += test/amg_telescope.sh
 endif
 TESTS += test/mpi_amg_solve.sh
-EXTRA_DIST += test/amg_dist_gpu.sh test/mpi_cpu_gpu.sh test/amg_uncoupled.sh test/amg_telescope.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh
+EXTRA_DIST += test/amg_classical_mpi.sh test/amg_dist_gpu.sh test/mpi_cpu_gpu.sh test/amg_uncoupled.sh test/amg_telescope.sh test/amg_mpi_np1.sh test/amg_mpi_np2.sh test/amg_mpi_np4.sh test/mpi_amg_solve.sh

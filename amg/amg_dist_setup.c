@@ -147,6 +147,53 @@ static ng_status restriction_values(ng_amg_dlevel *D)
   return NG_SUCCESS;
 }
 
+/* Level l's R (P^T and its reverse plan), the Galerkin product A_{l+1}
+ * (sparsified by sparsify with the hybrid lumping or not, as on one rank)
+ * and the cycle's P and R tables, once D->P is made. */
+static ng_status restrict_and_multiply(ng_context ctx, ng_amg *M, int l, double sparsify, int hybrid, double *tt)
+{
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  ng_amg_level *L = &M->L[l];
+  double t = ng_wtime();
+  NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
+  ng_amg_dist_trace(ctx, "R and its reverse plan", tt);
+  M->t_prolong += ng_wtime() - t;
+  t = ng_wtime();
+  D->sparsify = sparsify; /* not for gather_transfer's copy */
+  D->hybrid = hybrid;
+  NG_CHECK(ng_amg_dist_galerkin(D->A, D, 0, &D[1].A));
+  ng_amg_dist_trace(ctx, "Galerkin", tt);
+  M->t_galerkin += ng_wtime() - t;
+  L->Pops = &dist_P_ops;
+  L->Pdata = D;
+  L->Rops = &dist_R_ops;
+  L->Rdata = D;
+  return NG_SUCCESS;
+}
+
+/* -amg_coarsening classical: level l's C/F splitting and extended+i P
+ * (amg_dist_classical.c), then as aggregation; no sparsification, as on
+ * one rank. */
+static ng_status build_classical(ng_precond Pc, ng_amg *M, int l, int *stop)
+{
+  ng_context ctx = Pc->ctx;
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  ng_matrix A = D->A;
+  int64_t nc = 0;
+  double t = ng_wtime(), tt = t;
+  NG_CHECK(ng_amg_dist_classical(A, M, D, &nc));
+  ng_amg_dist_trace(ctx, "classical: strength, PMIS, extended+i P", &tt);
+  *stop = nc == 0 || nc > 0.9 * (double)A->n_global; /* the same verdict on every rank */
+  if (*stop) return NG_SUCCESS;
+  agglomerate(M, ctx, l, nc); /* the coarse rows' owners only: their global numbers stay */
+  NG_CHECK(ng_matrix_create_rect_compact(ctx, A->n_global, A->row_begin, A->row_begin + A->n_local, nc,
+                                         D->cstarts[ctx->rank], D->cstarts[ctx->rank + 1], D->Pc.rowptr, D->Pc.col,
+                                         D->pcol, D->pm, D->Pc.val, &D->P));
+  M->t_aggregate += ng_wtime() - t;
+  NG_CHECK(restrict_and_multiply(ctx, M, l, 0.0, 0, &tt));
+  return NG_SUCCESS;
+}
+
 /* Level l's transfer to l + 1 (setup); *stop when coarsening ends here. */
 static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
 {
@@ -157,34 +204,9 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   int64_t nc = 0;
   double t = ng_wtime(), tt = t;
   trace_level = l;
+  if (M->classical) return build_classical(Pc, M, l, stop);
   D->sgn = M->strength_signed;
   D->filter = M->filter ? ng_amg_level_theta(M, l) : 0.0; /* P from A_F, as on one rank */
-  if (M->classical) { /* -amg_coarsening classical: C/F splitting and interpolation (amg_dist_classical.c) */
-    NG_CHECK(ng_amg_dist_classical(A, M, D, &nc));
-    ng_amg_dist_trace(ctx, "classical: strength, PMIS, extended+i P", &tt);
-    *stop = nc == 0 || nc > 0.9 * (double)A->n_global; /* the same verdict on every rank */
-    if (*stop) return NG_SUCCESS;
-    agglomerate(M, ctx, l, nc); /* the coarse rows' owners only: their global numbers stay */
-    NG_CHECK(ng_matrix_create_rect_compact(ctx, A->n_global, A->row_begin, A->row_begin + A->n_local, nc,
-                                           D->cstarts[ctx->rank], D->cstarts[ctx->rank + 1], D->Pc.rowptr, D->Pc.col,
-                                           D->pcol, D->pm, D->Pc.val, &D->P));
-    M->t_aggregate += ng_wtime() - t;
-    t = ng_wtime();
-    NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
-    ng_amg_dist_trace(ctx, "R and its reverse plan", &tt);
-    M->t_prolong += ng_wtime() - t;
-    t = ng_wtime();
-    D->sparsify = 0.0; /* R A P as it is, as on one rank */
-    D->hybrid = 0;
-    NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
-    ng_amg_dist_trace(ctx, "Galerkin", &tt);
-    M->t_galerkin += ng_wtime() - t;
-    L->Pops = &dist_P_ops;
-    L->Pdata = D;
-    L->Rops = &dist_R_ops;
-    L->Rdata = D;
-    return NG_SUCCESS;
-  }
   int done = 0;
 #ifdef NG_HAVE_CUDA
   /* the same test on every rank: all on the device or all on the host */
@@ -203,19 +225,8 @@ static ng_status build_transfer(ng_precond Pc, ng_amg *M, int l, int *stop)
   t = ng_wtime();
   NG_CHECK(ng_amg_dist_prolong(A, D, 4.0 / (3.0 * L->s.rho), 0));
   ng_amg_dist_trace(ctx, "P", &tt);
-  NG_CHECK(make_reverse(ctx, D, make_restriction(ctx, M, D))); /* agreed there */
-  ng_amg_dist_trace(ctx, "R and its reverse plan", &tt);
   M->t_prolong += ng_wtime() - t;
-  t = ng_wtime();
-  D->sparsify = M->sparsify; /* as on one rank (not for gather_transfer's copy) */
-  D->hybrid = ng_amg_hybrid(M);
-  NG_CHECK(ng_amg_dist_galerkin(A, D, 0, &D[1].A));
-  ng_amg_dist_trace(ctx, "Galerkin", &tt);
-  M->t_galerkin += ng_wtime() - t;
-  L->Pops = &dist_P_ops;
-  L->Pdata = D;
-  L->Rops = &dist_R_ops;
-  L->Rdata = D;
+  NG_CHECK(restrict_and_multiply(ctx, M, l, M->sparsify, ng_amg_hybrid(M), &tt));
   return NG_SUCCESS;
 }
 
