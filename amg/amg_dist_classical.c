@@ -7,8 +7,11 @@
  * local matrix E over this rank's rows, then the rows of its halo points
  * (fetched once through A's halo plan), over the indices [own rows | halo
  * columns | the halo rows' other columns (distance two)], square with empty
- * rows for the last group. Classical strength is row-local, so E's
- * strength rows are the global ones; its transpose holds, for each own
+ * rows for the last group, each row's entries in global column order (one
+ * rank's order: every sum below then adds in one rank's order, and P comes
+ * out bit for bit; with another order a rounding-level tie in the
+ * truncation fell the other way on lap27:8, 4 ranks). Classical strength
+ * is row-local, so E's strength rows are the global ones; its transpose holds, for each own
  * point, every point that depends on it when A's pattern is symmetric
  * (the usual; otherwise PMIS still gives a valid splitting, not
  * necessarily one rank's). PMIS runs its rounds here with the halo's
@@ -92,17 +95,15 @@ static ng_status build_ext(ng_matrix A, ext_level *X)
   if (!st) st = NG_MALLOC(X->ggc, nnz ? nnz : 1);
   if (!st) st = NG_MALLOC(X->gval, nnz ? nnz : 1);
   if (!st) st = NG_MALLOC(X->hrp, (size_t)nh + 1);
-  if (!st) {
+  if (!st) { /* each row's two blocks merged by global column (both ascend) */
     int64_t p = 0;
     X->grp[0] = 0;
     for (int32_t i = 0; i < n; i++) {
-      for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++, p++) {
-        X->ggc[p] = A->col_begin + L->col[k];
-        X->gval[p] = L->val[k];
-      }
-      for (int64_t k = nh ? O->rowptr[i] : 0; nh && k < O->rowptr[i + 1]; k++, p++) {
-        X->ggc[p] = A->halo_gcol[O->col[k]];
-        X->gval[p] = O->val[k];
+      int64_t a = L->rowptr[i], ae = L->rowptr[i + 1], b = nh ? O->rowptr[i] : 0, be = nh ? O->rowptr[i + 1] : 0;
+      for (; a < ae || b < be; p++) {
+        int64_t ga = a < ae ? A->col_begin + L->col[a] : INT64_MAX, gb = b < be ? A->halo_gcol[O->col[b]] : INT64_MAX;
+        X->ggc[p] = ga <= gb ? ga : gb;
+        X->gval[p] = ga <= gb ? L->val[a++] : O->val[b++];
       }
       X->grp[i + 1] = p;
     }
@@ -132,13 +133,9 @@ static ng_status build_ext(ng_matrix A, ext_level *X)
   int64_t p = 0;
   X->E.rowptr[0] = 0;
   for (int32_t i = 0; i < n; i++) {
-    for (int64_t k = L->rowptr[i]; k < L->rowptr[i + 1]; k++, p++) {
-      X->E.col[p] = L->col[k];
-      X->E.val[p] = L->val[k];
-    }
-    for (int64_t k = nh ? O->rowptr[i] : 0; nh && k < O->rowptr[i + 1]; k++, p++) {
-      X->E.col[p] = n + O->col[k];
-      X->E.val[p] = O->val[k];
+    for (int64_t q = X->grp[i]; q < X->grp[i + 1]; q++, p++) {
+      X->E.col[p] = ext_index(A, X, X->ggc[q]);
+      X->E.val[p] = X->gval[q];
     }
     X->E.rowptr[i + 1] = p;
   }
