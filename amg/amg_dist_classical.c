@@ -51,12 +51,6 @@ static void ext_free(ext_level *X)
   ng_graph_free(&X->T);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Index of g in the sorted v[0, n), or -1. */
 static int64_t find(const int64_t *v, int64_t n, int64_t g)
 {
@@ -122,7 +116,7 @@ static ng_status build_ext(ng_matrix A, ext_level *X)
     int64_t g = X->hgc[p];
     if ((g < A->row_begin || g >= A->row_begin + n) && find(A->halo_gcol, nh, g) < 0) X->d2[nd++] = g;
   }
-  qsort(X->d2, (size_t)nd, sizeof(int64_t), cmp_i64);
+  qsort(X->d2, (size_t)nd, sizeof(int64_t), ng_cmp_int64);
   int64_t m = 0;
   for (int64_t q = 0; q < nd; q++)
     if (q == 0 || X->d2[q] != X->d2[q - 1]) X->d2[m++] = X->d2[q];
@@ -260,7 +254,7 @@ static ng_status compact(ng_csr *Pg, ng_amg_dlevel *D)
   int64_t nnz = Pg->nnz, m = 0;
   NG_CHECK(NG_MALLOC(D->pcol, nnz ? nnz : 1));
   for (int64_t p = 0; p < nnz; p++) D->pcol[p] = Pg->col[p];
-  qsort(D->pcol, (size_t)nnz, sizeof(int64_t), cmp_i64);
+  qsort(D->pcol, (size_t)nnz, sizeof(int64_t), ng_cmp_int64);
   for (int64_t q = 0; q < nnz; q++)
     if (q == 0 || D->pcol[q] != D->pcol[q - 1]) D->pcol[m++] = D->pcol[q];
   D->pm = (int32_t)m;

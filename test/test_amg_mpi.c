@@ -127,6 +127,47 @@ static void check_galerkin(const ng_amg *M)
   free(a); free(p); free(ac); free(ap);
 }
 
+/* One problem's AMG twice: on one rank (an MPI_COMM_SELF context, the whole
+ * matrix) and across the ranks on a random uneven partition. */
+typedef struct {
+  ng_csr W;
+  double *b;
+  ng_context self;
+  ng_matrix As, A;
+  ng_precond Ps, P;
+  ng_amg *S, *M;
+} twin;
+
+static void twin_make(twin *T, const char *spec, ng_options o)
+{
+  int64_t starts[65];
+  MPI_Comm c = MPI_COMM_SELF;
+  NG_ASSERT_OK(ng_generate_csr(spec, &T->W, &T->b));
+  ng_mpi_test_starts(T->W.nrows, 1, starts);
+  NG_ASSERT_OK(ng_context_create_comm("cpu", &c, &T->self));
+  NG_ASSERT_OK(ng_matrix_create_csr(T->self, T->W.nrows, T->W.ncols, T->W.rowptr, T->W.col, T->W.val, &T->As));
+  NG_ASSERT_OK(ng_precond_create(T->self, o, T->As, &T->Ps));
+  NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &T->W, starts, &T->A));
+  NG_ASSERT_OK(ng_precond_create(world, o, T->A, &T->P));
+  T->S = ng_amg_of(T->Ps);
+  T->M = ng_amg_of(T->P);
+  ck_assert_ptr_nonnull(T->S);
+  ck_assert_ptr_nonnull(T->M);
+  ck_assert_msg(T->S->nlevels == T->M->nlevels && T->M->nlevels >= 2, "%s: %d levels on one rank, %d here", spec,
+                T->S->nlevels, T->M->nlevels);
+}
+
+static void twin_free(twin *T)
+{
+  ng_precond_destroy(T->P);
+  ng_precond_destroy(T->Ps);
+  ng_matrix_destroy(T->A);
+  ng_matrix_destroy(T->As);
+  ng_context_destroy(T->self);
+  ng_csr_free(&T->W);
+  free(T->b);
+}
+
 /* s < 3: the exact Galerkin product (-amg_sparsify 0) against the dense
  * one; s >= 3: the default sparsified coarse operators have the one-rank
  * hierarchy's entry counts (the decision reads the same values). */
@@ -134,26 +175,10 @@ START_TEST(transfer_and_galerkin_equal_serial)
 {
   const char *specs[] = {"lap27:9", "fem27:8", "lap7:7x9x6", "lap7:12", "het7:10"};
   for (int s = 0; s < 5; s++) {
-    ng_csr W;
-    double *b;
-    int64_t starts[65];
-    ng_context self;
-    ng_matrix As, A;
-    ng_precond Ps, P;
-    MPI_Comm c = MPI_COMM_SELF;
-    NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
-    ng_mpi_test_starts(W.nrows, 1, starts);
+    twin T;
     ng_options o = amg_options(s < 3 ? "-amg_sparsify 0" : NULL);
-    NG_ASSERT_OK(ng_context_create_comm("cpu", &c, &self));
-    NG_ASSERT_OK(ng_matrix_create_csr(self, W.nrows, W.ncols, W.rowptr, W.col, W.val, &As));
-    NG_ASSERT_OK(ng_precond_create(self, o, As, &Ps));
-    NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
-    NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
-    ng_amg *S = ng_amg_of(Ps), *M = ng_amg_of(P);
-    ck_assert_ptr_nonnull(S);
-    ck_assert_ptr_nonnull(M);
-    ck_assert_msg(S->nlevels == M->nlevels && M->nlevels >= 2, "%s: %d levels on one rank, %d here", specs[s],
-                  S->nlevels, M->nlevels);
+    twin_make(&T, specs[s], o);
+    ng_amg *S = T.S, *M = T.M;
     if (size > 1 && s >= 3) {
       ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist;
       for (int l = 1; l < M->nlevels && !D[l - 1].gather; l++)
@@ -166,14 +191,8 @@ START_TEST(transfer_and_galerkin_equal_serial)
       check_galerkin(M);
       if (rank == 0) printf("%s: P, R and A_c agree with one rank (%d levels)\n", specs[s], M->nlevels);
     }
-    ng_precond_destroy(P);
-    ng_precond_destroy(Ps);
-    ng_matrix_destroy(A);
-    ng_matrix_destroy(As);
-    ng_context_destroy(self);
+    twin_free(&T);
     ng_options_destroy(o);
-    ng_csr_free(&W);
-    free(b);
   }
 }
 END_TEST
@@ -187,41 +206,20 @@ START_TEST(classical_equals_one_rank)
 {
   const char *specs[] = {"stretch7:8", "jump2q1:16", "spheres7:8", "lap27:8"};
   for (int s = 0; s < 4; s++) {
-    ng_csr W;
-    double *b;
-    int64_t starts[65];
-    ng_context self;
-    ng_matrix As, A;
-    ng_precond Ps, P;
-    MPI_Comm c = MPI_COMM_SELF;
-    NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
-    ng_mpi_test_starts(W.nrows, 1, starts);
+    twin T;
     ng_options o = amg_options("-amg_coarsening classical");
-    NG_ASSERT_OK(ng_context_create_comm("cpu", &c, &self));
-    NG_ASSERT_OK(ng_matrix_create_csr(self, W.nrows, W.ncols, W.rowptr, W.col, W.val, &As));
-    NG_ASSERT_OK(ng_precond_create(self, o, As, &Ps));
-    NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
-    NG_ASSERT_OK(ng_precond_create(world, o, A, &P));
-    ng_amg *S = ng_amg_of(Ps), *M = ng_amg_of(P);
-    ck_assert_msg(S->nlevels == M->nlevels && M->nlevels >= 2, "%s: %d levels on one rank, %d here", specs[s],
-                  S->nlevels, M->nlevels);
+    twin_make(&T, specs[s], o);
     if (size > 1) {
-      check_transfer(S, M);
-      check_galerkin(M);
-      if (rank == 0) printf("%s classical: P, R and A_c agree with one rank (%d levels)\n", specs[s], M->nlevels);
+      check_transfer(T.S, T.M);
+      check_galerkin(T.M);
+      if (rank == 0) printf("%s classical: P, R and A_c agree with one rank (%d levels)\n", specs[s], T.M->nlevels);
     }
-    ng_status st = ng_precond_update(P, A);
+    ng_status st = ng_precond_update(T.P, T.A);
     ck_assert_int_eq(st, NG_ERR_UNSUPPORTED);
     ck_assert_msg(strstr(ng_last_error(), "classical") != NULL, "%s", ng_last_error());
     ng_error_clear();
-    ng_precond_destroy(P);
-    ng_precond_destroy(Ps);
-    ng_matrix_destroy(A);
-    ng_matrix_destroy(As);
-    ng_context_destroy(self);
+    twin_free(&T);
     ng_options_destroy(o);
-    ng_csr_free(&W);
-    free(b);
   }
   const char *hard[] = {"stretch7:12", "jump2q1:32", "bubbles7:12"};
   for (int k = 0; k < 3; k++) {
