@@ -212,8 +212,13 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   M->dist_aggregation = !strcmp(da, "coupled") ? NG_AMG_DIST_COUPLED : !strcmp(da, "uncoupled") ? NG_AMG_DIST_UNCOUPLED
                                                                                                  : NG_AMG_DIST_AUTO;
   int tel;
-  NG_CHECK(ng_options_get_int(opts, "amg_telescope_rows", &tel)); /* >= 0: checked by the options */
-  M->telescope_rows = tel;
+  NG_CHECK(ng_options_get_int(opts, "amg_telescope_rows", &tel));
+  if (tel < -1)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_telescope_rows %d must be -1 (the default), 0 (never) or a row count", tel);
+  /* -1: the GPU setup gathers the coarse levels onto rank 0's device below
+   * 2M rows (a one-rank GPU setup of them costs a few ms, their
+   * distributed setup a host algorithm's 100 ms: doc/performance.md) */
+  M->telescope_rows = tel == -1 ? (M->gpu_setup ? NG_AMG_TELESCOPE_GPU_ROWS : 0) : tel;
   NG_CHECK(read_threads(M, P->ctx, opts));
   if (M->carry_nullspace && (M->gpu_setup || P->ctx->size > 1))
     return NG_ERROR(NG_ERR_UNSUPPORTED,

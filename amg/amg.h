@@ -236,6 +236,9 @@ enum { NG_AMG_DIST_AUTO, NG_AMG_DIST_COUPLED, NG_AMG_DIST_UNCOUPLED };
  * a second coarse correction: -amg_cycle w and k. */
 #define ng_amg_hybrid(M) ((M)->cycle_gamma > 1 || (M)->kcycle)
 #define NG_AMG_UNCOUPLED_MIN_ROWS 20000
+/* -amg_telescope_rows -1 with the GPU setup: the first coarse level of at
+ * most this many rows in all is gathered onto rank 0 (amg_dist_telescope.c) */
+#define NG_AMG_TELESCOPE_GPU_ROWS 2000000
 
 typedef struct {
   int nlevels, max_levels;

@@ -11,14 +11,16 @@
  * device to device through the matrix transport), applies the nested AMG's
  * cycle there and sends the correction back (the plan's reverse). The
  * level's entries reach rank 0 through the same kind of plan
- * (dist/matrix_gather.c), and an update sends their values alone. The aim:
- * on GPUs a coarse level costs every exchange's latency at each smoothing
- * step and its distributed setup is a host algorithm. Measured on 4 H100s
- * (doc/performance.md) it does not pay yet: at lap27:256 the entries cross
- * in 0.4 ms, but the host work around them (the merge order, rank 0's
- * host CSR, 80 ms) and the one-rank setup of level 1's 360k rows (30-70
- * ms) cost more than the distributed levels they replace, so it is off by
- * default (-amg_telescope_rows 0). */
+ * (dist/matrix_gather.c), and an update sends their values alone. On
+ * GPUs each rank merges its rows on its device, the entries cross device
+ * to device and rank 0 builds the level as a device-only matrix there
+ * (its host copy only when a host reader asks: dist/matrix.c), which the
+ * one-rank GPU setup reads: on 2 H200s lap27:256's level 1 (356k rows,
+ * 8.3M entries) is gathered in 3 ms and set up in 13 ms, where its
+ * distributed setup, a host algorithm with GPU parts, took 100 ms. Hence
+ * the default with the GPU setup (-amg_telescope_rows -1: levels of at most
+ * NG_AMG_TELESCOPE_GPU_ROWS rows); never on CPUs, whose coupled hierarchy
+ * spreads the coarse work over the ranks. */
 #include "amg_dist.h"
 #include "../precond/precond.h"
 #include "../comm/halo.h"
@@ -115,19 +117,15 @@ static ng_status plans(telescope *T, ng_matrix A)
   return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
 }
 
-/* Rank 0: the one-rank context, matrix (taking W over) and AMG, with the
+/* Rank 0: the one-rank AMG on the gathered matrix T->A1, with the
  * hierarchy's options (no -amg_view of its own: ng_amg_dist_describe
  * prints it with the rest). */
-static ng_status nested_setup(telescope *T, ng_amg *M, ng_csr *W)
+static ng_status nested_setup(telescope *T, ng_amg *M)
 {
   ng_options o = NULL;
   double tt = ng_wtime();
-  NG_CHECK(ng_context_create_self(T->ctx, &T->sub));
-  ng_amg_trace(T->sub, "telescope: the one-rank context", 0, &tt);
   ng_status st = ng_options_copy(M->opts, &o);
   if (!st) st = ng_options_set(o, "amg_view", "0");
-  if (!st) st = ng_matrix_adopt_built(T->sub, W, &T->A1);
-  ng_amg_trace(T->sub, "telescope: the one-rank matrix", 0, &tt);
   if (!st) st = ng_precond_create(T->sub, o, T->A1, &T->N);
   ng_amg_trace(T->sub, "telescope: the one-rank AMG", 0, &tt);
   ng_options_destroy(o);
@@ -155,12 +153,18 @@ ng_status ng_amg_telescope_build(ng_precond Pc, ng_amg *M, int l)
     ng_amg_dist_trace(ctx, "telescope: the ranks met", &tt);
   }
   ng_matrix_gatherer *mg = NULL;
+  if (!st && ctx->rank == 0) st = ng_context_create_self(ctx, &T->sub);
   st = ng_matrix_gatherer_create(A, st, &mg); /* agreed there */
   if (T) T->mg = mg;
   ng_amg_dist_trace(ctx, "telescope: the entries' merge order and gather plan", &tt);
-  if (!st) st = ng_matrix_gather_csr_with(mg, A, st, &W);
+  if (!st && ng_matrix_gatherer_on_device(mg)) { /* GPUs: the gathered CSR made on rank 0's device */
+    st = ng_matrix_gather_device(mg, A, st, T->sub, &T->A1);
+  } else if (!st) {
+    st = ng_matrix_gather_csr_with(mg, A, st, &W);
+    if (!st && ctx->rank == 0) st = ng_matrix_adopt_built(T->sub, &W, &T->A1);
+  }
   ng_amg_dist_trace(ctx, "telescope: the level gathered onto rank 0", &tt);
-  if (!st && ctx->rank == 0) st = nested_setup(T, M, &W);
+  if (!st && ctx->rank == 0) st = nested_setup(T, M);
   ng_csr_free(&W);
   st = ng_comm_agree(ctx, st);
   ng_amg_dist_trace(ctx, "telescope: the one-rank AMG on rank 0", &tt);
@@ -182,12 +186,16 @@ ng_status ng_amg_telescope_refresh(ng_precond Pc, ng_amg *M, int l)
 {
   ng_context ctx = Pc->ctx;
   telescope *T = M->telescope;
-  ng_status st = ctx->rank == 0 && !T->val ? NG_MALLOC(T->val, T->nnz ? T->nnz : 1) : NG_SUCCESS;
+  ng_matrix A = ((ng_amg_dlevel *)M->dist)[l].A;
+  int dev = ng_matrix_gatherer_on_device(T->mg);
+  ng_status st = ctx->rank == 0 && !dev && !T->val ? NG_MALLOC(T->val, T->nnz ? T->nnz : 1) : NG_SUCCESS;
   st = ng_comm_agree(ctx, st);
   /* the level's pattern is the setup's (the distributed levels' update
-   * keeps theirs): its values alone, in the gathered CSR's order */
-  if (!st) st = ng_matrix_gather_values(T->mg, ((ng_amg_dlevel *)M->dist)[l].A, T->val);
-  if (!st && ctx->rank == 0) st = ng_matrix_update_values(T->A1, T->val);
+   * keeps theirs): its values alone, in the gathered CSR's order (on the
+   * device straight into the matrix's device CSR) */
+  if (!st && dev) st = ng_matrix_gather_values_device(T->mg, A, T->A1);
+  if (!st && !dev) st = ng_matrix_gather_values(T->mg, A, T->val);
+  if (!st && !dev && ctx->rank == 0) st = ng_matrix_update_values(T->A1, T->val);
   if (!st && ctx->rank == 0) st = ng_precond_update(T->N, T->A1);
   NG_CHECK(ng_comm_agree(ctx, st));
   return NG_SUCCESS;

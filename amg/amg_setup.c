@@ -28,11 +28,11 @@ static const ng_csr *level_matrix(ng_amg *M, ng_matrix A, int l) { return l ? &M
 
 ng_status ng_amg_level_host(ng_amg *M, int l)
 {
+  /* level 0: the matrix's host block (a device-only gathered level's comes
+   * down here: dist/matrix.c) */
+  if (l == 0 && M->L[0].s.matrix) NG_CHECK(ng_matrix_host_current(M->L[0].s.matrix));
 #ifdef NG_HAVE_CUDA
   if (l > 0 && M->L[l].host_stale) NG_CHECK(ng_amg_gpu_level_host(M, l));
-#else
-  (void)M;
-  (void)l;
 #endif
   return NG_SUCCESS;
 }

@@ -29,12 +29,10 @@
 #include "amg_kernels_cuda.cuh"
 #include "amg_dist_dx.cuh"
 
-/* spmv/csr_cuda.cu: CSR SpMV tables over device arrays / their arrays. */
+/* spmv/csr_cuda.cu: CSR SpMV tables over new device arrays (ng_csr_cuda_adopt: spmv/spmv.h). */
 extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
                                       ng_status (*fill)(void *arg, int32_t *rowptr, int32_t *col, double *val),
                                       void *arg, void **data);
-extern "C" ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr,
-                                       int32_t *col, double *val, void **data);
 
 #define TPB 256
 #define HC 512 /* hash slots per warp (power of two) */

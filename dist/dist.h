@@ -36,6 +36,10 @@ struct ng_matrix_s {
   double *halo_values;   /* n_halo received values, context memory */
   char format[32];
   int pinned;            /* local.val page-locked (ng_cuda_host_pin): 1 yes, -1 refused, 0 not tried */
+  /* a device-only one-rank matrix (ng_matrix_adopt_device): 2 the host
+   * block has its row offsets only, 1 its values are older than the
+   * device's, 0 current; ng_matrix_host_current makes it current */
+  int host_stale;
 };
 
 static inline const ng_spmv_ops *ng_matrix_csr_ops(const struct ng_matrix_s *A) { return A->csr_ops ? A->csr_ops : A->spmv; }
@@ -119,6 +123,31 @@ ng_status ng_matrix_gatherer_create(ng_matrix A, ng_status st, ng_matrix_gathere
 ng_status ng_matrix_gather_csr_with(ng_matrix_gatherer *g, ng_matrix A, ng_status st, ng_csr *W);
 ng_status ng_matrix_gather_values(ng_matrix_gatherer *g, ng_matrix A, double *val);
 void ng_matrix_gatherer_destroy(ng_matrix_gatherer *g);
+/* GPU contexts, collective: the gathered matrix made on rank 0's device,
+ * as a device-only one-rank matrix on sub (rank 0's one-rank context; *A1
+ * NULL elsewhere), when the gatherer merges on the device
+ * (ng_matrix_gatherer_on_device); then its values alone after A's changed
+ * (the host copy marked stale). */
+int ng_matrix_gatherer_on_device(const ng_matrix_gatherer *g);
+ng_status ng_matrix_gather_device(ng_matrix_gatherer *g, ng_matrix A, ng_status st, ng_context sub, ng_matrix *A1);
+ng_status ng_matrix_gather_values_device(ng_matrix_gatherer *g, ng_matrix A, ng_matrix A1);
+/* One rank (dist/matrix.c): a matrix over a device CSR table (ops, data:
+ * taken, also on failure) whose host block W has the row offsets only
+ * (taken); its columns and values come to the host when something asks
+ * (ng_matrix_host_current: the host setups and smoothers that read them). */
+ng_status ng_matrix_adopt_device(ng_context ctx, ng_csr *W, const ng_spmv_ops *ops, void *data, ng_matrix *A);
+ng_status ng_matrix_host_current(ng_matrix A);
+/* dist/matrix_gather_cuda.cu (CUDA builds): the merged rows on the device */
+typedef struct ng_gather_dev ng_gather_dev;
+ng_status ng_gather_dev_create(ng_matrix A, ng_gather_dev **d, int *ok);
+void ng_gather_dev_destroy(ng_gather_dev *d);
+ng_status ng_gather_dev_fill(ng_gather_dev *d, ng_matrix A, int cols, double *dst);
+ng_status ng_gather_dev_fill_csr(ng_gather_dev *d, ng_matrix A, int32_t *col, double *val);
+ng_status ng_gather_dev_cols(ng_context ctx, int64_t m, const double *src, int32_t *col);
+ng_status ng_gather_dev_alloc_csr(ng_context ctx, const int64_t *rowptr, int32_t n, int64_t nnz, int32_t **rp,
+                                  int32_t **col, double **val);
+void ng_gather_dev_free_csr(int32_t *rp, int32_t *col, double *val);
+ng_status ng_matrix_device_download(ng_matrix A, int cols);
 /* This rank alone on the parent's device, sharing its stream and handles
  * (dist/context.c): the one-rank context of a gathered AMG level. */
 ng_status ng_context_create_self(ng_context parent, ng_context *sub);

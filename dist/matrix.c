@@ -413,6 +413,54 @@ ng_status ng_matrix_adopt_built(ng_context ctx, ng_csr *W, ng_matrix *A)
   return NG_SUCCESS;
 }
 
+ng_status ng_matrix_adopt_device(ng_context ctx, ng_csr *W, const ng_spmv_ops *ops, void *data, ng_matrix *Aout)
+{
+  ng_matrix A = NULL;
+  ng_status st = ctx->size == 1 && W->nrows == W->ncols
+                     ? NG_CALLOC(A, 1)
+                     : NG_ERROR(NG_ERR_INTERNAL, "ng_matrix_adopt_device: a square matrix on one rank");
+  *Aout = NULL;
+  if (st) {
+    ops->destroy(data);
+    ng_csr_free(W);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  A->ctx = ctx;
+  A->n_global = A->n_col_global = W->nrows;
+  A->n_local = A->n_col_local = W->nrows;
+  A->local = *W; /* row offsets only: col and val NULL until ng_matrix_host_current */
+  A->nnz_global = W->nnz;
+  A->host_stale = 2;
+  memset(W, 0, sizeof(*W));
+  A->spmv = ops;
+  A->spmv_data = data;
+  snprintf(A->format, sizeof(A->format), "%s", ops->name);
+  st = ng_csr_alloc(&A->offrank, A->n_local, 0, 0); /* no halo columns, as adopt leaves it */
+  if (st) {
+    ng_matrix_destroy(A);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  *Aout = A;
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_host_current(ng_matrix A)
+{
+  if (!A->host_stale) return NG_SUCCESS;
+#ifdef NG_HAVE_CUDA
+  int whole = A->host_stale == 2;
+  if (whole) {
+    NG_CHECK(NG_MALLOC(A->local.col, A->local.nnz ? A->local.nnz : 1));
+    NG_CHECK(NG_MALLOC(A->local.val, A->local.nnz ? A->local.nnz : 1));
+  }
+  NG_CHECK(ng_matrix_device_download(A, whole));
+  A->host_stale = 0;
+  return NG_SUCCESS;
+#else
+  return NG_ERROR(NG_ERR_INTERNAL, "a device-only matrix in a build without CUDA");
+#endif
+}
+
 /* This rank's rows [starts[rank], starts[rank+1]) of a whole matrix W that
  * this rank holds (the one-rank case of matrix_from_root). */
 static ng_status matrix_from_local_copy(ng_context ctx, const ng_csr *W, const int64_t *starts, ng_matrix *A)
@@ -516,6 +564,7 @@ ng_status ng_matrix_update_values(ng_matrix A, const double *val)
 {
   NG_ASSERT_ARG(A && (val || A->nnz_global == 0), "ng_matrix_update_values: null argument");
   int64_t nloc = A->local.nnz, nnz = nloc + A->offrank.nnz;
+  NG_CHECK(ng_matrix_host_current(A)); /* a device-only matrix: its host arrays first */
   /* all checked before any is written: a refused update leaves A as it was */
   int64_t bad = first_nonfinite(val, nnz);
   if (bad >= 0) return NG_ERROR(NG_ERR_NUMERIC, "new value %lld is not finite", (long long)bad);
@@ -678,6 +727,7 @@ ng_status ng_matrix_write_mtx(ng_matrix A, const char *path)
   if (A->ctx->size > 1)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "ng_matrix_write_mtx: writing a matrix spread over %d ranks is not supported yet",
                     A->ctx->size);
+  NG_CHECK(ng_matrix_host_current(A));
   NG_CHECK(ng_mmio_write_csr(path, &A->local));
   return NG_SUCCESS;
 }

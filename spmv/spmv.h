@@ -60,6 +60,10 @@ const char *const *ng_spmv_names(int on_gpu);
  * other width (callers try one, then the other). */
 ng_status ng_csr_cuda_arrays(const ng_spmv_ops *ops, void *data, int32_t **rowptr, int32_t **col, double **val);
 ng_status ng_csr_cuda_arrays64(const ng_spmv_ops *ops, void *data, int64_t **rowptr, int32_t **col, double **val);
+/* A csr_cuda table over device arrays made by the caller (32-bit row
+ * offsets): it owns them on success, the caller keeps them on failure. */
+ng_status ng_csr_cuda_adopt(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz, int32_t *rowptr, int32_t *col,
+                            double *val, void **data);
 
 /* The options of spmv/ (spmv_options.c): -format, -csr_spmv_alg, the
  * formats' default limits and -format auto's pruning; the CSR algorithm in

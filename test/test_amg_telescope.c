@@ -5,7 +5,8 @@
  * ("gpu": skipped without a device).
  *  - the gather: a distributed matrix gathered onto rank 0 is the matrix
  *    it was made from, byte for byte, on even and uneven partitions (with
- *    empty ranks);
+ *    empty ranks); on GPUs also the device-only matrix made on rank 0's
+ *    device, and its values after an update;
  *  - the coarse solve: the hierarchy ends at the gathered level, and its
  *    coarse solve x = N(b) equals, gathered, the cycle of a one-rank AMG
  *    built separately on rank 0 from that level with the same options (bit
@@ -49,6 +50,65 @@ START_TEST(gather_is_the_matrix)
       } else
         ck_assert_int_eq(G.nnz, 0);
       ng_csr_free(&G);
+      ng_matrix_destroy(A);
+    }
+    ng_csr_free(&W);
+  }
+}
+END_TEST
+
+/* On a GPU context the gatherer merges on the device and rank 0 gets a
+ * device-only one-rank matrix: its host copy, fetched on demand, is the
+ * matrix byte for byte, and so after new values (twice the old) move by
+ * the values-only pass. On a CPU context the gatherer stays on the host. */
+START_TEST(device_gather_is_the_matrix)
+{
+  const char *specs[] = {"lap27:10", "aniso27:9"};
+  for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
+    ng_csr W;
+    double *b = NULL;
+    NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
+    free(b);
+    for (int random = 0; random < 2; random++) {
+      int64_t starts[65];
+      ng_mpi_test_starts(W.nrows, random, starts);
+      ng_matrix A, A1 = NULL;
+      ng_context self = NULL;
+      ng_matrix_gatherer *g = NULL;
+      NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
+      NG_ASSERT_OK(ng_matrix_gatherer_create(A, NG_SUCCESS, &g));
+      ck_assert_int_eq(ng_matrix_gatherer_on_device(g), world->on_gpu);
+      if (!world->on_gpu) {
+        ng_matrix_gatherer_destroy(g);
+        ng_matrix_destroy(A);
+        continue;
+      }
+      if (rank == 0) NG_ASSERT_OK(ng_context_create_self(world, &self));
+      NG_ASSERT_OK(ng_matrix_gather_device(g, A, NG_SUCCESS, self, &A1));
+      ck_assert_int_eq(A1 != NULL, rank == 0);
+      if (rank == 0) {
+        ck_assert_int_eq(A1->host_stale, 2);
+        NG_ASSERT_OK(ng_matrix_host_current(A1));
+        ck_assert_int_eq((int)A1->local.nnz, (int)W.nnz);
+        ck_assert_msg(!memcmp(A1->local.rowptr, W.rowptr, ((size_t)W.nrows + 1) * 8), "%s: row pointers", specs[s]);
+        ck_assert_msg(!memcmp(A1->local.col, W.col, (size_t)W.nnz * 4), "%s: columns", specs[s]);
+        ck_assert_msg(!memcmp(A1->local.val, W.val, (size_t)W.nnz * 8), "%s: values", specs[s]);
+      }
+      int64_t p0 = W.rowptr[starts[rank]], cnt = W.rowptr[starts[rank + 1]] - p0;
+      double *v2 = malloc(((size_t)cnt + 1) * 8);
+      for (int64_t p = 0; p < cnt; p++) v2[p] = 2.0 * W.val[p0 + p];
+      NG_ASSERT_OK(ng_matrix_update_values(A, v2));
+      NG_ASSERT_OK(ng_matrix_gather_values_device(g, A, A1));
+      if (rank == 0) {
+        ck_assert_int_eq(A1->host_stale, 1);
+        NG_ASSERT_OK(ng_matrix_host_current(A1));
+        for (int64_t p = 0; p < W.nnz; p++)
+          ck_assert_msg(A1->local.val[p] == 2.0 * W.val[p], "%s: new value %lld", specs[s], (long long)p);
+      }
+      free(v2);
+      ng_matrix_destroy(A1);
+      ng_context_destroy(self);
+      ng_matrix_gatherer_destroy(g);
       ng_matrix_destroy(A);
     }
     ng_csr_free(&W);
@@ -256,6 +316,7 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("amg_telescope");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, gather_is_the_matrix);
+  tcase_add_test(tc, device_gather_is_the_matrix);
   tcase_add_test(tc, coarse_solve_is_the_nested_cycle);
   tcase_add_test(tc, pcg_converges);
   tcase_add_test(tc, w_cycle_and_bad_option);
