@@ -54,7 +54,8 @@ static ng_status p_rows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_c
 }
 
 typedef struct {
-  int32_t nI, *I;       /* own rows with off-rank couplings */
+  int32_t nI;
+  const int32_t *I;     /* own rows with off-rank couplings (the matrix's: ng_matrix_coupled_rows) */
   ng_csr PI;            /* their P rows */
   ng_csr Psend;         /* P rows of the plan's send list, in its order */
   int64_t *hrp, *hgc;   /* P_halo: rows of A's halo columns, global coarse columns */
@@ -66,7 +67,6 @@ typedef struct {
 
 static void iface_free(iface *F)
 {
-  ng_free(F->I);
   ng_csr_free(&F->PI);
   ng_csr_free(&F->Psend);
   ng_free(F->hrp);
@@ -155,10 +155,7 @@ static ng_status interface(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_
   *orp = *ogc = NULL;
   *oval = NULL;
   double tt = ng_wtime();
-  ng_status st = NG_MALLOC(F.I, A->n_local ? A->n_local : 1);
-  if (!st && A->n_halo)
-    for (int32_t i = 0; i < A->n_local; i++)
-      if (O->rowptr[i + 1] > O->rowptr[i]) F.I[F.nI++] = i;
+  ng_status st = ng_matrix_coupled_rows(A, &F.I, &F.nI);
   if (!st) st = p_rows(M, l, F.I, F.nI, &F.PI);
   ng_amg_dist_trace(ctx, "uncoupled: boundary rows of P downloaded", &tt);
   st = halo_p(ctx, M, l, A, cbegin, &F, st); /* agreed there */
@@ -245,37 +242,34 @@ out:
 
 /* Each own row's off-rank couplings summed in row order (the rows that have
  * any: rows[], vals[], *cnt), and the host's whole array L->lump. */
-static ng_status lump_rows(ng_matrix A, ng_amg_level *L, int host, int32_t **rows, double **vals, int32_t *cnt)
+static ng_status lump_rows(ng_matrix A, ng_amg_level *L, int host, const int32_t **rows, double **vals, int32_t *cnt)
 {
   const ng_csr *O = &A->offrank;
-  int32_t n = A->n_local, k = 0;
-  *rows = NULL;
+  int32_t n = A->n_local;
   *vals = NULL;
-  NG_CHECK(NG_MALLOC(*rows, n ? n : 1));
-  NG_CHECK(NG_MALLOC(*vals, n ? n : 1));
+  NG_CHECK(ng_matrix_coupled_rows(A, rows, cnt));
+  NG_CHECK(NG_MALLOC(*vals, *cnt ? *cnt : 1));
   if (host && !L->lump) NG_CHECK(NG_MALLOC(L->lump, n ? n : 1));
   if (host) memset(L->lump, 0, (size_t)n * sizeof(double));
-  for (int32_t i = 0; A->n_halo && i < n; i++) {
-    if (O->rowptr[i + 1] == O->rowptr[i]) continue;
+  for (int32_t k = 0; k < *cnt; k++) {
+    int32_t i = (*rows)[k];
     double s = 0.0;
     for (int64_t p = O->rowptr[i]; p < O->rowptr[i + 1]; p++) s += O->val[p];
-    (*rows)[k] = i;
-    (*vals)[k++] = s;
+    (*vals)[k] = s;
     if (host) L->lump[i] = s;
   }
-  *cnt = k;
   return NG_SUCCESS;
 }
 
 static ng_status set_lump(ng_amg *M, int l, ng_matrix A, int gpu)
 {
-  int32_t *rows = NULL, cnt = 0;
+  const int32_t *rows = NULL;
+  int32_t cnt = 0;
   double *vals = NULL;
   ng_status st = lump_rows(A, &M->L[l], !gpu, &rows, &vals, &cnt);
 #ifdef NG_HAVE_CUDA
   if (!st && gpu) st = ng_amg_gpu_lump(M, l, rows, vals, cnt);
 #endif
-  ng_free(rows);
   ng_free(vals);
   return st;
 }

@@ -34,6 +34,7 @@ struct ng_matrix_s {
    * the setups (AMG, coloring) the CSR either way. */
   const ng_spmv_ops *csr_ops; void *csr_data;
   double *halo_values;   /* n_halo received values, context memory */
+  int32_t *coupled, n_coupled; /* own rows with off-rank entries, ascending (ng_matrix_coupled_rows; NULL: not made) */
   char format[32];
   int pinned;            /* local.val page-locked (ng_cuda_host_pin): 1 yes, -1 refused, 0 not tried */
   /* a device-only one-rank matrix (ng_matrix_adopt_device): 2 the host
@@ -137,6 +138,10 @@ ng_status ng_matrix_gather_values_device(ng_matrix_gatherer *g, ng_matrix A, ng_
  * (ng_matrix_host_current: the host setups and smoothers that read them). */
 ng_status ng_matrix_adopt_device(ng_context ctx, ng_csr *W, const ng_spmv_ops *ops, void *data, ng_matrix *A);
 ng_status ng_matrix_host_current(ng_matrix A);
+/* The own rows with entries in the off-rank block, ascending: made on the
+ * first call (a pass over the block's row offsets, 67 MB at 8.4M rows) and
+ * kept with the matrix, whose pattern does not change (dist/matrix.c). */
+ng_status ng_matrix_coupled_rows(ng_matrix A, const int32_t **rows, int32_t *cnt);
 /* dist/matrix_gather_cuda.cu (CUDA builds): the merged rows on the device */
 typedef struct ng_gather_dev ng_gather_dev;
 ng_status ng_gather_dev_create(ng_matrix A, ng_gather_dev **d, int *ok);

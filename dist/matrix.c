@@ -444,6 +444,23 @@ ng_status ng_matrix_adopt_device(ng_context ctx, ng_csr *W, const ng_spmv_ops *o
   return NG_SUCCESS;
 }
 
+ng_status ng_matrix_coupled_rows(ng_matrix A, const int32_t **rows, int32_t *cnt)
+{
+  if (!A->coupled) {
+    const ng_csr *O = &A->offrank;
+    int32_t n = A->n_local, k = 0;
+    for (int32_t i = 0; A->n_halo && i < n; i++) k += O->rowptr[i + 1] > O->rowptr[i];
+    NG_CHECK(NG_MALLOC(A->coupled, k ? k : 1));
+    k = 0;
+    for (int32_t i = 0; A->n_halo && i < n; i++)
+      if (O->rowptr[i + 1] > O->rowptr[i]) A->coupled[k++] = i;
+    A->n_coupled = k;
+  }
+  *rows = A->coupled;
+  *cnt = A->n_coupled;
+  return NG_SUCCESS;
+}
+
 ng_status ng_matrix_host_current(ng_matrix A)
 {
   if (!A->host_stale) return NG_SUCCESS;
@@ -768,6 +785,7 @@ ng_status ng_matrix_destroy(ng_matrix A)
   ng_csr_free(&A->local);
   ng_csr_free(&A->offrank);
   ng_free(A->halo_gcol);
+  ng_free(A->coupled);
   ng_free(A->value_map);
   ng_free(A);
   return NG_SUCCESS;
