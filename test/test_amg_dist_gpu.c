@@ -133,8 +133,10 @@ START_TEST(hierarchy_equal_host)
       snprintf(what, sizeof(what), "%s (%s partition)", specs[s], random ? "random" : "even");
       ng_matrix A;
       NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
-      ng_precond Pg = ng_test_amg(world, A, "-amg_setup gpu -amg_gpu_min_rows 0 -amg_coarse_size 20");
-      ng_precond Ph = ng_test_amg(world, A, "-amg_setup host -amg_coarse_size 20");
+      /* the distributed levels both ways (the GPU setup would gather the
+       * coarse levels onto rank 0 by default: test_amg_telescope's part) */
+      ng_precond Pg = ng_test_amg(world, A, "-amg_setup gpu -amg_gpu_min_rows 0 -amg_coarse_size 20 -amg_telescope_rows 0");
+      ng_precond Ph = ng_test_amg(world, A, "-amg_setup host -amg_coarse_size 20 -amg_telescope_rows 0");
       compare_hierarchies(Pg, Ph, what);
       /* new values: the diagonal + 1 */
       int64_t p0 = W.rowptr[starts[rank]], p1 = W.rowptr[starts[rank + 1]];
