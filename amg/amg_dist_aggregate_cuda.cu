@@ -25,6 +25,7 @@
 #include <math.h>
 #include "amg_kernels_cuda.cuh"
 #include "amg_dist_dx.cuh"
+#include "../dist/matrix_rows_cuda.cuh"
 
 /* ---- kernels (one thread per row unless the name ends in _g) ------------- */
 static __global__ void k_xrp(int32_t n, const int64_t *Lrp, const int64_t *Orp, int64_t *Xrp)
@@ -34,33 +35,17 @@ static __global__ void k_xrp(int32_t n, const int64_t *Lrp, const int64_t *Orp, 
 }
 
 /* Row i of X: halo columns below the own rows, own columns, halo columns
- * above; *unsorted = 1 when a block's row is not ascending. */
+ * above (dist/matrix_rows_cuda.cuh); *unsorted = 1 when a block's row is
+ * not ascending. */
 static __global__ void k_xfill(int32_t n, int32_t nlow, const int64_t *Lrp, const int32_t *Lcol, const double *Lval,
-                               const int64_t *Orp, const int32_t *Ocol, const double *Oval, const int64_t *Xrp,
-                               int32_t *Xcol, double *Xval, int *unsorted)
+                               const int64_t *Orp, const int32_t *Ocol, const double *Oval, int32_t *Xcol,
+                               double *Xval, int *unsorted)
 {
   ROW_LOOP(n) {
-    int64_t p = Xrp[i], k = Orp ? Orp[i] : 0, ke = Orp ? Orp[i + 1] : 0;
-    int32_t prev_o = -1, prev_l = -1;
-    bool sorted = true;
-    for (; k < ke && Ocol[k] < nlow; k++, p++) {
-      sorted &= Ocol[k] > prev_o;
-      prev_o = Ocol[k];
-      Xcol[p] = n + Ocol[k];
-      Xval[p] = Oval[k];
-    }
-    for (int64_t q = Lrp[i]; q < Lrp[i + 1]; q++, p++) {
-      sorted &= Lcol[q] > prev_l;
-      prev_l = Lcol[q];
-      Xcol[p] = Lcol[q];
-      Xval[p] = Lval[q];
-    }
-    for (; k < ke; k++, p++) {
-      sorted &= Ocol[k] > prev_o;
-      prev_o = Ocol[k];
-      Xcol[p] = n + Ocol[k];
-      Xval[p] = Oval[k];
-    }
+    bool sorted = ng_merged_row(i, nlow, Lrp, Lcol, Orp, Ocol, [=](int64_t p, int halo, int32_t c, int64_t k) {
+      Xcol[p] = halo ? n + c : c;
+      Xval[p] = halo ? Oval[k] : Lval[k];
+    });
     if (!sorted) atomicExch(unsorted, 1);
   }
 }
@@ -267,8 +252,8 @@ static ng_status extended(dagg *d, int *ok)
   int32_t n = d->n, nlow = 0, f[2] = {0, 0};
   while (nlow < d->nh && A->halo_gcol[nlow] < A->row_begin) nlow++;
   k_xrp<<<blocks((int64_t)n + 1), TPB, 0, d->s>>>(n, d->Lrp, d->Orp, d->Xrp);
-  k_xfill<<<blocks(n), TPB, 0, d->s>>>(n, nlow, d->Lrp, d->Lcol, d->Lval, d->Orp, d->Ocol, d->Oval, d->Xrp, d->Xcol,
-                                        d->Xval, d->flag);
+  k_xfill<<<blocks(n), TPB, 0, d->s>>>(n, nlow, d->Lrp, d->Lcol, d->Lval, d->Orp, d->Ocol, d->Oval, d->Xcol, d->Xval,
+                                        d->flag);
   k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, d->s>>>(n, d->Xrp, d->Xcol, d->Xval, d->sd, d->flag + 1);
   NG_CUDA_LAUNCH_CHECK();
   NG_CUDA_CHECK(cudaMemcpyAsync(f, d->flag, 2 * sizeof(int), cudaMemcpyDeviceToHost, d->s));
@@ -419,7 +404,7 @@ extern "C" ng_status ng_amg_dx_values(void *dx, ng_matrix A)
   if (!st) {
     int *junk = x->flag; /* an update keeps the patterns: the sortedness flag is not read */
     k_xfill<<<blocks(x->n), TPB, 0, s>>>(x->n, x->nlow, x->Lrp, x->Lcol, x->Lval ? x->Lval : lv, x->nh ? x->Orp : NULL, x->Ocol, ov,
-                                          x->Xrp, x->Xcol, x->Xval, junk);
+                                          x->Xcol, x->Xval, junk);
     if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess)
       st = NG_ERROR(NG_ERR_CUDA, "AMG GPU update: refilling the rows failed");
   }

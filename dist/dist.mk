@@ -5,3 +5,4 @@ libnagare_la_SOURCES += dist/dist.h dist/dist_options.c dist/context.c dist/matr
 if NG_CUDA
 libnagare_la_SOURCES += dist/matrix_gather_cuda.cu
 endif
+EXTRA_DIST += dist/matrix_rows_cuda.cuh

@@ -10,6 +10,7 @@
  * device-only matrix (ng_matrix_adopt_device). */
 #include "cuda_internal.h"
 #include "dist.h"
+#include "matrix_rows_cuda.cuh"
 
 #define GTPB 256
 
@@ -38,42 +39,22 @@ __global__ void k_widen_rp(int32_t n, const int32_t *rp, int64_t *out)
     out[i] = rp[i];
 }
 
-/* Row i's entries in global column order, starting at Lrp[i] + Orp[i];
- * what: 0 values into dval, 1 global columns into dval (as doubles: exact
- * below 2^53), 2 global columns into icol and values into ival, 3 nothing
- * (the order check alone). *unsorted = 1 when a block's row is not
- * ascending. */
+/* Row i's entries in global column order (matrix_rows_cuda.cuh), starting
+ * at Lrp[i] + Orp[i]; what: 0 values into dval, 1 global columns into dval
+ * (as doubles: exact below 2^53), 2 global columns into icol and values
+ * into ival, 3 nothing (the order check alone). *unsorted = 1 when a
+ * block's row is not ascending. */
 __global__ void k_gather_rows(int32_t n, int32_t nlow, int64_t col_begin, const int64_t *Lrp, const int32_t *Lcol,
                               const double *Lval, const int64_t *Orp, const int32_t *Ocol, const double *Oval,
                               const int64_t *hg, int what, double *dval, int32_t *icol, double *ival, int *unsorted)
 {
   for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    int64_t k = Orp ? Orp[i] : 0, ke = Orp ? Orp[i + 1] : 0, p = Lrp[i] + k;
-    int32_t prev_o = -1, prev_l = -1;
-    bool sorted = true;
-#define PUT(g, v)                                                                                                      \
-  do {                                                                                                                 \
-    if (what == 0) dval[p] = (v);                                                                                      \
-    else if (what == 1) dval[p] = (double)(g);                                                                         \
-    else if (what == 2) icol[p] = (int32_t)(g), ival[p] = (v);                                                         \
-    p++;                                                                                                               \
-  } while (0)
-    for (; k < ke && Ocol[k] < nlow; k++) {
-      sorted &= Ocol[k] > prev_o;
-      prev_o = Ocol[k];
-      PUT(hg[Ocol[k]], Oval ? Oval[k] : 0.0);
-    }
-    for (int64_t q = Lrp[i]; q < Lrp[i + 1]; q++) {
-      sorted &= Lcol[q] > prev_l;
-      prev_l = Lcol[q];
-      PUT(col_begin + Lcol[q], Lval[q]);
-    }
-    for (; k < ke; k++) {
-      sorted &= Ocol[k] > prev_o;
-      prev_o = Ocol[k];
-      PUT(hg[Ocol[k]], Oval ? Oval[k] : 0.0);
-    }
-#undef PUT
+    bool sorted = ng_merged_row(i, nlow, Lrp, Lcol, Orp, Ocol, [=](int64_t p, int halo, int32_t c, int64_t k) {
+      int64_t g = halo ? hg[c] : col_begin + c;
+      if (what == 0) dval[p] = halo ? Oval[k] : Lval[k];
+      else if (what == 1) dval[p] = (double)g;
+      else if (what == 2) icol[p] = (int32_t)g, ival[p] = halo ? Oval[k] : Lval[k];
+    });
     if (!sorted) *unsorted = 1;
   }
 }
