@@ -28,7 +28,8 @@
 
 typedef struct {
   int32_t n, nh, nd;  /* own rows, halo columns, distance-two columns */
-  int64_t *d2;        /* the distance-two columns' global indices, sorted */
+  ng_index_map hmap;  /* the halo columns (A->halo_gcol, sorted) -> 0..nh */
+  ng_index_map d2;    /* the distance-two columns' global indices (d2.sorted) -> 0..nd */
   int64_t *grp, *ggc; /* own rows over global columns (sent to the neighbours) */
   double *gval;
   int64_t *hrp, *hgc; /* the halo rows as received */
@@ -39,7 +40,8 @@ typedef struct {
 
 static void ext_free(ext_level *X)
 {
-  ng_free(X->d2);
+  ng_index_map_free(&X->hmap);
+  ng_index_map_free(&X->d2);
   ng_free(X->grp);
   ng_free(X->ggc);
   ng_free(X->gval);
@@ -51,30 +53,18 @@ static void ext_free(ext_level *X)
   ng_graph_free(&X->T);
 }
 
-/* Index of g in the sorted v[0, n), or -1. */
-static int64_t find(const int64_t *v, int64_t n, int64_t g)
-{
-  int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (v[mid] < g) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n && v[lo] == g ? lo : -1;
-}
-
 /* Global index g -> E's index (own, halo, then distance two). */
 static int32_t ext_index(ng_matrix A, const ext_level *X, int64_t g)
 {
   if (g >= A->row_begin && g < A->row_begin + X->n) return (int32_t)(g - A->row_begin);
-  int64_t k = find(A->halo_gcol, X->nh, g);
-  if (k >= 0) return X->n + (int32_t)k;
-  return X->n + X->nh + (int32_t)find(X->d2, X->nd, g);
+  int32_t k = ng_index_map_find(&X->hmap, g);
+  if (k >= 0) return X->n + k;
+  return X->n + X->nh + ng_index_map_find(&X->d2, g);
 }
 
 static int64_t global_of(ng_matrix A, const ext_level *X, int32_t e)
 {
-  return e < X->n ? A->row_begin + e : e < X->n + X->nh ? A->halo_gcol[e - X->n] : X->d2[e - X->n - X->nh];
+  return e < X->n ? A->row_begin + e : e < X->n + X->nh ? A->halo_gcol[e - X->n] : X->d2.sorted[e - X->n - X->nh];
 }
 
 /* Own rows over global columns, the halo rows fetched, the distance-two
@@ -89,16 +79,16 @@ static ng_status build_ext(ng_matrix A, ext_level *X)
   if (!st) st = NG_MALLOC(X->ggc, nnz ? nnz : 1);
   if (!st) st = NG_MALLOC(X->gval, nnz ? nnz : 1);
   if (!st) st = NG_MALLOC(X->hrp, (size_t)nh + 1);
-  if (!st) { /* each row's two blocks merged by global column (both ascend) */
-    int64_t p = 0;
+  if (!st) { /* each row's two blocks merged by global column (dist/matrix.c) */
+    int64_t p = 0, *src = X->ggc; /* the row's entries named in place, then replaced by their columns */
     X->grp[0] = 0;
     for (int32_t i = 0; i < n; i++) {
-      int64_t a = L->rowptr[i], ae = L->rowptr[i + 1], b = nh ? O->rowptr[i] : 0, be = nh ? O->rowptr[i + 1] : 0;
-      for (; a < ae || b < be; p++) {
-        int64_t ga = a < ae ? A->col_begin + L->col[a] : INT64_MAX, gb = b < be ? A->halo_gcol[O->col[b]] : INT64_MAX;
-        X->ggc[p] = ga <= gb ? ga : gb;
-        X->gval[p] = ga <= gb ? L->val[a++] : O->val[b++];
+      int64_t k = ng_matrix_merged_row(A, i, src + p);
+      for (int64_t q = p; q < p + k; q++) {
+        X->gval[q] = ng_matrix_entry_val(A, src[q]);
+        X->ggc[q] = ng_matrix_entry_gcol(A, src[q]);
       }
+      p += k;
       X->grp[i + 1] = p;
     }
   }
@@ -111,17 +101,19 @@ static ng_status build_ext(ng_matrix A, ext_level *X)
                               X->hgc, X->hval); /* agrees st */
   NG_CHECK(st);
   /* the halo rows' columns neither own nor halo: sorted, distinct */
-  NG_CHECK(NG_MALLOC(X->d2, hn ? hn : 1));
+  int64_t *far = NULL;
+  NG_CHECK(ng_index_map_build(&X->hmap, A->halo_gcol, nh));
+  NG_CHECK(NG_MALLOC(far, hn ? hn : 1));
   for (int64_t p = 0; p < hn; p++) {
     int64_t g = X->hgc[p];
-    if ((g < A->row_begin || g >= A->row_begin + n) && find(A->halo_gcol, nh, g) < 0) X->d2[nd++] = g;
+    if ((g < A->row_begin || g >= A->row_begin + n) && ng_index_map_find(&X->hmap, g) < 0) far[nd++] = g;
   }
-  qsort(X->d2, (size_t)nd, sizeof(int64_t), ng_cmp_int64);
-  int64_t m = 0;
-  for (int64_t q = 0; q < nd; q++)
-    if (q == 0 || X->d2[q] != X->d2[q - 1]) X->d2[m++] = X->d2[q];
-  if ((int64_t)n + nh + m > INT32_MAX) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG: a rank's extended level exceeds int32");
-  X->nd = (int32_t)m;
+  st = ng_index_map_build(&X->d2, far, nd);
+  ng_free(far);
+  NG_CHECK(st);
+  if ((int64_t)n + nh + X->d2.n > INT32_MAX)
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG: a rank's extended level exceeds int32");
+  X->nd = X->d2.n;
   int32_t N = n + nh + X->nd;
   NG_CHECK(ng_csr_alloc(&X->E, N, N, nnz + hn));
   int64_t p = 0;
@@ -251,14 +243,18 @@ static ng_status coarse_numbers(ng_matrix A, ext_level *X, int8_t *cf, int64_t *
  * D->pcol (sorted, D->pm of them), as ng_amg_dist_prolong leaves them. */
 static ng_status compact(ng_csr *Pg, ng_amg_dlevel *D)
 {
-  int64_t nnz = Pg->nnz, m = 0;
-  NG_CHECK(NG_MALLOC(D->pcol, nnz ? nnz : 1));
-  for (int64_t p = 0; p < nnz; p++) D->pcol[p] = Pg->col[p];
-  qsort(D->pcol, (size_t)nnz, sizeof(int64_t), ng_cmp_int64);
-  for (int64_t q = 0; q < nnz; q++)
-    if (q == 0 || D->pcol[q] != D->pcol[q - 1]) D->pcol[m++] = D->pcol[q];
-  D->pm = (int32_t)m;
-  for (int64_t p = 0; p < nnz; p++) Pg->col[p] = (int32_t)find(D->pcol, m, Pg->col[p]);
+  int64_t nnz = Pg->nnz, *g = NULL;
+  ng_index_map cm = {0};
+  NG_CHECK(NG_MALLOC(g, nnz ? nnz : 1));
+  for (int64_t p = 0; p < nnz; p++) g[p] = Pg->col[p];
+  ng_status st = ng_index_map_build(&cm, g, nnz);
+  ng_free(g);
+  NG_CHECK(st);
+  for (int64_t p = 0; p < nnz; p++) Pg->col[p] = ng_index_map_find(&cm, Pg->col[p]);
+  D->pcol = cm.sorted; /* taken */
+  D->pm = cm.n;
+  cm.sorted = NULL;
+  ng_index_map_free(&cm);
   Pg->ncols = D->pm;
   D->Pc = *Pg;
   memset(Pg, 0, sizeof(*Pg));

@@ -142,6 +142,20 @@ ng_status ng_matrix_host_current(ng_matrix A);
  * first call (a pass over the block's row offsets, 67 MB at 8.4M rows) and
  * kept with the matrix, whose pattern does not change (dist/matrix.c). */
 ng_status ng_matrix_coupled_rows(ng_matrix A, const int32_t **rows, int32_t *cnt);
+/* Row i's entries in global column order (dist/matrix.c): src[0, count)
+ * names each one, k >= 0 the local block's entry k, k < 0 the off-rank
+ * block's entry -1 - k; both blocks ascend in column (a row out of order,
+ * not made by this library, is sorted). The device twin is
+ * dist/matrix_rows_cuda.cuh. */
+int64_t ng_matrix_merged_row(ng_matrix A, int32_t i, int64_t *src);
+static inline int64_t ng_matrix_entry_gcol(const struct ng_matrix_s *A, int64_t s)
+{
+  return s >= 0 ? A->col_begin + A->local.col[s] : A->halo_gcol[A->offrank.col[-1 - s]];
+}
+static inline double ng_matrix_entry_val(const struct ng_matrix_s *A, int64_t s)
+{
+  return s >= 0 ? A->local.val[s] : A->offrank.val[-1 - s];
+}
 /* dist/matrix_gather_cuda.cu (CUDA builds): the merged rows on the device */
 typedef struct ng_gather_dev ng_gather_dev;
 ng_status ng_gather_dev_create(ng_matrix A, ng_gather_dev **d, int *ok);

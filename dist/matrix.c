@@ -444,6 +444,26 @@ ng_status ng_matrix_adopt_device(ng_context ctx, ng_csr *W, const ng_spmv_ops *o
   return NG_SUCCESS;
 }
 
+int64_t ng_matrix_merged_row(ng_matrix A, int32_t i, int64_t *src)
+{
+  const ng_csr *L = &A->local, *O = &A->offrank;
+  int64_t a = L->rowptr[i], ae = L->rowptr[i + 1], k = 0;
+  int64_t b = A->n_halo ? O->rowptr[i] : 0, be = A->n_halo ? O->rowptr[i + 1] : 0;
+  while (a < ae || b < be) {
+    int64_t ga = a < ae ? A->col_begin + L->col[a] : INT64_MAX;
+    int64_t gb = b < be ? A->halo_gcol[O->col[b]] : INT64_MAX;
+    src[k++] = ga <= gb ? a++ : -1 - b++;
+  }
+  /* a block out of column order (not made by this library): sorted here */
+  for (int64_t q = 1; q < k; q++)
+    for (int64_t r = q; r > 0 && ng_matrix_entry_gcol(A, src[r - 1]) > ng_matrix_entry_gcol(A, src[r]); r--) {
+      int64_t t = src[r];
+      src[r] = src[r - 1];
+      src[r - 1] = t;
+    }
+  return k;
+}
+
 ng_status ng_matrix_coupled_rows(ng_matrix A, const int32_t **rows, int32_t *cnt)
 {
   if (!A->coupled) {

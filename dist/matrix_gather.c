@@ -27,33 +27,6 @@ struct ng_matrix_gatherer {
   ng_gather_dev *dev;         /* GPU contexts: the rows merged on the device (src unused); NULL: on the host */
 };
 
-/* Row i's entries in global column order: the local block's (column
- * col_begin + c) and the off-rank block's (halo_gcol), merged (both blocks
- * are sorted by column; the halo columns ascend). */
-static int64_t gcol_of(ng_matrix A, int64_t s)
-{
-  return s >= 0 ? A->col_begin + A->local.col[s] : A->halo_gcol[A->offrank.col[-1 - s]];
-}
-
-static void merge_row(ng_matrix A, int32_t i, int64_t *src)
-{
-  const ng_csr *L = &A->local, *O = &A->offrank;
-  int64_t a = L->rowptr[i], ae = L->rowptr[i + 1], k = 0;
-  int64_t b = A->n_halo ? O->rowptr[i] : 0, be = A->n_halo ? O->rowptr[i + 1] : 0;
-  while (a < ae || b < be) {
-    int64_t ga = a < ae ? A->col_begin + L->col[a] : INT64_MAX;
-    int64_t gb = b < be ? A->halo_gcol[O->col[b]] : INT64_MAX;
-    src[k++] = ga <= gb ? a++ : -1 - b++;
-  }
-  /* a block out of column order (not made by this library): sorted here */
-  for (int64_t q = 1; q < k; q++)
-    for (int64_t r = q; r > 0 && gcol_of(A, src[r - 1]) > gcol_of(A, src[r]); r--) {
-      int64_t t = src[r];
-      src[r] = src[r - 1];
-      src[r - 1] = t;
-    }
-}
-
 void ng_matrix_gatherer_destroy(ng_matrix_gatherer *g)
 {
   if (!g) return;
@@ -92,7 +65,7 @@ static ng_status merge_order(ng_matrix A, ng_matrix_gatherer *g, ng_status st)
 #endif
   if (!st && !g->dev) st = NG_MALLOC(g->src, g->nnz ? g->nnz : 1);
   for (int32_t i = 0; !st && !g->dev && i < A->n_local; i++) /* merged row i starts where the two blocks' rows i start together */
-    merge_row(A, i, g->src + A->local.rowptr[i] + (A->n_halo ? A->offrank.rowptr[i] : 0));
+    ng_matrix_merged_row(A, i, g->src + A->local.rowptr[i] + (A->n_halo ? A->offrank.rowptr[i] : 0));
   return st;
 }
 
@@ -153,7 +126,7 @@ static ng_status gather_pass(ng_matrix_gatherer *g, ng_matrix A, int cols, doubl
 #endif
   for (int64_t k = 0; !g->dev && k < g->nnz; k++) {
     int64_t s = g->src[k];
-    mine[k] = cols ? (double)gcol_of(A, s) : s >= 0 ? A->local.val[s] : A->offrank.val[-1 - s];
+    mine[k] = cols ? (double)ng_matrix_entry_gcol(A, s) : ng_matrix_entry_val(A, s);
   }
   if (!st && !root && g->nnz && !g->dev) st = ctx->vops->upload(ctx, g->dsend, g->stage, (int32_t)g->nnz);
   st = ng_comm_agree(ctx, st);
