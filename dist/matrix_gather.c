@@ -45,8 +45,9 @@ void ng_matrix_gatherer_destroy(ng_matrix_gatherer *g)
 int ng_matrix_gatherer_on_device(const ng_matrix_gatherer *g) { return g && g->dev; }
 
 /* On a GPU context every rank's rows merge on its device when every
- * rank's blocks are in column order (agreed: one path for all); else, and
- * on the host, the merge order src. */
+ * rank's blocks are in column order (agreed: one path for all, the same
+ * collective on every rank whatever st); else, and on the host, the merge
+ * order src. g may be NULL only where st failed. */
 static ng_status merge_order(ng_matrix A, ng_matrix_gatherer *g, ng_status st)
 {
 #ifdef NG_HAVE_CUDA
@@ -86,7 +87,7 @@ ng_status ng_matrix_gatherer_create(ng_matrix A, ng_status st, ng_matrix_gathere
     g->nnz = nnz;
   }
   if (!st) st = NG_MALLOC(starts, size + 1);
-  st = g ? merge_order(A, g, st) : ng_comm_agree(ctx, st); /* agreed there */
+  st = merge_order(A, g, st); /* g is NULL only where st failed */
   st = ng_comm_agree(ctx, st);
   if (!st) st = ng_comm_starts(ctx, (int32_t)nnz, starts);
   if (!st) {
