@@ -6,7 +6,8 @@
  * sets in the symmetrized strength graph (a C point depends only on C
  * points of smaller measure, chosen after it); both repeat exactly;
  * P (extended+i and direct, truncated or not) is the identity on C points
- * and reproduces the constant on the rows of zero row sum; the Galerkin
+ * and reproduces the constant on the rows of zero row sum, extended+i the
+ * same on 1 and 3 threads; the Galerkin
  * operator is R A P with R = P^T; the V-cycle is symmetric with jacobi,
  * chebyshev and mcgs; AMG-PCG with classical coarsening needs
  * fewer iterations than with aggregation on jump2q1:40; bad options and the
@@ -14,6 +15,9 @@
 #include "testutil.h"
 #include "../amg/amg.h"
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static ng_context ctx;
 static void setup(void) { NG_ASSERT_OK(ng_context_create("cpu", &ctx)); }
@@ -179,6 +183,48 @@ START_TEST(interpolation_reproduces_constants)
 }
 END_TEST
 
+/* Extended+i on several threads (contiguous row ranges, each with its own
+ * marks, joined in order) is one thread's P byte for byte, truncated or
+ * not, on problems big enough to be split (4096 rows a thread at least). */
+START_TEST(interpolation_threads_agree)
+{
+#ifdef _OPENMP
+  const char *big[] = {"jump2q1:120", "stretch7:24"};
+  int saved = omp_get_max_threads();
+  for (int p = 0; p < 2; p++) {
+    ng_matrix A;
+    ng_graph S;
+    int32_t nc, n;
+    NG_ASSERT_OK(ng_matrix_generate(ctx, big[p], &A, NULL));
+    n = A->local.nrows;
+    ck_assert_int_ge(n, 3 * 4096);
+    int8_t *cf = malloc(n);
+    NG_ASSERT_OK(ng_amg_classical_strength(&A->local, 0.25, &S));
+    NG_ASSERT_OK(ng_amg_pmis(&S, cf, &nc));
+    for (int pmax = 0; pmax <= 4; pmax += 4) {
+      ng_csr P1, P3;
+      omp_set_num_threads(1);
+      NG_ASSERT_OK(ng_amg_interp_extended(&A->local, &S, cf, pmax, &P1));
+      omp_set_num_threads(3);
+      NG_ASSERT_OK(ng_amg_interp_extended(&A->local, &S, cf, pmax, &P3));
+      ck_assert_int_eq((int)P1.nnz, (int)P3.nnz);
+      ck_assert_msg(!memcmp(P1.rowptr, P3.rowptr, ((size_t)n + 1) * sizeof(int64_t)), "%s pmax %d: row offsets", big[p], pmax);
+      ck_assert_msg(!memcmp(P1.col, P3.col, (size_t)P1.nnz * sizeof(int32_t)), "%s pmax %d: columns", big[p], pmax);
+      ck_assert_msg(!memcmp(P1.val, P3.val, (size_t)P1.nnz * sizeof(double)), "%s pmax %d: values", big[p], pmax);
+      ng_csr_free(&P1);
+      ng_csr_free(&P3);
+    }
+    ng_graph_free(&S);
+    free(cf);
+    ng_matrix_destroy(A);
+  }
+  omp_set_num_threads(saved);
+#else
+  printf("interpolation_threads_agree: built without OpenMP, one thread only\n");
+#endif
+}
+END_TEST
+
 /* The hierarchy's level 0: R = P^T and A_1 = R A P, against a dense product here. */
 START_TEST(galerkin_is_rap)
 {
@@ -322,6 +368,7 @@ int main(void)
   tcase_add_test(tc, strength_is_the_definition);
   tcase_add_test(tc, splittings_are_valid);
   tcase_add_test(tc, interpolation_reproduces_constants);
+  tcase_add_test(tc, interpolation_threads_agree);
   tcase_add_test(tc, galerkin_is_rap);
   tcase_add_test(tc, vcycle_is_symmetric);
   tcase_add_test(tc, classical_beats_aggregation_on_jumps);
