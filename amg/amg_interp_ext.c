@@ -82,22 +82,52 @@ static int f_row(ext_work *W, int32_t i)
   return m;
 }
 
-/* Rows [lo, hi) of P into B (its rows numbered from lo). */
-static ng_status ext_rows(ext_work *W, int32_t lo, int32_t hi, int64_t row0, int pmax, ng_csr_builder *B)
+/* A thread's rows of P: plain malloc/realloc (inside the OpenMP region no
+ * library allocation runs, so the allocation counts of NG_FAIL_ALLOC stay
+ * in order: core/memory.c), freed with free. */
+typedef struct {
+  int64_t *len;  /* each row's length */
+  int32_t *col;
+  double *val;
+  int64_t nnz, cap;
+} rowbuf;
+
+static int rowbuf_put(rowbuf *b, int64_t r, const int32_t *col, const double *val, int m)
+{
+  if (b->nnz + m > b->cap) {
+    int64_t cap = 2 * b->cap + m + 1024;
+    int32_t *c = realloc(b->col, (size_t)cap * sizeof(int32_t));
+    if (c) b->col = c;
+    double *v = c ? realloc(b->val, (size_t)cap * sizeof(double)) : NULL;
+    if (v) b->val = v;
+    if (!c || !v) return 0;
+    b->cap = cap;
+  }
+  if (m) {
+    memcpy(b->col + b->nnz, col, (size_t)m * sizeof(int32_t));
+    memcpy(b->val + b->nnz, val, (size_t)m * sizeof(double));
+  }
+  b->nnz += m;
+  b->len[r] = m;
+  return 1;
+}
+
+/* Rows [lo, hi) of P into b; 0 when out of memory. */
+static int ext_rows(ext_work *W, int32_t lo, int32_t hi, int64_t row0, int pmax, rowbuf *b)
 {
   int32_t one = 0;
   double val1 = 1.0;
   for (int32_t i = lo; i < hi; i++) {
     if (W->cf[i] == 1) {
       one = W->cidx[i];
-      NG_CHECK(ng_csr_builder_append(B, i - lo, &one, &val1, 1));
+      if (!rowbuf_put(b, i - lo, &one, &val1, 1)) return 0;
       continue;
     }
     int m = f_row(W, i);
     m = ng_amg_interp_truncate((int32_t)(row0 + i), W->col, W->val, m, pmax); /* ties by the global row */
-    NG_CHECK(ng_csr_builder_append(B, i - lo, W->col, W->val, m));
+    if (!rowbuf_put(b, i - lo, W->col, W->val, m)) return 0;
   }
-  return NG_SUCCESS;
+  return 1;
 }
 
 static void work_free(ext_work *W)
@@ -145,9 +175,8 @@ ng_status ng_amg_interp_extended_rows(const ng_csr *A, const ng_graph *S, const 
   int32_t n = A->nrows;
   double *diag = NULL;
   ext_work *W = NULL;
-  ng_csr_builder *B = NULL;
-  ng_status *ts = NULL; /* each thread's status */
-  int nt = 1;
+  rowbuf *B = NULL;
+  int nt = 1, fail = 0;
   ng_status st;
   memset(P, 0, sizeof(*P));
   NG_CHECK_GOTO(st, NG_MALLOC(diag, n > 0 ? (size_t)n : 1), out);
@@ -166,41 +195,45 @@ ng_status ng_amg_interp_extended_rows(const ng_csr *A, const ng_graph *S, const 
   int64_t longest = longest_row(S, nrows);
   NG_CHECK_GOTO(st, NG_CALLOC(W, nt), out);
   NG_CHECK_GOTO(st, NG_CALLOC(B, nt), out);
-  NG_CHECK_GOTO(st, NG_CALLOC(ts, nt), out);
   for (int t = 0; t < nt; t++) {
     ext_work w = {A, S, cf, cidx, diag, NULL, NULL, NULL, NULL, NULL};
     W[t] = w;
     int32_t lo = (int32_t)((int64_t)nrows * t / nt), hi = (int32_t)((int64_t)nrows * (t + 1) / nt);
     NG_CHECK_GOTO(st, work_alloc(&W[t], n, longest), out);
-    NG_CHECK_GOTO(st, ng_csr_builder_init(&B[t], hi - lo, nc, (int64_t)(hi - lo) * (pmax > 0 ? pmax : 8)), out);
+    NG_CHECK_GOTO(st, NG_CALLOC(B[t].len, (size_t)(hi - lo) + 1), out);
   }
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
+#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(| : fail)
   for (int t = 0; t < nt; t++) {
     int32_t lo = (int32_t)((int64_t)nrows * t / nt), hi = (int32_t)((int64_t)nrows * (t + 1) / nt);
-    ts[t] = ext_rows(&W[t], lo, hi, row0, pmax, &B[t]);
+    fail |= !ext_rows(&W[t], lo, hi, row0, pmax, &B[t]);
+  }
+  if (fail) {
+    st = NG_ERROR(NG_ERR_MEMORY, "extended+i interpolation: no memory for the rows of P (%d rows)", (int)nrows);
+    goto out;
   }
   int64_t total = 0;
-  for (int t = 0; t < nt; t++) {
-    if (ts[t] && !st) st = ts[t];
-    total += B[t].P.nnz;
-  }
-  if (st) goto out;
+  for (int t = 0; t < nt; t++) total += B[t].nnz;
   NG_CHECK_GOTO(st, ng_csr_alloc(P, nrows, nc, total), out);
   P->rowptr[0] = 0;
-  for (int t = 0, at = 0; t < nt; t++) {
+  int64_t at = 0;
+  for (int t = 0; t < nt; t++) {
     int32_t lo = (int32_t)((int64_t)nrows * t / nt), hi = (int32_t)((int64_t)nrows * (t + 1) / nt);
-    const ng_csr *Q = &B[t].P;
-    for (int32_t r = 0; r < hi - lo; r++) P->rowptr[lo + r + 1] = at + Q->rowptr[r + 1];
-    memcpy(P->col + at, Q->col, (size_t)Q->nnz * sizeof(int32_t));
-    memcpy(P->val + at, Q->val, (size_t)Q->nnz * sizeof(double));
-    at += Q->nnz;
+    for (int32_t r = 0; r < hi - lo; r++) P->rowptr[lo + r + 1] = P->rowptr[lo + r] + B[t].len[r];
+    if (B[t].nnz) {
+      memcpy(P->col + at, B[t].col, (size_t)B[t].nnz * sizeof(int32_t));
+      memcpy(P->val + at, B[t].val, (size_t)B[t].nnz * sizeof(double));
+    }
+    at += B[t].nnz;
   }
 out:
   for (int t = 0; W && t < nt; t++) work_free(&W[t]);
-  for (int t = 0; B && t < nt; t++) ng_csr_free(&B[t].P);
+  for (int t = 0; B && t < nt; t++) {
+    ng_free(B[t].len);
+    free(B[t].col);
+    free(B[t].val);
+  }
   ng_free(W);
   ng_free(B);
-  ng_free(ts);
   ng_free(diag);
   if (st) ng_csr_free(P);
   return st;
