@@ -39,8 +39,10 @@ typedef struct ng_smoother_level {
   void *sdata;                   /* the smoother's state of this level */
   void *early;                   /* level 0: the smoother's work started before the hierarchy (prepare), until setup */
   void (*early_free)(void *early);
-  /* The level's own host operator (NULL: none, level 0) and how to make it
-   * current (a GPU setup may have left it on the device): host_current(owner, level). */
+  /* The level's own host operator (levels > 0; level 0's is the matrix's
+   * block) and how to make either current (a GPU setup, or a gathered
+   * level's device-only matrix, may have left it on the device):
+   * host_current(owner, level). */
   const ng_csr *host_A;
   ng_status (*host_current)(void *owner, int level);
   void *owner;

@@ -45,8 +45,10 @@ ng_status ng_smoother_jacobi_fused(ng_smoother_level *S, const double *b, const 
 
 ng_status ng_smoother_level_host(ng_smoother_level *S, const ng_csr *A)
 {
-  if (S->level > 0 && A == S->host_A && S->host_current) NG_CHECK(S->host_current(S->owner, S->level));
-  if (S->level == 0 && S->matrix && A == &S->matrix->local) NG_CHECK(ng_matrix_host_current(S->matrix));
+  /* the level's own host operator, or level 0's matrix block (a gathered
+   * level's device-only matrix): the owner makes it current */
+  int own = S->level > 0 ? A == S->host_A : S->matrix && A == &S->matrix->local;
+  if (own && S->host_current) NG_CHECK(S->host_current(S->owner, S->level));
   return NG_SUCCESS;
 }
 
