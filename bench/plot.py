@@ -17,7 +17,7 @@ text, no timestamps (the same inputs give the same files):
     aniso27-table5.svg     amg-smoothers-h100.jsonl  aniso27 10^3..100^3 beside the published
                          + published-c2050.csv     Table 5 (C2050)
     scaling-h100x4.svg   scaling-h100x4.jsonl      strong and weak scaling on 1-4 H100s
-    scaling-h200x2.svg   scaling-h200x2.jsonl      1 and 2 H200s, before and after the gathered levels
+    scaling-h200x2.svg   scaling-h200x2.jsonl      setup and solve on 1 and 2 H200s
     setup.svg            setup-h100.jsonl          setup phases on one GPU, setup on 1-4 GPUs
                          + scaling-h100x4.jsonl
 
@@ -323,17 +323,15 @@ def plot_setup(res, out):
 
 
 def plot_scaling2(res, out):
-    """2 H200s: time to solution (setup again + solve) on 1 GPU and on 2 GPUs
-    before and after the coarse levels were gathered onto one GPU."""
+    """2 H200s: time to solution (setup again + solve) on 1 and 2 GPUs."""
     rows = read_jsonl(os.path.join(res, "scaling-h200x2.jsonl"))
     cases = [("lap27:256", "strong", "cg"), ("fem27:256", "strong", "cg"),
              ("lap27:256x256x512", "weak", "cg"), ("aniso27:100", "strong", "bicgstab")]
     labels = {"lap27:256x256x512": "lap27, 256^3 a GPU\n(weak: 2 GPUs hold 2x)",
               "aniso27:100": "aniso27:100\nAMG-BiCGSTAB"}
-    bars = [("1 GPU", None), ("2 GPUs, distributed coarse levels", "b3ea9fa"),
-            ("2 GPUs, coarse levels on one GPU", "7da9886")]
-    fig, ax = plt.subplots(figsize=(7.5, 3.4))
-    w = 0.26
+    bars = [("1 GPU", None), ("2 GPUs", "7da9886")]  # the current tree (the file also holds b3ea9fa's)
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    w = 0.36
     for k, (name, tree) in enumerate(bars):
         for c, (m, mode, solver) in enumerate(cases):
             if tree is None:  # one GPU; the weak case's one-GPU share is lap27:256
@@ -345,8 +343,8 @@ def plot_scaling2(res, out):
             if not ds:
                 continue
             d = ds[0]
-            x = c + (k - 1) * w
-            ax.bar(x, d["setup_again_s"], w, color=COLORS[k], alpha=0.55, label=f"{name} ({tree}): setup" if c == 0 and tree else (f"{name}: setup" if c == 0 else None))
+            x = c + (k - 0.5) * w
+            ax.bar(x, d["setup_again_s"], w, color=COLORS[k], alpha=0.55, label=f"{name}: setup" if c == 0 else None)
             ax.bar(x, d["solve_s"], w, bottom=d["setup_again_s"], color=COLORS[k],
                    label=f"{name}: solve" if c == 0 else None)
             ax.text(x, d["setup_again_s"] + d["solve_s"], f"{d['setup_again_s'] + d['solve_s']:.3f}",
