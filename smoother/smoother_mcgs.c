@@ -200,10 +200,14 @@ static ng_status setup_common(ng_context ctx, const ng_smoother_opts *o, ng_smoo
     g->dist = dist;
     NG_CHECK(ctx->vops->alloc(ctx, &g->t, A->nrows));
   }
-  if (g->k->build && !g->dist && !o->host_setup) { /* on the device from the level's device CSR table */
-    /* the level's matrix table (level 0 on one rank: the user's matrix), else the level's A table */
-    const ng_spmv_ops *const *ops = dist ? &dist->spmv : l > 0 ? &S->Aops : NULL;
-    void *const *tab = dist ? &dist->spmv_data : l > 0 ? &S->Adata : NULL;
+  if (g->k->build && !o->host_setup) { /* on the device from the level's device CSR table */
+    /* the level's matrix table (level 0 on one rank: the user's matrix;
+     * a distributed level: its local block's CSR, beside the dia_half the
+     * matrix may have chosen), else the level's A table. A distributed
+     * level's colors are its local block's: the sweeps take the off-rank
+     * couplings into t above, so the device build is the one-rank one. */
+    const ng_spmv_ops *const *ops = dist ? (dist->csr_ops ? &dist->csr_ops : &dist->spmv) : l > 0 ? &S->Aops : NULL;
+    void *const *tab = dist ? (dist->csr_ops ? &dist->csr_data : &dist->spmv_data) : l > 0 ? &S->Adata : NULL;
     void *early = l == 0 ? S->early : NULL; /* prepare's colors (build owns them) */
     if (early) S->early = NULL;
     ng_status st =

@@ -628,7 +628,7 @@ static ng_status device_fill(mcgs_cuda *d, const ng_mcgs_layout *y, int columns)
 {
   int32_t *rp, *col;
   double *val;
-  if (ng_csr_cuda_arrays(*d->ops, *d->data, &rp, &col, &val) != NG_SUCCESS)
+  if (!*d->ops || ng_csr_cuda_arrays(*d->ops, *d->data, &rp, &col, &val) != NG_SUCCESS)
     return NG_ERROR(NG_ERR_ARGUMENT, "AMG Gauss-Seidel update: the matrix is no longer stored as a device CSR (its "
                                      "format changed after the setup): set the format back or set the preconditioner up again");
   if (y->n == 0) return NG_SUCCESS;

@@ -9,10 +9,13 @@
  * for bit; the whole hierarchy (-amg_setup gpu: P on the device too) has
  * the host hierarchy's P and coarse operators to rounding, at setup and
  * after an update; a zero diagonal sends every rank to the host code
- * (*done = 0).
+ * (*done = 0); mcgs and mmcgs on distributed levels are built on the device
+ * (their local blocks' colors and per-color blocks), with the host-built
+ * layout's colors and V-cycle, at setup and after an update.
  * "skipped: no CUDA device" without one. */
 #include "mpi_testutil.h"
 #include "../amg/amg_dist.h"
+#include "../smoother/smoother.h"
 #include <math.h>
 #include <mpi.h>
 #include <string.h>
@@ -184,6 +187,109 @@ START_TEST(zero_diagonal_goes_to_host)
 }
 END_TEST
 
+
+/* z = M r for a random r on both preconditioners: the largest difference
+ * over every rank, relative to the largest |z|. */
+static double apply_diff(ng_precond P[2], ng_matrix A)
+{
+  ng_vector r, z[2];
+  int32_t n = A->n_local;
+  double *rv = malloc((n ? n : 1) * sizeof(double)), *zv[2];
+  /* from the global row (rand() would leave the ranks' generators apart,
+   * and the next random partition with them) */
+  for (int32_t i = 0; i < n; i++) rv[i] = sin(0.37 * (double)(A->row_begin + i)) + 0.5;
+  NG_ASSERT_OK(ng_vector_create(A, &r));
+  NG_ASSERT_OK(ng_vector_set_values(r, rv));
+  for (int k = 0; k < 2; k++) {
+    zv[k] = malloc((n ? n : 1) * sizeof(double));
+    NG_ASSERT_OK(ng_vector_create(A, &z[k]));
+    NG_ASSERT_OK(ng_precond_apply(P[k], r, z[k]));
+    NG_ASSERT_OK(ng_vector_get_values(z[k], zv[k]));
+  }
+  double m[2] = {0, 0}, g[2];
+  for (int32_t i = 0; i < n; i++) {
+    m[0] = fmax(m[0], fabs(zv[0][i] - zv[1][i]));
+    m[1] = fmax(m[1], fabs(zv[1][i]));
+  }
+  MPI_Allreduce(m, g, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  for (int k = 0; k < 2; k++) {
+    ng_vector_destroy(z[k]);
+    free(zv[k]);
+  }
+  ng_vector_destroy(r);
+  free(rv);
+  ck_assert(g[1] > 0);
+  return g[0] / g[1];
+}
+
+/* mcgs / mmcgs on the distributed levels of a GPU context: built on the
+ * device from each local block's device CSR (beside the dia_half the
+ * matrix chose) with the host-built layout's colors (-amg_smoother_setup
+ * host), and the same V-cycle to rounding, also after an update (the
+ * per-color blocks refilled from the device CSR's new values). */
+START_TEST(mcgs_built_on_device)
+{
+  const char *specs[] = {"lap27:14", "aniso27:12"}, *smoothers[] = {"mcgs", "mmcgs"};
+  for (size_t s = 0; s < 2; s++) {
+    ng_csr W;
+    double *b = NULL;
+    NG_ASSERT_OK(ng_generate_csr(specs[s], &W, &b));
+    free(b);
+    for (int random = 0; random < 2; random++) {
+      int64_t starts[65];
+      ng_mpi_test_starts(W.nrows, random, starts);
+      for (int m = 0; m < 2; m++) {
+        char what[128], opt[256];
+        snprintf(what, sizeof(what), "%s (%s partition) %s", specs[s], random ? "random" : "even", smoothers[m]);
+        ng_matrix A;
+        NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
+        ng_precond P[2];
+        for (int k = 0; k < 2; k++) {
+          snprintf(opt, sizeof(opt), "-amg_coarse_size 20 -amg_telescope_rows 0 -amg_smoother %s -amg_smoother_setup %s",
+                   smoothers[m], k ? "host" : "device");
+          P[k] = ng_test_amg(world, A, opt);
+        }
+        ng_amg *Md = ng_amg_of(P[0]), *Mh = ng_amg_of(P[1]);
+        ck_assert_int_eq(Md->nlevels, Mh->nlevels);
+        int swept = 0;
+        for (int l = 0; l < Mh->nlevels; l++) {
+          int nd = 0, nh = 0;
+          const int32_t *ch = ng_smoother_row_colors(Mh->sopts.ops, &Mh->L[l].s, &nh);
+          if (!ch || !Mh->L[l].s.sdata || Mh->L[l].s.n == 0) continue;
+          const int32_t *cd = ng_smoother_row_colors(Md->sopts.ops, &Md->L[l].s, &nd);
+          ck_assert_ptr_nonnull(cd);
+          swept++;
+          ck_assert_msg(ng_smoother_built_on_device(Md->sopts.ops, &Md->L[l].s), "%s level %d (%d rows on rank %d): not built on the device",
+                        what, l, (int)Md->L[l].s.n, rank);
+          ck_assert(!ng_smoother_built_on_device(Mh->sopts.ops, &Mh->L[l].s));
+          ck_assert_int_eq(nd, nh);
+          ck_assert_msg(memcmp(cd, ch, (size_t)Mh->L[l].s.n * sizeof(int32_t)) == 0, "%s level %d: device colors differ on rank %d",
+                        what, l, rank);
+        }
+        int any = 0;
+        MPI_Allreduce(&swept, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        ck_assert_int_ge(any, 2);
+        double d0 = apply_diff(P, A);
+        /* new values: the diagonal + 1 */
+        int64_t p0 = W.rowptr[starts[rank]], p1 = W.rowptr[starts[rank + 1]];
+        double *v = malloc((size_t)(p1 - p0 + 1) * sizeof(double));
+        for (int64_t i = starts[rank]; i < starts[rank + 1]; i++)
+          for (int64_t k = W.rowptr[i]; k < W.rowptr[i + 1]; k++) v[k - p0] = W.val[k] + (W.col[k] == i ? 1.0 : 0.0);
+        NG_ASSERT_OK(ng_matrix_update_values(A, v));
+        free(v);
+        for (int k = 0; k < 2; k++) NG_ASSERT_OK(ng_precond_update(P[k], A));
+        double d1 = apply_diff(P, A);
+        if (rank == 0) printf("%s: V-cycle device vs host layout %.2e, after update %.2e\n", what, d0, d1);
+        ck_assert_msg(d0 <= 1e-10 && d1 <= 1e-10, "%s: V-cycles differ by %.3e / %.3e after update", what, d0, d1);
+        for (int k = 0; k < 2; k++) ng_precond_destroy(P[k]);
+        ng_matrix_destroy(A);
+      }
+    }
+    ng_csr_free(&W);
+  }
+}
+END_TEST
+
 #endif
 
 int main(int argc, char **argv)
@@ -202,6 +308,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, aggregates_equal_host);
   tcase_add_test(tc, hierarchy_equal_host);
   tcase_add_test(tc, zero_diagonal_goes_to_host);
+  tcase_add_test(tc, mcgs_built_on_device);
   suite_add_tcase(s, tc);
   return ng_mpi_test_finish(s, world);
 #endif
