@@ -415,14 +415,16 @@ ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l)
   ng_matrix A = D->A, C = D[1].A;
   int gpu = L->gpu;
   int64_t *orp = NULL, *ogc = NULL;
-  double *oval = NULL, t = ng_wtime();
+  double *oval = NULL, t = ng_wtime(), tt = t;
   ng_status st = set_lump(M, l, A, gpu);
   if (!st) st = transfer(ctx, M, A, l, gpu, 1);
+  ng_amg_dist_trace(ctx, "update, uncoupled: P, R, local R A P", &tt);
   st = ng_comm_agree(ctx, st);
   NG_CHECK(st);
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(interface(ctx, M, l, A, D->cstarts[ctx->rank], L->nagg, &orp, &ogc, &oval));
+  ng_amg_dist_trace(ctx, "update, uncoupled: off-rank block of A_c", &tt);
   /* the same pattern as at the setup: its values into the off-rank block */
   const ng_csr *O = &C->offrank;
   int same = orp[C->n_local] == O->nnz;
@@ -434,21 +436,29 @@ ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l)
   ng_free(ogc);
   ng_free(oval);
   if (!st && C->spmv_off) st = C->spmv_off->update_values(C->spmv_off_data, &C->offrank);
-  /* the local block's values: the host copy, then the table */
+  /* the local block's values: the host copy (on GPUs the values alone,
+   * downloaded into it: the pattern is the setup's), then the table */
   if (!st) {
-    ng_csr loc = {0};
-    st = local_product(M, l, gpu, &loc);
-    if (!st && loc.nnz != C->local.nnz)
-      st = NG_ERROR(NG_ERR_INTERNAL, "AMG update: level %d's local block changed pattern", l + 1);
-    if (!st) memcpy(C->local.val, loc.val, (size_t)loc.nnz * sizeof(double));
-    ng_csr_free(&loc);
     int done = 0;
+#ifdef NG_HAVE_CUDA
+    if (gpu) st = ng_amg_gpu_coarse_values_host(M, l + 1, C->local.val, C->local.nnz, &done);
+#endif
+    if (!st && !done) {
+      ng_csr loc = {0};
+      st = local_product(M, l, gpu, &loc);
+      if (!st && loc.nnz != C->local.nnz)
+        st = NG_ERROR(NG_ERR_INTERNAL, "AMG update: level %d's local block changed pattern", l + 1);
+      if (!st) memcpy(C->local.val, loc.val, (size_t)loc.nnz * sizeof(double));
+      ng_csr_free(&loc);
+    }
+    done = 0;
 #ifdef NG_HAVE_CUDA
     if (!st && gpu) st = ng_amg_gpu_coarse_values(M, l + 1, C->spmv, C->spmv_data, &done);
 #endif
     if (!st && !done) st = C->spmv->update_values(C->spmv_data, &C->local);
   }
   NG_CHECK(ng_comm_agree(ctx, st));
+  ng_amg_dist_trace(ctx, "update, uncoupled: the coarse matrix's values", &tt);
   M->t_galerkin += ng_wtime() - t;
   return NG_SUCCESS;
 }

@@ -370,21 +370,25 @@ ng_status ng_amg_dist_refresh(ng_precond P, ng_amg *M, ng_matrix A)
 {
   ng_context ctx = P->ctx;
   ng_amg_dlevel *D = M->dist;
-  double t0 = ng_wtime(), t;
+  double t0 = ng_wtime(), t, tt = t0;
   M->t_rho = M->t_prolong = M->t_galerkin = 0;
   for (int l = 0; l < M->nlevels; l++) {
     ng_amg_level *L = &M->L[l];
     t = ng_wtime();
+    trace_level = l;
     if (l == M->nlevels - 1 && M->telescope) { /* the gathered levels' values and their one-rank update */
       NG_CHECK(ng_amg_telescope_refresh(P, M, l));
       M->t_galerkin += ng_wtime() - t;
+      ng_amg_dist_trace(ctx, "update: telescoped levels (values gathered, one-rank update)", &tt);
       break;
     }
     NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
+    ng_amg_dist_trace(ctx, "update: rho", &tt);
     if (l == M->nlevels - 1) break;
     if (D[l].uncoupled) {
       NG_CHECK(ng_amg_uncoupled_refresh(P, M, l));
+      ng_amg_dist_trace(ctx, "update: uncoupled level's P, R and A_c", &tt);
       continue;
     }
     t = ng_wtime();
@@ -395,11 +399,14 @@ ng_status ng_amg_dist_refresh(ng_precond P, ng_amg *M, ng_matrix A)
     t = ng_wtime();
     NG_CHECK(ng_amg_dist_galerkin(D[l].A, &D[l], 1, &D[l + 1].A));
     M->t_galerkin += ng_wtime() - t;
+    ng_amg_dist_trace(ctx, "update: P, R and Galerkin", &tt);
   }
   t = ng_wtime();
   for (int l = 0; l < M->nlevels; l++) {
     ng_status st = finish_level(ctx, M, l, 1);
     NG_CHECK(ng_comm_agree(ctx, st));
+    trace_level = l;
+    ng_amg_dist_trace(ctx, "update: finish (smoother values, tables)", &tt);
   }
   NG_CHECK(ctx->vops->sync(ctx));
   M->t_finish = ng_wtime() - t;

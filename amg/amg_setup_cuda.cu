@@ -1351,6 +1351,21 @@ extern "C" ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_op
   return NG_SUCCESS;
 }
 
+/* Level l's operator values from GPU level l - 1's device product straight
+ * into val (nnz entries, the host CSR's order): an update of a level whose
+ * pattern the host already holds elsewhere (the uncoupled level's coarse
+ * matrix) downloads the values alone. *done = 0: not on the device. */
+extern "C" ng_status ng_amg_gpu_coarse_values_host(ng_amg *M, int l, double *val, int64_t nnz, int *done)
+{
+  amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
+  *done = 0;
+  if (!f || !f->Cval || nnz != f->nnzC) return NG_SUCCESS;
+  NG_CUDA_CHECK(cudaStreamSynchronize(f->ctx->cuda->stream));
+  if (nnz) NG_CUDA_CHECK(cudaMemcpy(val, f->Cval, (size_t)nnz * sizeof(double), cudaMemcpyDeviceToHost));
+  *done = 1;
+  return NG_SUCCESS;
+}
+
 /* Level l's host operator from GPU level l - 1's device product when the
  * setup left it there (host_stale 2) or an update refreshed only the device
  * values (1). */
