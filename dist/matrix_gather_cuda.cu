@@ -6,8 +6,7 @@
  * straight into the gather plan, and rank 0 makes the gathered CSR on its
  * device (no host copy: the one-rank AMG setup reads the device CSR). A
  * block out of column order (not made by this library) is reported and the
- * host merge is used instead. Also the on-demand host copy of a
- * device-only matrix (ng_matrix_adopt_device). */
+ * host merge is used instead. */
 #include "cuda_internal.h"
 #include "dist.h"
 #include "matrix_rows_cuda.cuh"
@@ -212,17 +211,4 @@ extern "C" void ng_gather_dev_free_csr(int32_t *rp, int32_t *col, double *val)
   ng_cuda_free(rp);
   ng_cuda_free(col);
   ng_cuda_free(val);
-}
-
-extern "C" ng_status ng_matrix_device_download(ng_matrix A, int cols)
-{
-  int32_t *rp = NULL, *col = NULL;
-  double *val = NULL;
-  NG_CHECK(ng_csr_cuda_arrays(A->spmv, A->spmv_data, &rp, &col, &val));
-  cudaStream_t s = A->ctx->cuda->stream;
-  size_t nnz = (size_t)A->local.nnz;
-  if (cols && nnz) NG_CUDA_CHECK(cudaMemcpyAsync(A->local.col, col, nnz * sizeof(int32_t), cudaMemcpyDeviceToHost, s));
-  if (nnz) NG_CUDA_CHECK(cudaMemcpyAsync(A->local.val, val, nnz * sizeof(double), cudaMemcpyDeviceToHost, s));
-  NG_CUDA_CHECK(cudaStreamSynchronize(s));
-  return NG_SUCCESS;
 }
