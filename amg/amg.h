@@ -227,6 +227,10 @@ typedef struct {
                                     (an update refreshed only the device copy); 2, A has its sizes
                                     but no arrays (the setup did not download it: a GPU level reads
                                     the device copy). ng_amg_level_host makes the host copy current. */
+  int host_taken;                /* an uncoupled distributed level's product: its host copy was taken
+                                    by the coarse distributed matrix, whose update downloads the
+                                    values into that matrix itself (amg_dist_local.c): the GPU
+                                    update makes no host copy of its own */
 } ng_amg_level;
 
 /* -amg_dist_aggregation; auto: uncoupled on a GPU context while every rank
@@ -311,6 +315,14 @@ typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, d
  * product A_c (tests). */
 ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
 ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
+/* part 1: P and R (and their tables at the setup), part 2: the Galerkin
+ * products, 3: both (ng_amg_gpu_transfer) */
+ng_status ng_amg_gpu_transfer_part(ng_amg *M, ng_matrix A, int l, int refresh, int part);
+/* part 2 on a thread of its own (the caller's device), joined by _wait,
+ * which returns its status and message; the caller makes no CUDA call on
+ * the context's stream in between */
+ng_status ng_amg_gpu_products_start(ng_amg *M, ng_matrix A, int l, int refresh, void **job);
+ng_status ng_amg_gpu_products_wait(void *job);
 ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R, ng_csr *Ac);
 /* L->agg (host) from level l's device aggregates (the GPU setup keeps them on the device only). */
 ng_status ng_amg_gpu_aggregates(ng_amg *M, int l);

@@ -23,6 +23,7 @@
  * undecided rows only (k_max1_listed, k_decide_listed). */
 #include "cuda_internal.h"
 #include "amg.h"
+#include <pthread.h>
 #include <cub/cub.cuh>
 #include <limits.h>
 #include <math.h>
@@ -953,71 +954,78 @@ static ng_status prow_launch(amg_gpu *g, int mode, double omega, const double *s
   return NG_SUCCESS;
 }
 
-static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter)
+/* part 1: P and R; part 2: the products (A P, R (A P), sparsification) and
+ * A_c's host copy; 3 both. The uncoupled distributed level runs part 2 on
+ * a thread of its own while the host makes the off-rank block
+ * (ng_amg_gpu_products_start). */
+static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *C, int refresh, double filter, int part)
 {
   struct ng_cuda *cu = g->ctx->cuda;
   int32_t n = g->n;
   int bad = 0;
   double omega_p = 4.0 / (3.0 * L->s.rho), t = ng_wtime();
   double tt = t;
-  if (!refresh) {
-    int32_t *size = NULL, *scratch = NULL;
-    int64_t *cnt = NULL;
-    ng_status st = NG_SUCCESS;
-    NG_CHECK(NG_CUDA_TMP(cu, g->ptent, n));
-    NG_CHECK(prow_group(g));
-    NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, size, g->nagg ? g->nagg : 1), tfail);
-    NG_CHECK_GOTO(st, cudaMemsetAsync(size, 0, (size_t)g->nagg * sizeof(int32_t), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), tfail);
-    k_agg_size<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size);
-    k_ptent<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size, g->ptent);
-    NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, cnt, (size_t)n + 1), tfail);
-    if (g->pgroup) { /* the counts only; columns and values below in one pass */
-      NG_CHECK_GOTO(st, prow_launch(g, 0, omega_p, NULL, 0.0, M->strength_signed, cnt), tfail);
-    } else {
-      NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, scratch, g->nnzA ? g->nnzA : 1), tfail);
-      k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, cnt, NULL, NULL);
+  if (part & 1) {
+    if (!refresh) {
+      int32_t *size = NULL, *scratch = NULL;
+      int64_t *cnt = NULL;
+      ng_status st = NG_SUCCESS;
+      NG_CHECK(NG_CUDA_TMP(cu, g->ptent, n));
+      NG_CHECK(prow_group(g));
+      NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, size, g->nagg ? g->nagg : 1), tfail);
+      NG_CHECK_GOTO(st, cudaMemsetAsync(size, 0, (size_t)g->nagg * sizeof(int32_t), cu->stream) == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "cudaMemsetAsync failed"), tfail);
+      k_agg_size<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size);
+      k_ptent<<<blocks(n), TPB, 0, cu->stream>>>(n, g->agg, size, g->ptent);
+      NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, cnt, (size_t)n + 1), tfail);
+      if (g->pgroup) { /* the counts only; columns and values below in one pass */
+        NG_CHECK_GOTO(st, prow_launch(g, 0, omega_p, NULL, 0.0, M->strength_signed, cnt), tfail);
+      } else {
+        NG_CHECK_GOTO(st, NG_CUDA_TMP(cu, scratch, g->nnzA ? g->nnzA : 1), tfail);
+        k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, cnt, NULL, NULL);
+      }
+      NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
+      NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &g->Prp, &g->nnzP, "the prolongator", 0), tfail);
+      NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pcol, g->nnzP ? g->nnzP : 1), tfail);
+      NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pval, g->nnzP ? g->nnzP : 1), tfail);
+      if (!g->pgroup)
+        k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, NULL, g->Prp, g->Pcol);
+      NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
+      NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rcol, g->nnzP ? g->nnzP : 1), tfail);
+      NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rval, g->nnzP ? g->nnzP : 1), tfail);
+    tfail: /* freed in the stream's order, after the kernels above */
+      ng_cuda_tmp_free(cu, size);
+      ng_cuda_tmp_free(cu, scratch);
+      ng_cuda_tmp_free(cu, cnt);
+      NG_CHECK(st);
     }
-    NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
-    NG_CHECK_GOTO(st, scan_rowptr(g, cnt, n, &g->Prp, &g->nnzP, "the prolongator", 0), tfail);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pcol, g->nnzP ? g->nnzP : 1), tfail);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Pval, g->nnzP ? g->nnzP : 1), tfail);
-    if (!g->pgroup)
-      k_ppattern<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->agg, scratch, NULL, g->Prp, g->Pcol);
-    NG_CHECK_GOTO(st, cudaGetLastError() == cudaSuccess ? NG_SUCCESS : NG_ERROR(NG_ERR_CUDA, "AMG GPU P pattern kernel failed"), tfail);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rcol, g->nnzP ? g->nnzP : 1), tfail);
-    NG_CHECK_GOTO(st, NG_CUDA_MALLOC(g->Rval, g->nnzP ? g->nnzP : 1), tfail);
-  tfail: /* freed in the stream's order, after the kernels above */
-    ng_cuda_tmp_free(cu, size);
-    ng_cuda_tmp_free(cu, scratch);
-    ng_cuda_tmp_free(cu, cnt);
-    NG_CHECK(st);
+    trace(g, "transfer: P pattern", &tt);
+    if (filter > 0) { /* -amg_filter: sqrt |a_ii| for the filter's strength test */
+      if (!g->sd) NG_CHECK(NG_CUDA_TMP(cu, g->sd, n ? n : 1));
+      k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
+      NG_CUDA_LAUNCH_CHECK();
+    }
+    if (g->pgroup) /* the setup's columns with the values, or an update's values */
+      NG_CHECK(prow_launch(g, refresh ? 2 : 1, omega_p, filter > 0 ? g->sd : NULL, filter, M->strength_signed, NULL));
+    else
+      k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p,
+                                                   filter > 0 ? g->sd : NULL, filter, M->strength_signed, g->lump,
+                                                   g->Prp, g->Pcol, g->Pval, g->flag);
+    cudaError_t pe = cudaGetLastError();
+    if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
+    trace(g, "transfer: P values", &tt);
+    if (!refresh) {
+      NG_CHECK(transpose_p(g));
+    } else if (g->nnzP) {
+      k_rvalues<<<blocks(g->nnzP), TPB, 0, cu->stream>>>(g->nnzP, g->rperm, g->Pval, g->Rval);
+      NG_CUDA_LAUNCH_CHECK();
+    }
+    trace(g, "transfer: R = P^T", &tt);
+    NG_CHECK(read_flag(g, &bad)); /* also waits for P and R (the phase times) */
+    if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
+    M->t_prolong += ng_wtime() - t;
+    if (!(part & 2)) return NG_SUCCESS;
   }
-  trace(g, "transfer: P pattern", &tt);
-  if (filter > 0) { /* -amg_filter: sqrt |a_ii| for the filter's strength test */
-    if (!g->sd) NG_CHECK(NG_CUDA_TMP(cu, g->sd, n ? n : 1));
-    k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
-    NG_CUDA_LAUNCH_CHECK();
-  }
-  if (g->pgroup) /* the setup's columns with the values, or an update's values */
-    NG_CHECK(prow_launch(g, refresh ? 2 : 1, omega_p, filter > 0 ? g->sd : NULL, filter, M->strength_signed, NULL));
-  else
-    k_pvalues<<<blocks(n), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->agg, g->ptent, omega_p,
-                                                 filter > 0 ? g->sd : NULL, filter, M->strength_signed, g->lump,
-                                                 g->Prp, g->Pcol, g->Pval, g->flag);
-  cudaError_t pe = cudaGetLastError();
-  if (pe != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU prolongator kernel failed: %s", cudaGetErrorString(pe));
-  trace(g, "transfer: P values", &tt);
-  if (!refresh) {
-    NG_CHECK(transpose_p(g));
-  } else if (g->nnzP) {
-    k_rvalues<<<blocks(g->nnzP), TPB, 0, cu->stream>>>(g->nnzP, g->rperm, g->Pval, g->Rval);
-    NG_CUDA_LAUNCH_CHECK();
-  }
-  trace(g, "transfer: R = P^T", &tt);
-  NG_CHECK(read_flag(g, &bad)); /* also waits for P and R (the phase times) */
-  if (bad) return NG_ERROR(NG_ERR_NUMERIC, "AMG: the finest matrix has a zero or missing diagonal entry");
-  M->t_prolong += ng_wtime() - t;
-  t = ng_wtime();
+  t = tt = ng_wtime();
   NG_CHECK(spgemm(g, n, g->Arp, g->Acol, g->Aval, g->Prp, g->Pcol, g->Pval, &g->APrp, &g->APcol, &g->APval, &g->nnzAP,
                   0, &g->hcAP, n, g->nnzP, "A P", HC_TINY));
   trace(g, "galerkin: A P", &tt);
@@ -1053,7 +1061,8 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
   else {
     int32_t *drp, *dcol;
     double *dval;
-    int device_only = C->gpu && C->s.Aops && ng_csr_cuda_arrays(C->s.Aops, C->s.Adata, &drp, &dcol, &dval) == NG_SUCCESS;
+    int device_only = C->host_taken ||
+                      (C->gpu && C->s.Aops && ng_csr_cuda_arrays(C->s.Aops, C->s.Adata, &drp, &dcol, &dval) == NG_SUCCESS);
     if (!device_only) NG_CHECK(host_copy(g, C, C->host_stale == 2)); /* whole when it was never made */
     else if (C->host_stale != 2) C->host_stale = 1;
   }
@@ -1170,7 +1179,7 @@ extern "C" ng_status ng_amg_gpu_aggregates(ng_amg *M, int l)
   return NG_SUCCESS;
 }
 
-extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh)
+extern "C" ng_status ng_amg_gpu_transfer_part(ng_amg *M, ng_matrix A, int l, int refresh, int part)
 {
   amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
   ng_amg_level *L = &M->L[l];
@@ -1180,10 +1189,10 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
    * their levels' transfers are built there from the device's aggregates */
   if (M->sparsify > 0 && ng_amg_hybrid(M))
     return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU setup: the W- and K-cycles' sparsification is built on the host");
-  if (refresh && l == 0) M->t_gpu = 0;
-  if (refresh && l == 0) NG_CHECK(device_matrix(g, A, 1));
-  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh, M->filter ? ng_amg_level_theta(M, l) : 0.0));
-  if (!refresh) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
+  if ((part & 1) && refresh && l == 0) M->t_gpu = 0;
+  if ((part & 1) && refresh && l == 0) NG_CHECK(device_matrix(g, A, 1));
+  NG_CHECK(transfer(g, M, L, &M->L[l + 1], refresh, M->filter ? ng_amg_level_theta(M, l) : 0.0, part));
+  if (!refresh && (part & 1)) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
     NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->n, g->nagg, g->nnzP, g->Prp, g->Pcol, g->Pval, &L->Pdata));
     L->Pops = ng_spmv_find("csr", 1);
     g->adoptedP = 1;
@@ -1193,6 +1202,64 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
   }
   M->t_gpu += ng_wtime() - t;
   return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh)
+{
+  NG_CHECK(ng_amg_gpu_transfer_part(M, A, l, refresh, 3));
+  return NG_SUCCESS;
+}
+
+/* ---- the products on a thread of their own (the uncoupled level) ---------- */
+struct gpu_job {
+  ng_amg *M;
+  ng_matrix A;
+  int l, refresh, device, started;
+  pthread_t th;
+  ng_status st;
+  char msg[1024]; /* the thread's error message (messages are per thread) */
+};
+
+static void *job_run(void *arg)
+{
+  gpu_job *j = (gpu_job *)arg;
+  cudaError_t e = cudaSetDevice(j->device); /* the current device is per thread */
+  if (e != cudaSuccess) j->st = NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: cudaSetDevice on the products' thread: %s", cudaGetErrorString(e));
+  else j->st = ng_amg_gpu_transfer_part(j->M, j->A, j->l, j->refresh, 2);
+  if (j->st) snprintf(j->msg, sizeof(j->msg), "%s", ng_last_error());
+  return NULL;
+}
+
+extern "C" ng_status ng_amg_gpu_products_start(ng_amg *M, ng_matrix A, int l, int refresh, void **job)
+{
+  gpu_job *j = NULL;
+  *job = NULL;
+  NG_CHECK(NG_CALLOC(j, 1));
+  j->M = M;
+  j->A = A;
+  j->l = l;
+  j->refresh = refresh;
+  cudaError_t e = cudaGetDevice(&j->device);
+  if (e != cudaSuccess) {
+    ng_free(j);
+    return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: cudaGetDevice: %s", cudaGetErrorString(e));
+  }
+  *job = j;
+  /* no thread to be had: the products run here, now (same result, no overlap) */
+  j->started = pthread_create(&j->th, NULL, job_run, j) == 0;
+  if (!j->started) job_run(j);
+  return NG_SUCCESS;
+}
+
+extern "C" ng_status ng_amg_gpu_products_wait(void *job)
+{
+  gpu_job *j = (gpu_job *)job;
+  if (!j) return NG_SUCCESS;
+  if (j->started) pthread_join(j->th, NULL);
+  ng_status st = j->st;
+  ng_status out = st ? NG_ERROR(st, "%s", j->msg) : NG_SUCCESS;
+  ng_free(j);
+  return out;
 }
 
 /* Setup: level l's operator table (l > 0) as a device CSR copied on the
