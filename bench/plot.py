@@ -17,7 +17,7 @@ text, no timestamps (the same inputs give the same files):
     aniso27-table5.svg     amg-smoothers-h100.jsonl  aniso27 10^3..100^3 beside the published
                          + published-c2050.csv     Table 5 (C2050)
     scaling-h100x4.svg   scaling-h100x4.jsonl      strong and weak scaling on 1-4 H100s
-    scaling-h200x2.svg   scaling-h200x2.jsonl      setup and solve on 1 and 2 H200s
+    scaling-h200x4.svg   scaling-h200x4.jsonl      setup and solve on 1, 2 and 4 H200s
     setup.svg            setup-h100.jsonl          setup phases on one GPU, setup on 1-4 GPUs
                          + scaling-h100x4.jsonl
 
@@ -322,46 +322,42 @@ def plot_setup(res, out):
     save(fig, out, "setup.svg")
 
 
-def plot_scaling2(res, out):
-    """2 H200s: time to solution (setup again + solve) on 1 and 2 GPUs."""
-    rows = read_jsonl(os.path.join(res, "scaling-h200x2.jsonl"))
-    cases = [("lap27:256", "strong", "cg"), ("fem27:256", "strong", "cg"),
-             ("lap27:256x256x512", "weak", "cg"), ("aniso27:100", "strong", "bicgstab")]
-    labels = {"lap27:256x256x512": "lap27, 256^3 a GPU\n(weak: 2 GPUs hold 2x)",
-              "aniso27:100": "aniso27:100\nAMG-BiCGSTAB"}
-    bars = [("1 GPU", None), ("2 GPUs", "7da9886")]  # the current tree (the file also holds b3ea9fa's)
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    w = 0.36
-    for k, (name, tree) in enumerate(bars):
-        for c, (m, mode, solver) in enumerate(cases):
-            if tree is None:  # one GPU; the weak case's one-GPU share is lap27:256
-                m1 = "lap27:256" if mode == "weak" else m
-                ds = [d for d in rows if d["ranks"] == 1 and d["matrix"] == m1 and d["solver"] == solver]
-            else:
-                ds = [d for d in rows if d["ranks"] == 2 and d["matrix"] == m and d["solver"] == solver
-                      and d["tree"].startswith(tree)]
+def plot_scaling4(res, out):
+    """1, 2 and 4 H200s: time to solution (setup again + solve) of the current tree."""
+    rows = [d for d in read_jsonl(os.path.join(res, "scaling-h200x4.jsonl")) if d["tree"].startswith("96c2547")]
+    # (label, matrix on 1 / 2 / 4 GPUs, solver, smoother option or None)
+    cases = [("lap27:256", ("lap27:256",) * 3, "cg"),
+             ("fem27:256", ("fem27:256",) * 3, "cg"),
+             ("lap27, 256^3 a GPU\n(weak)", ("lap27:256", "lap27:256x256x512", "lap27:256x256x1024"), "cg"),
+             ("aniso27:100\nAMG-BiCGSTAB", ("aniso27:100",) * 3, "bicgstab")]
+    gpus = (1, 2, 4)
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    w = 0.26
+    for k, p in enumerate(gpus):
+        for c, (label, ms, solver) in enumerate(cases):
+            ds = [d for d in rows if d["ranks"] == p and d["matrix"] == ms[k] and d["solver"] == solver]
             if not ds:
                 continue
-            d = ds[0]
-            x = c + (k - 0.5) * w
-            ax.bar(x, d["setup_again_s"], w, color=COLORS[k], alpha=0.55, label=f"{name}: setup" if c == 0 else None)
+            d = ds[0]  # aniso27: the first smoother of the call, auto
+            x = c + (k - 1) * w
+            ax.bar(x, d["setup_again_s"], w, color=COLORS[k], alpha=0.55, label=f"{p} GPU{'s' if p > 1 else ''}: setup" if c == 0 else None)
             ax.bar(x, d["solve_s"], w, bottom=d["setup_again_s"], color=COLORS[k],
-                   label=f"{name}: solve" if c == 0 else None)
+                   label=f"{p} GPU{'s' if p > 1 else ''}: solve" if c == 0 else None)
             ax.text(x, d["setup_again_s"] + d["solve_s"], f"{d['setup_again_s'] + d['solve_s']:.3f}",
-                    ha="center", va="bottom", fontsize=7)
+                    ha="center", va="bottom", fontsize=6)
     ax.set_xticks(range(len(cases)))
-    ax.set_xticklabels([labels.get(m, m) for m, _, _ in cases])
+    ax.set_xticklabels([c[0] for c in cases])
     ax.set_ylabel("seconds (setup again + solve)")
-    ax.set_title("AMG-CG to 1e-8 on 2 H200s, default options (2026-11-28, one call)")
+    ax.set_title("AMG-CG to 1e-8 on 1, 2 and 4 H200s, default options (2026-11-28, one call)", fontsize=9)
     ax.legend(fontsize=6.5, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    save(fig, out, "scaling-h200x2.svg")
+    save(fig, out, "scaling-h200x4.svg")
 
 
 def main():
     res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
     out = sys.argv[2] if len(sys.argv) > 2 else "doc/img"
     os.makedirs(out, exist_ok=True)
-    for f in (plot_spmv, plot_amgx, plot_peers, plot_smoothers, plot_seeds, plot_scaling, plot_scaling2, plot_setup):
+    for f in (plot_spmv, plot_amgx, plot_peers, plot_smoothers, plot_seeds, plot_scaling, plot_scaling4, plot_setup):
         f(res, out)
 
 
