@@ -26,7 +26,7 @@ static const ng_option_def ng_amg_hierarchy_options_rows[] = {
    "AMG hierarchy: aggregation (smoothed aggregation) or classical (Ruge-Stueben type: PMIS C/F splitting with "
    "the classical strength -amg_classical_theta and -amg_classical_interp interpolation, R = P^T, Galerkin coarse "
    "operators without sparsification; a host setup: on a GPU context the levels are made on the host and the "
-   "cycle runs on the device; across MPI ranks the one-rank hierarchy, with pmis and ext+i only; no update)"},
+   "cycle runs on the device; across MPI ranks the one-rank hierarchy, with pmis and ext+i only; no update of the values alone: ng_solver_set_operator on the same matrix sets it up again)"},
   {"amg_classical_theta", NG_OPT_REAL, "0.25", NULL, 1,
    "AMG classical coarsening: j strongly influences i when -a_ij >= theta max_k(-a_ik) over i's off-diagonals "
    "(positive couplings are weak)"},

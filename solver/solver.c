@@ -109,8 +109,19 @@ ng_status ng_solver_set_operator(ng_solver S, ng_matrix A)
   NG_ASSERT_ARG(A->n_global > 0 && (int64_t)A->n_local >= 0, "ng_solver_set_operator: empty matrix");
   double t0 = ng_wtime();
   if (S->A == A && S->P) {
-    /* same matrix (new values, same pattern): refresh the preconditioner */
-    NG_CHECK(ng_precond_update(S->P, A));
+    /* same matrix (new values, same pattern): refresh the preconditioner;
+     * one that has no update of its values (AMG with -amg_coarsening
+     * classical) is set up again from the solver's options, as a hypre
+     * user re-runs BoomerAMG's setup (the same verdict on every rank) */
+    ng_status ust = ng_precond_update(S->P, A);
+    if (ust == NG_ERR_UNSUPPORTED) {
+      ng_error_clear();
+      ng_precond_destroy(S->P);
+      S->P = NULL;
+      ust = ng_precond_create(S->ctx, S->opts, A, &S->P);
+      if (ust != NG_SUCCESS) S->A = NULL; /* not usable: solve() refuses until a good set_operator */
+    }
+    NG_CHECK(ust);
     S->setup_seconds = ng_wtime() - t0;
     return NG_SUCCESS;
   }

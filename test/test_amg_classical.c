@@ -347,7 +347,8 @@ START_TEST(bad_options_and_update)
     ck_assert_msg(strstr(ng_last_error(), "-amg_") || strstr(ng_last_error(), "amg_"), "%s", ng_last_error());
     ng_options_destroy(o);
   }
-  /* the update of the values is not there yet: a clear error */
+  /* no update of the values alone: a clear error (the solver sets it up
+   * again instead: solver_update_sets_up_again) */
   NG_ASSERT_OK(ng_options_create(&o));
   NG_ASSERT_OK(ng_options_set_from_string(o, "-precond amg -amg_coarsening classical -amg_coarse_size 10"));
   NG_ASSERT_OK(ng_precond_create(ctx, o, A, &P));
@@ -355,6 +356,65 @@ START_TEST(bad_options_and_update)
   ck_assert_msg(strstr(ng_last_error(), "-amg_coarsening classical"), "%s", ng_last_error());
   ng_precond_destroy(P);
   ng_options_destroy(o);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
+/* A solver whose preconditioner has no update of the values (classical
+ * coarsening) sets it up again at ng_solver_set_operator on the same
+ * matrix: the solve after new values is the one of a fresh solver on them,
+ * bit for bit (the setup is deterministic). */
+START_TEST(solver_update_sets_up_again)
+{
+  ng_matrix A;
+  ng_vector b, x, y;
+  ng_options o;
+  ng_solver S, F;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "jump2q1:24", &A, NULL));
+  NG_ASSERT_OK(ng_vector_create(A, &b));
+  NG_ASSERT_OK(ng_vector_create(A, &x));
+  NG_ASSERT_OK(ng_vector_create(A, &y));
+  NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+  NG_ASSERT_OK(ng_options_create(&o));
+  NG_ASSERT_OK(ng_options_set_from_string(o, "-solver cg -precond amg -amg_coarsening classical -tol 1e-10"));
+  NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
+  NG_ASSERT_OK(ng_solver_set_operator(S, A));
+  NG_ASSERT_OK(ng_solver_solve(S, b, x));
+  /* new values, same pattern: the diagonal times 1.5 */
+  int32_t n = A->n_local;
+  int64_t nnz = A->local.nnz;
+  double *v = malloc((size_t)nnz * sizeof(double)), *xs = malloc((size_t)n * sizeof(double)),
+         *ys = malloc((size_t)n * sizeof(double));
+  for (int32_t i = 0; i < n; i++)
+    for (int64_t k = A->local.rowptr[i]; k < A->local.rowptr[i + 1]; k++)
+      v[k] = A->local.val[k] * (A->local.col[k] == i ? 1.5 : 1.0);
+  NG_ASSERT_OK(ng_matrix_update_values(A, v));
+  NG_ASSERT_OK(ng_solver_set_operator(S, A)); /* the update: set up again, not NG_ERR_UNSUPPORTED */
+  NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+  NG_ASSERT_OK(ng_solver_solve(S, b, x));
+  NG_ASSERT_OK(ng_solver_create(ctx, o, &F));
+  NG_ASSERT_OK(ng_solver_set_operator(F, A));
+  NG_ASSERT_OK(ng_solver_solve(F, b, y));
+  int is = 0, iff = 0;
+  double rs = 1, rf = 1;
+  NG_ASSERT_OK(ng_solver_get_iterations(S, &is));
+  NG_ASSERT_OK(ng_solver_get_iterations(F, &iff));
+  NG_ASSERT_OK(ng_solver_get_residual(S, &rs));
+  NG_ASSERT_OK(ng_solver_get_residual(F, &rf));
+  ck_assert_int_eq(is, iff);
+  ck_assert_msg(rs <= 1e-10, "updated solve: residual %.3g", rs);
+  NG_ASSERT_OK(ng_vector_get_values(x, xs));
+  NG_ASSERT_OK(ng_vector_get_values(y, ys));
+  ck_assert_msg(memcmp(xs, ys, (size_t)n * sizeof(double)) == 0, "the updated solver's x differs from a fresh one's");
+  free(v);
+  free(xs);
+  free(ys);
+  ng_solver_destroy(S);
+  ng_solver_destroy(F);
+  ng_options_destroy(o);
+  ng_vector_destroy(b);
+  ng_vector_destroy(x);
+  ng_vector_destroy(y);
   ng_matrix_destroy(A);
 }
 END_TEST
@@ -373,6 +433,7 @@ int main(void)
   tcase_add_test(tc, vcycle_is_symmetric);
   tcase_add_test(tc, classical_beats_aggregation_on_jumps);
   tcase_add_test(tc, bad_options_and_update);
+  tcase_add_test(tc, solver_update_sets_up_again);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }
