@@ -16,6 +16,14 @@
  *                   0.12), gas above the pool; density ratio 1000.
  *   spheres7:N[:seed]  -div(k grad u) on N^3 cells, k = 1 with k = 1e6
  *                   inside 40 random spheres (radii 0.04 to 0.1).
+ *   jump3q1:N[:seed]  jump2q1 in 3D: Q1 hexahedra on (N+1)^3 cubes, N^3
+ *                   interior nodes, K 1:100 along a direction out of the
+ *                   grid's axes, k = 1e4 on a random quarter of them.
+ *   bubbles5:N[:seed]  bubbles7 in 2D: 5-point finite volumes on N^2 cells,
+ *                   a pool below y = 0.75 with 20 gas bubbles (circles).
+ *   layers7:N[:seed]  -div(k grad u) on N^3 cells with a layered
+ *                   log-normal k from 1e-3 to 1e3 (SPE10-like: each
+ *                   z-layer its mean, lateral variation inside it).
  * Finite volumes: face coefficient area / (h_P / 2k_P + h_Q / 2k_Q) (the
  * harmonic mean for equal cells), a Dirichlet face 2 k_P area / h_P; a cell
  * is inside a sphere when its centre is. Random choices come from a hash of
@@ -45,20 +53,21 @@ static double face(double area, double hp, double kp, double hq, double kq)
 
 /* 7-point finite volumes of -div(k grad u) on nx*ny*nz cells of widths
  * h[0][x], h[1][y], h[2][z], cell coefficients k (NULL: 1), Dirichlet
- * walls, b = 1. Rows in natural order (x fastest), columns sorted. */
-static ng_status fv7(const int32_t nd[3], const double *const h[3], const double *k, ng_csr *A, double **b)
+ * walls, b = 1. Rows in natural order (x fastest), columns sorted. dims 2:
+ * 5 points on nx*ny cells (nd[2] = 1, h[2][0] = 1: no z faces). */
+static ng_status fvn(int dims, const int32_t nd[3], const double *const h[3], const double *k, ng_csr *A, double **b)
 {
   int64_t nx = nd[0], ny = nd[1], nz = nd[2], n = nx * ny * nz, nxy = nx * ny;
   ng_status st = NG_SUCCESS;
-  NG_CHECK(ng_csr_alloc(A, (int32_t)n, (int32_t)n, n * 7));
+  NG_CHECK(ng_csr_alloc(A, (int32_t)n, (int32_t)n, n * (2 * dims + 1)));
   NG_CHECK_GOTO(st, NG_MALLOC(*b, n), fail);
   const int64_t stride[3] = {1, nx, nxy};
   int64_t p = 0;
   for (int64_t i = 0; i < n; i++) {
     int64_t c[3] = {i % nx, (i / nx) % ny, i / nxy};
     double ki = k ? k[i] : 1.0, diag = 0.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    int has_lo[3], has_hi[3];
-    for (int d = 0; d < 3; d++) {
+    int has_lo[3] = {0, 0, 0}, has_hi[3] = {0, 0, 0};
+    for (int d = 0; d < dims; d++) {
       double area = h[(d + 1) % 3][c[(d + 1) % 3]] * h[(d + 2) % 3][c[(d + 2) % 3]], hp = h[d][c[d]];
       has_lo[d] = c[d] > 0;
       has_hi[d] = c[d] < nd[d] - 1;
@@ -74,14 +83,14 @@ static ng_status fv7(const int32_t nd[3], const double *const h[3], const double
       } else diag += 2.0 * ki * area / hp;
     }
     A->rowptr[i] = p;
-    for (int d = 2; d >= 0; d--) /* sorted: -nxy, -nx, -1 */
+    for (int d = dims - 1; d >= 0; d--) /* sorted: -nxy, -nx, -1 */
       if (has_lo[d]) {
         A->col[p] = (int32_t)(i - stride[d]);
         A->val[p++] = -lo[d];
       }
     A->col[p] = (int32_t)i;
     A->val[p++] = diag;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < dims; d++)
       if (has_hi[d]) {
         A->col[p] = (int32_t)(i + stride[d]);
         A->val[p++] = -hi[d];
@@ -126,19 +135,20 @@ static ng_status gen_stretch(int32_t n, double ratio, ng_csr *A, double **b)
   grade(n, ratio, h + n);
   const int32_t nd[3] = {n, n, n};
   const double *const hh[3] = {h, h, h + n};
-  ng_status st = fv7(nd, hh, NULL, A, b);
+  ng_status st = fvn(3, nd, hh, NULL, A, b);
   ng_free(h);
   NG_CHECK(st);
   return NG_SUCCESS;
 }
 
-/* Spheres: centre uniform in the unit box, radius in [rmin, rmax]; the
- * cells whose centre lies inside any get k_in, the others k_out, and with
- * pool_top < 1 the cells above z = pool_top k_in too (the gas over a pool). */
-static ng_status gen_inclusions(int32_t n, uint64_t seed, int count, double rmin, double rmax, double k_out,
+/* Spheres (dims 2: circles): centre uniform in the unit box, radius in
+ * [rmin, rmax]; the cells whose centre lies inside any get k_in, the others
+ * k_out, and with pool_top < 1 the cells above pool_top in the last
+ * coordinate (z, in 2D y) k_in too (the gas over a pool). */
+static ng_status gen_inclusions(int dims, int32_t n, uint64_t seed, int count, double rmin, double rmax, double k_out,
                                 double k_in, double pool_top, ng_csr *A, double **b)
 {
-  int64_t cells = (int64_t)n * n * n;
+  int64_t cells = (int64_t)n * n * (dims == 3 ? n : 1);
   double *k = NULL, *h = NULL, sph[64][4];
   ng_status st = NG_SUCCESS;
   for (int s = 0; s < count; s++) {
@@ -150,16 +160,16 @@ static ng_status gen_inclusions(int32_t n, uint64_t seed, int count, double rmin
   for (int32_t i = 0; i < n; i++) h[i] = 1.0 / n;
   for (int64_t i = 0; i < cells; i++) {
     double x = (i % n + 0.5) / n, y = ((i / n) % n + 0.5) / n, z = (i / ((int64_t)n * n) + 0.5) / n;
-    int in = z > pool_top;
+    int in = (dims == 3 ? z : y) > pool_top;
     for (int s = 0; s < count && !in; s++) {
-      double dx = x - sph[s][0], dy = y - sph[s][1], dz = z - sph[s][2];
+      double dx = x - sph[s][0], dy = y - sph[s][1], dz = dims == 3 ? z - sph[s][2] : 0.0;
       in = dx * dx + dy * dy + dz * dz < sph[s][3] * sph[s][3];
     }
     k[i] = in ? k_in : k_out;
   }
-  const int32_t nd[3] = {n, n, n};
-  const double *const hh[3] = {h, h, h};
-  st = fv7(nd, hh, k, A, b);
+  const int32_t nd[3] = {n, n, dims == 3 ? n : 1};
+  const double one = 1.0, *const hh[3] = {h, h, dims == 3 ? h : &one};
+  st = fvn(dims, nd, hh, k, A, b);
 out:
   ng_free(k);
   ng_free(h);
@@ -239,9 +249,118 @@ static ng_status gen_jump2q1(int32_t n, uint64_t seed, ng_csr *A, double **b)
   return NG_SUCCESS;
 }
 
+/* layers7: log10 k = clamp(m_z + 0.5 g, -3, 3) per cell, m_z uniform in
+ * [-3, 3] for each layer of cells in z (the layers of a reservoir), g a
+ * standard normal-like lateral variation (four uniforms, centred and
+ * scaled); k from 1e-3 to 1e3, as SPE10's permeability spans. */
+static ng_status gen_layers(int32_t n, uint64_t seed, ng_csr *A, double **b)
+{
+  int64_t cells = (int64_t)n * n * n, nxy = (int64_t)n * n;
+  double *k = NULL, *h = NULL;
+  ng_status st = NG_SUCCESS;
+  NG_CHECK(NG_MALLOC(k, cells));
+  NG_CHECK_GOTO(st, NG_MALLOC(h, n), out);
+  for (int32_t i = 0; i < n; i++) h[i] = 1.0 / n;
+  for (int64_t i = 0; i < cells; i++) {
+    double m = -3.0 + 6.0 * hash01(seed, (uint64_t)(i / nxy)), g = 0;
+    for (int u = 0; u < 4; u++) g += hash01(seed + 1, 4 * (uint64_t)i + u);
+    double e = m + 0.5 * (g - 2.0) * sqrt(3.0);
+    k[i] = pow(10.0, e < -3.0 ? -3.0 : e > 3.0 ? 3.0 : e);
+  }
+  const int32_t nd[3] = {n, n, n};
+  const double *const hh[3] = {h, h, h};
+  st = fvn(3, nd, hh, k, A, b);
+out:
+  ng_free(k);
+  ng_free(h);
+  NG_CHECK(st);
+  return NG_SUCCESS;
+}
+
+/* Q1 stiffness of -div(K grad u) on a cube of side h (h times the unit
+ * cube's), corners a = ax + 2 ay + 4 az, by 2x2x2 Gauss quadrature (exact:
+ * the integrands are at most quadratic in each coordinate). */
+static void q1_aniso_3d(const double K[3][3], double h, double Ke[8][8])
+{
+  const double g[2] = {0.5 - 0.5 / sqrt(3.0), 0.5 + 0.5 / sqrt(3.0)};
+  for (int a = 0; a < 8; a++)
+    for (int c = a; c < 8; c++) {
+      double s = 0;
+      for (int q = 0; q < 8; q++) {
+        double x[3] = {g[q & 1], g[(q >> 1) & 1], g[q >> 2]}, grad[2][3];
+        const int cor[2] = {a, c};
+        for (int m = 0; m < 2; m++)
+          for (int d = 0; d < 3; d++) { /* d/dx_d of prod_e phi_e(x_e) */
+            double v = 1.0;
+            for (int e = 0; e < 3; e++) {
+              int on = (cor[m] >> e) & 1;
+              v *= e == d ? (on ? 1.0 : -1.0) : (on ? x[e] : 1.0 - x[e]);
+            }
+            grad[m][d] = v;
+          }
+        for (int d = 0; d < 3; d++)
+          for (int e = 0; e < 3; e++) s += 0.125 * grad[0][d] * K[d][e] * grad[1][e];
+      }
+      Ke[a][c] = Ke[c][a] = h * s;
+    }
+}
+
+/* jump3q1: interior nodes (i, j, l) of an (n + 1)^3 grid of cubes, K =
+ * eps I + (1 - eps) d d^T (1:100 along d, d 30 degrees from x in the xy
+ * plane and 20 degrees out of it), times 1e4 on a random quarter of the
+ * elements. Each row sums its eight elements in one fixed order, so A(i,
+ * j) and A(j, i) add the same numbers, as in jump2q1. */
+static ng_status gen_jump3q1(int32_t n, uint64_t seed, ng_csr *A, double **b)
+{
+  const double pi = 3.14159265358979323846, t = 30.0 * pi / 180.0, f = 20.0 * pi / 180.0, eps = 0.01, jump = 1e4;
+  const double d[3] = {cos(t) * cos(f), sin(t) * cos(f), sin(f)};
+  double K[3][3], K1[8][8], Kj[8][8];
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) K[r][c] = (r == c ? eps : 0.0) + (1.0 - eps) * d[r] * d[c];
+  q1_aniso_3d(K, 1.0 / (n + 1), K1);
+  for (int a = 0; a < 8; a++)
+    for (int c = 0; c < 8; c++) Kj[a][c] = jump * K1[a][c];
+  int64_t rows = (int64_t)n * n * n, ne = (int64_t)(n + 1), nn = (int64_t)n * n;
+  NG_CHECK(ng_csr_alloc(A, (int32_t)rows, (int32_t)rows, rows * 27));
+  ng_status st = NG_MALLOC(*b, rows);
+  if (st != NG_SUCCESS) {
+    ng_csr_free(A);
+    NG_CHECK(st);
+  }
+  int64_t p = 0;
+  for (int64_t r = 0; r < rows; r++) {
+    int32_t i = (int32_t)(r % n), j = (int32_t)((r / n) % n), l = (int32_t)(r / nn);
+    double v[3][3][3] = {{{0}}}; /* v[dz + 1][dy + 1][dx + 1] */
+    for (int32_t ez = l; ez <= l + 1; ez++)
+      for (int32_t ey = j; ey <= j + 1; ey++)
+        for (int32_t ex = i; ex <= i + 1; ex++) {
+          const double(*Ke)[8] = hash01(seed, (uint64_t)((ez * ne + ey) * ne + ex)) < 0.25 ? Kj : K1;
+          int me = (i - ex + 1) + 2 * (j - ey + 1) + 4 * (l - ez + 1); /* this node's corner */
+          for (int c = 0; c < 8; c++) {
+            int32_t X = ex - 1 + (c & 1), Y = ey - 1 + ((c >> 1) & 1), Z = ez - 1 + (c >> 2);
+            if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= n) continue; /* Dirichlet: eliminated */
+            v[Z - l + 1][Y - j + 1][X - i + 1] += Ke[me][c];
+          }
+        }
+    A->rowptr[r] = p;
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          int32_t X = i + dx, Y = j + dy, Z = l + dz;
+          if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= n) continue;
+          A->col[p] = (int32_t)(r + (int64_t)dz * nn + (int64_t)dy * n + dx);
+          A->val[p++] = v[dz + 1][dy + 1][dx + 1];
+        }
+    (*b)[r] = 1.0;
+  }
+  A->rowptr[rows] = p;
+  A->nnz = p;
+  return NG_SUCCESS;
+}
+
 int ng_gen_is_cfd(const char *name, size_t len)
 {
-  static const char *names[] = {"stretch7", "jump2q1", "bubbles7", "spheres7"};
+  static const char *names[] = {"stretch7", "jump2q1", "bubbles7", "spheres7", "jump3q1", "bubbles5", "layers7"};
   for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
     if (strlen(names[k]) == len && strncmp(name, names[k], len) == 0) return 1;
   return 0;
@@ -261,7 +380,7 @@ static ng_status parse_param(const char *spec, const char *s, double *v)
 
 ng_status ng_gen_cfd(const char *spec, size_t len, int64_t N, const char *rest, ng_csr *A, double **b)
 {
-  int two = spec[0] == 'j';
+  int two = !strncmp(spec, "jump2q1", 7) || !strncmp(spec, "bubbles5", 8);
   int64_t rows = N > 2000000 ? INT64_MAX : two ? N * N : N * N * N; /* no int64 overflow */
   NG_ASSERT_ARG(rows <= INT32_MAX, "generator spec '%s': %lld^%d is more than %d rows", spec, (long long)N,
                 two ? 2 : 3, (int)INT32_MAX);
@@ -279,8 +398,13 @@ ng_status ng_gen_cfd(const char *spec, size_t len, int64_t N, const char *rest, 
   NG_ASSERT_ARG(seed >= 0 && seed <= 9007199254740992.0 && seed == floor(seed),
                 "generator spec '%s': expected %.*s:N[:seed] with a whole seed from 0 to 2^53", spec, (int)len,
                 spec);
-  if (two) NG_CHECK(gen_jump2q1((int32_t)N, (uint64_t)seed, A, b));
-  else if (spec[0] == 'b') NG_CHECK(gen_inclusions((int32_t)N, (uint64_t)seed, 20, 0.04, 0.12, 1e-3, 1.0, 0.75, A, b));
-  else NG_CHECK(gen_inclusions((int32_t)N, (uint64_t)seed, 40, 0.04, 0.10, 1.0, 1e6, 2.0, A, b));
+  uint64_t sd = (uint64_t)seed;
+  int32_t n = (int32_t)N;
+  if (!strncmp(spec, "jump2q1", 7)) NG_CHECK(gen_jump2q1(n, sd, A, b));
+  else if (!strncmp(spec, "jump3q1", 7)) NG_CHECK(gen_jump3q1(n, sd, A, b));
+  else if (!strncmp(spec, "bubbles7", 8)) NG_CHECK(gen_inclusions(3, n, sd, 20, 0.04, 0.12, 1e-3, 1.0, 0.75, A, b));
+  else if (!strncmp(spec, "bubbles5", 8)) NG_CHECK(gen_inclusions(2, n, sd, 20, 0.04, 0.12, 1e-3, 1.0, 0.75, A, b));
+  else if (!strncmp(spec, "layers7", 7)) NG_CHECK(gen_layers(n, sd, A, b));
+  else NG_CHECK(gen_inclusions(3, n, sd, 40, 0.04, 0.10, 1.0, 1e6, 2.0, A, b));
   return NG_SUCCESS;
 }

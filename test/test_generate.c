@@ -397,7 +397,8 @@ START_TEST(bad_specs_rejected)
                               "lap7:3:", "lap7:3:dirichlet", "lap7:3:neumannx", "lap7:3x4:neumann",
                               "aniso27:3:neumann", "fem27:3:neumann", "mps:10:neumann", "lap27:3:neumann:1",
                               "stretch7:1:10", "stretch7:8:0.5", "stretch7:4:2:3", "stretch7:4:x", "jump2q1:4:x",
-                              "jump2q1:4:1.5", "bubbles7:4:-1", "spheres7:2000", "jump2q1:50000", "spheres7:4x4"};
+                              "jump2q1:4:1.5", "bubbles7:4:-1", "spheres7:2000", "jump2q1:50000", "spheres7:4x4",
+                              "jump3q1:2000", "bubbles5:4:x", "layers7:4:0.5", "jump3q1:3x3"};
   for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
     ng_csr A;
     double *b = (double *)&A; /* must come back NULL */
@@ -545,6 +546,29 @@ START_TEST(cfd_problems)
     if (c == 6) ck_assert_msg(hi / lo > 5e4, "%s: coupling ratio %g (1e4 jumps, 1:100)", specs[c], hi / lo);
     if (c == 7) ck_assert_msg(hi / lo > 900 && hi / lo < 1100, "%s: coupling ratio %g (density 1000)", specs[c], hi / lo);
     if (c == 8) ck_assert_msg(hi / lo > 0.9e6 && hi / lo < 1.1e6, "%s: coupling ratio %g (k 1e6)", specs[c], hi / lo);
+    ng_csr_free(&A);
+    ng_free(b);
+  }
+  /* the classes added for issue 31's table: 3D Q1 with jumps and rotated
+   * anisotropy (27 points), 2D bubbles (5 points), SPE10-like layers;
+   * small ones checked positive definite, larger ones for their contrast */
+  const char *more[] = {"jump3q1:5", "bubbles5:14", "layers7:6", "jump3q1:12", "bubbles5:64", "layers7:16"};
+  const int32_t mrows[] = {125, 196, 216, 1728, 4096, 4096};
+  const int64_t mnnz[] = {13 * 13 * 13, 5 * 196 - 4 * 14, 7 * 216 - 6 * 36, 0, 0, 0}; /* (3n - 2)^3, 5n^2 - 4n, 7n^3 - 6n^2 */
+  for (int c = 0; c < 6; c++) {
+    ng_csr A;
+    double *b, lo, hi;
+    gen(more[c], &A, &b);
+    ck_assert_int_eq(A.nrows, mrows[c]);
+    if (mnnz[c]) ck_assert_int_eq(A.nnz, mnnz[c]);
+    common_checks(more[c], &A, b, 0, 0.0);
+    for (int32_t i = 0; i < A.nrows; i++) ck_assert_double_eq(b[i], 1.0);
+    if (c < 3) ck_assert_msg(dense_cholesky_ok(&A), "%s is not positive definite", more[c]);
+    coupling_range(&A, &lo, &hi);
+    printf("%s: couplings %.3g .. %.3g\n", more[c], lo, hi);
+    if (c == 3) ck_assert_msg(hi / lo > 1e4, "%s: coupling ratio %g (1e4 jumps, 1:100)", more[c], hi / lo);
+    if (c == 4) ck_assert_msg(hi / lo > 900 && hi / lo < 1100, "%s: coupling ratio %g (density 1000)", more[c], hi / lo);
+    if (c == 5) ck_assert_msg(hi / lo > 1e4 && hi / lo <= 1.0001e6, "%s: coupling ratio %g (k 1e-3..1e3)", more[c], hi / lo);
     ng_csr_free(&A);
     ng_free(b);
   }
