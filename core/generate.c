@@ -5,7 +5,7 @@
  * generate_fem27.c (fem27), generate_elast27.c (elast27: 3 rows per node) or generate_mps.c ("mps:N", N = particles along
  * the width of the dam-break column; one number only) or generate_hard.c
  * (het7, het5, rotaniso, rotaniso3: NAME:N[:parameters]) or generate_cfd.c
- * (stretch7, jump2q1, bubbles7, spheres7, jump3q1, bubbles5, layers7:
+ * (stretch7, jump2q1, bubbles7, spheres7, jump3q1, bubbles5, layers7, p1tet:
  * NAME:N[:parameter]). Sizes are plain
  * decimal digits; zero, signs, blanks, trailing text or a row count above
  * INT32_MAX are NG_ERR_ARGUMENT naming the spec and the cause. */
@@ -23,7 +23,7 @@ static const struct {
     {"fem27", ng_gen_fem27},
     {"elast27", ng_gen_elast27},
 };
-#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, elast27, mps, het7, het5, rotaniso, rotaniso3, stretch7, jump2q1, bubbles7, spheres7, jump3q1, bubbles5, layers7"
+#define NG_KNOWN_PROBLEMS "lap7, lap27, aniso27, fem27, elast27, mps, het7, het5, rotaniso, rotaniso3, stretch7, jump2q1, bubbles7, spheres7, jump3q1, bubbles5, layers7, p1tet"
 
 /* One positive decimal size at *s, advancing *s past it. */
 static ng_status parse_size(const char *spec, const char **s, int64_t *v)

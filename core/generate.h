@@ -41,7 +41,7 @@ int ng_gen_is_hard(const char *name, size_t len);
 ng_status ng_gen_hard(const char *spec, size_t len, int64_t N, const char *rest, ng_csr *A, double **b);
 
 /* CFD pressure-system classes of issue 31 (generate_cfd.c): is NAME (len
- * chars) one of stretch7, jump2q1, bubbles7, spheres7, jump3q1, bubbles5, layers7; build it from N and
+ * chars) one of stretch7, jump2q1, bubbles7, spheres7, jump3q1, bubbles5, layers7, p1tet; build it from N and
  * the rest of the spec after N ("" or ":param"). */
 int ng_gen_is_cfd(const char *name, size_t len);
 ng_status ng_gen_cfd(const char *spec, size_t len, int64_t N, const char *rest, ng_csr *A, double **b);

@@ -24,6 +24,11 @@
  *   layers7:N[:seed]  -div(k grad u) on N^3 cells with a layered
  *                   log-normal k from 1e-3 to 1e3 (SPE10-like: each
  *                   z-layer its mean, lateral variation inside it).
+ *   p1tet:N[:seed]  P1 finite elements of -lap u on a tetrahedral mesh of
+ *                   jittered points: (N+1)^3 cubes with their inner
+ *                   corners moved by up to 0.2 h, 6 tetrahedra each, N^3
+ *                   interior nodes (the coefficients are smooth: the
+ *                   hierarchy's own soundness on an unstructured mesh).
  * Finite volumes: face coefficient area / (h_P / 2k_P + h_Q / 2k_Q) (the
  * harmonic mean for equal cells), a Dirichlet face 2 k_P area / h_P; a cell
  * is inside a sphere when its centre is. Random choices come from a hash of
@@ -358,9 +363,104 @@ static ng_status gen_jump3q1(int32_t n, uint64_t seed, ng_csr *A, double **b)
   return NG_SUCCESS;
 }
 
+/* p1tet: node (x, y, z), 0 <= x, y, z <= n + 1, at h (x, y, z) moved by up
+ * to 0.2 h in each coordinate (a hash of the seed and the node; the
+ * boundary nodes stay on the cube's faces). */
+static void p1tet_node(int32_t n, uint64_t seed, int32_t x, int32_t y, int32_t z, double X[3])
+{
+  const int32_t c[3] = {x, y, z};
+  double h = 1.0 / (n + 1);
+  uint64_t id = ((uint64_t)z * (uint64_t)(n + 2) + (uint64_t)y) * (uint64_t)(n + 2) + (uint64_t)x;
+  for (int d = 0; d < 3; d++) {
+    int inner = c[d] > 0 && c[d] < n + 1;
+    X[d] = h * (c[d] + (inner ? 0.4 * (hash01(seed, 3 * id + (uint64_t)d) - 0.5) : 0.0));
+  }
+}
+
+/* P1 stiffness of -lap u on the tetrahedron V[0..3]: vol grad l_a . grad l_c. */
+static void p1_stiffness(const double V[4][3], double Ke[4][4])
+{
+  double J[3][3], I[3][3], g[4][3];
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) J[r][c] = V[c + 1][r] - V[0][r]; /* columns: the edges from V[0] */
+  double det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) - J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+               J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+  I[0][0] = (J[1][1] * J[2][2] - J[1][2] * J[2][1]) / det;
+  I[0][1] = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) / det;
+  I[0][2] = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) / det;
+  I[1][0] = (J[1][2] * J[2][0] - J[1][0] * J[2][2]) / det;
+  I[1][1] = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) / det;
+  I[1][2] = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) / det;
+  I[2][0] = (J[1][0] * J[2][1] - J[1][1] * J[2][0]) / det;
+  I[2][1] = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) / det;
+  I[2][2] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) / det;
+  for (int d = 0; d < 3; d++) { /* grad l_a: row a - 1 of J^-1; grad l_0 = minus their sum */
+    for (int a = 1; a < 4; a++) g[a][d] = I[a - 1][d];
+    g[0][d] = -(g[1][d] + g[2][d] + g[3][d]);
+  }
+  double vol = fabs(det) / 6.0;
+  for (int a = 0; a < 4; a++)
+    for (int c = a; c < 4; c++) Ke[a][c] = Ke[c][a] = vol * (g[a][0] * g[c][0] + g[a][1] * g[c][1] + g[a][2] * g[c][2]);
+}
+
+/* p1tet: P1 finite elements of -lap u on (n + 1)^3 jittered cubes, each
+ * cut into the 6 tetrahedra of the path 0 -> e_p -> e_p + e_q -> (1,1,1)
+ * (p, q, r a permutation of the axes), n^3 interior nodes (the rows, 15
+ * points). Each row sums its cubes' tetrahedra in one fixed global order,
+ * so A(i, j) and A(j, i) add the same numbers. */
+static ng_status gen_p1tet(int32_t n, uint64_t seed, ng_csr *A, double **b)
+{
+  static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  int64_t rows = (int64_t)n * n * n, nn = (int64_t)n * n;
+  NG_CHECK(ng_csr_alloc(A, (int32_t)rows, (int32_t)rows, rows * 15));
+  ng_status st = NG_MALLOC(*b, rows);
+  if (st != NG_SUCCESS) {
+    ng_csr_free(A);
+    NG_CHECK(st);
+  }
+  int64_t p = 0;
+  for (int64_t r = 0; r < rows; r++) {
+    int32_t i = (int32_t)(r % n) + 1, j = (int32_t)((r / n) % n) + 1, l = (int32_t)(r / nn) + 1; /* node coordinates */
+    double v[3][3][3] = {{{0}}};
+    char on[3][3][3] = {{{0}}};
+    for (int32_t cz = l - 1; cz <= l; cz++) /* the cubes with corner (cx, cy, cz) at their low end */
+      for (int32_t cy = j - 1; cy <= j; cy++)
+        for (int32_t cx = i - 1; cx <= i; cx++)
+          for (int t = 0; t < 6; t++) {
+            int cor[4] = {0, 1 << perm[t][0], (1 << perm[t][0]) | (1 << perm[t][1]), 7}, me = -1;
+            double V[4][3], Ke[4][4];
+            for (int a = 0; a < 4; a++) {
+              int32_t x = cx + (cor[a] & 1), y = cy + ((cor[a] >> 1) & 1), z = cz + (cor[a] >> 2);
+              if (x == i && y == j && z == l) me = a;
+              p1tet_node(n, seed, x, y, z, V[a]);
+            }
+            if (me < 0) continue; /* this tetrahedron does not touch the row's node */
+            p1_stiffness(V, Ke);
+            for (int a = 0; a < 4; a++) {
+              int32_t x = cx + (cor[a] & 1), y = cy + ((cor[a] >> 1) & 1), z = cz + (cor[a] >> 2);
+              if (x < 1 || x > n || y < 1 || y > n || z < 1 || z > n) continue; /* Dirichlet: eliminated */
+              v[z - l + 1][y - j + 1][x - i + 1] += Ke[me][a];
+              on[z - l + 1][y - j + 1][x - i + 1] = 1;
+            }
+          }
+    A->rowptr[r] = p;
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+          if (on[dz + 1][dy + 1][dx + 1]) {
+            A->col[p] = (int32_t)(r + (int64_t)dz * nn + (int64_t)dy * n + dx);
+            A->val[p++] = v[dz + 1][dy + 1][dx + 1];
+          }
+    (*b)[r] = 1.0;
+  }
+  A->rowptr[rows] = p;
+  A->nnz = p;
+  return NG_SUCCESS;
+}
+
 int ng_gen_is_cfd(const char *name, size_t len)
 {
-  static const char *names[] = {"stretch7", "jump2q1", "bubbles7", "spheres7", "jump3q1", "bubbles5", "layers7"};
+  static const char *names[] = {"stretch7", "jump2q1", "bubbles7", "spheres7", "jump3q1", "bubbles5", "layers7", "p1tet"};
   for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
     if (strlen(names[k]) == len && strncmp(name, names[k], len) == 0) return 1;
   return 0;
@@ -405,6 +505,7 @@ ng_status ng_gen_cfd(const char *spec, size_t len, int64_t N, const char *rest, 
   else if (!strncmp(spec, "bubbles7", 8)) NG_CHECK(gen_inclusions(3, n, sd, 20, 0.04, 0.12, 1e-3, 1.0, 0.75, A, b));
   else if (!strncmp(spec, "bubbles5", 8)) NG_CHECK(gen_inclusions(2, n, sd, 20, 0.04, 0.12, 1e-3, 1.0, 0.75, A, b));
   else if (!strncmp(spec, "layers7", 7)) NG_CHECK(gen_layers(n, sd, A, b));
+  else if (!strncmp(spec, "p1tet", 5)) NG_CHECK(gen_p1tet(n, sd, A, b));
   else NG_CHECK(gen_inclusions(3, n, sd, 40, 0.04, 0.10, 1.0, 1e6, 2.0, A, b));
   return NG_SUCCESS;
 }

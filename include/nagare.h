@@ -202,7 +202,8 @@ ng_status ng_matrix_write_mtx(ng_matrix A, const char *path);
  * 1:100 anisotropy), "bubbles7:N[:seed]" (density ratio 1000),
  * "spheres7:N[:seed]" (k = 1e6 in 40 spheres), "jump3q1:N[:seed]" (jump2q1
  * in 3D, 27 points), "bubbles5:N[:seed]" (bubbles7 in 2D), "layers7:N[:seed]"
- * (layered permeability 1e-3 to 1e3).
+ * (layered permeability 1e-3 to 1e3), "p1tet:N[:seed]" (P1 tetrahedra of
+ * jittered points, -lap u).
  * b (may be NULL) receives the problem's right-hand side.
  * Under MPI grid problems are cut into slabs of whole z-planes (natural
  * order, so a slab is a contiguous row range with a one-plane halo each

@@ -552,10 +552,12 @@ START_TEST(cfd_problems)
   /* the classes added for issue 31's table: 3D Q1 with jumps and rotated
    * anisotropy (27 points), 2D bubbles (5 points), SPE10-like layers;
    * small ones checked positive definite, larger ones for their contrast */
-  const char *more[] = {"jump3q1:5", "bubbles5:14", "layers7:6", "jump3q1:12", "bubbles5:64", "layers7:16"};
-  const int32_t mrows[] = {125, 196, 216, 1728, 4096, 4096};
-  const int64_t mnnz[] = {13 * 13 * 13, 5 * 196 - 4 * 14, 7 * 216 - 6 * 36, 0, 0, 0}; /* (3n - 2)^3, 5n^2 - 4n, 7n^3 - 6n^2 */
-  for (int c = 0; c < 6; c++) {
+  const char *more[] = {"jump3q1:5", "bubbles5:14", "layers7:6", "p1tet:5", "jump3q1:12", "bubbles5:64", "layers7:16"};
+  const int32_t mrows[] = {125, 196, 216, 125, 1728, 4096, 4096};
+  /* (3n - 2)^3, 5n^2 - 4n, 7n^3 - 6n^2, and p1tet's n^3 + 6n^2(n - 1) + 6n(n - 1)^2 + 2(n - 1)^3 (the
+   * neighbours along the axes, the three face diagonals e_p + e_q and the cube's diagonal (1,1,1)) */
+  const int64_t mnnz[] = {13 * 13 * 13, 5 * 196 - 4 * 14, 7 * 216 - 6 * 36, 125 + 6 * 25 * 4 + 6 * 5 * 16 + 2 * 64, 0, 0, 0};
+  for (int c = 0; c < 7; c++) {
     ng_csr A;
     double *b, lo, hi;
     gen(more[c], &A, &b);
@@ -563,12 +565,12 @@ START_TEST(cfd_problems)
     if (mnnz[c]) ck_assert_int_eq(A.nnz, mnnz[c]);
     common_checks(more[c], &A, b, 0, 0.0);
     for (int32_t i = 0; i < A.nrows; i++) ck_assert_double_eq(b[i], 1.0);
-    if (c < 3) ck_assert_msg(dense_cholesky_ok(&A), "%s is not positive definite", more[c]);
+    if (c < 4) ck_assert_msg(dense_cholesky_ok(&A), "%s is not positive definite", more[c]);
     coupling_range(&A, &lo, &hi);
     printf("%s: couplings %.3g .. %.3g\n", more[c], lo, hi);
-    if (c == 3) ck_assert_msg(hi / lo > 1e4, "%s: coupling ratio %g (1e4 jumps, 1:100)", more[c], hi / lo);
-    if (c == 4) ck_assert_msg(hi / lo > 900 && hi / lo < 1100, "%s: coupling ratio %g (density 1000)", more[c], hi / lo);
-    if (c == 5) ck_assert_msg(hi / lo > 1e4 && hi / lo <= 1.0001e6, "%s: coupling ratio %g (k 1e-3..1e3)", more[c], hi / lo);
+    if (c == 4) ck_assert_msg(hi / lo > 1e4, "%s: coupling ratio %g (1e4 jumps, 1:100)", more[c], hi / lo);
+    if (c == 5) ck_assert_msg(hi / lo > 900 && hi / lo < 1100, "%s: coupling ratio %g (density 1000)", more[c], hi / lo);
+    if (c == 6) ck_assert_msg(hi / lo > 1e4 && hi / lo <= 1.0001e6, "%s: coupling ratio %g (k 1e-3..1e3)", more[c], hi / lo);
     ng_csr_free(&A);
     ng_free(b);
   }

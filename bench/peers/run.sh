@@ -8,7 +8,7 @@
 # BUILD_DIR: a configured and built nagare tree (its nagare-solve and
 # .libs/libnagare). Default specs: het5:512 het7:64 rotaniso:512 lap7:64
 # and the CFD classes of issue 31: stretch7:64 jump2q1:70 jump2q1:300
-# bubbles7:64 spheres7:64 jump3q1:40 bubbles5:512 layers7:64
+# bubbles7:64 spheres7:64 jump3q1:40 bubbles5:512 layers7:64 p1tet:48
 # (core/generate_cfd.c).
 # Environment: OMP_NUM_THREADS (nagare's threads; the peers run on one
 # core), PEER_DIR (work directory, default /tmp/nagare-peers),
@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 build=$(cd "${1:?usage: run.sh BUILD_DIR [SPEC ...]}" && pwd)
 shift
-specs=${*:-"het5:512 het7:64 rotaniso:512 lap7:64 stretch7:64 jump2q1:70 jump2q1:300 bubbles7:64 spheres7:64 jump3q1:40 bubbles5:512 layers7:64"}
+specs=${*:-"het5:512 het7:64 rotaniso:512 lap7:64 stretch7:64 jump2q1:70 jump2q1:300 bubbles7:64 spheres7:64 jump3q1:40 bubbles5:512 layers7:64 p1tet:48"}
 work=${PEER_DIR:-/tmp/nagare-peers}
 mkdir -p "$work"
 if ! pkg-config --exists PETSc || [ ! -f /usr/include/hypre/HYPRE.h ]; then
