@@ -200,8 +200,8 @@ END_TEST
 /* -amg_coarsening classical across ranks (amg_dist_classical.c): on random
  * uneven partitions its P and R are one rank's (the same PMIS splitting and
  * extended+i rows), A_c is P^T A P, and AMG-PCG takes one rank's
- * iterations on the hard classes; an update says it is not there yet, on
- * every rank. */
+ * iterations on the hard classes; ng_precond_update says it is not there,
+ * on every rank, and the solver's update sets the hierarchy up again. */
 START_TEST(classical_equals_one_rank)
 {
   const char *specs[] = {"stretch7:8", "jump2q1:16", "spheres7:8", "lap27:8"};
@@ -234,6 +234,54 @@ START_TEST(classical_equals_one_rank)
     if (rank == 0) printf("%-12s classical: 1 rank %d its | %d ranks %d its\n", hard[k], its1, size, itsN);
     ck_assert_msg(itsN == its1, "%s classical: %d iterations on %d ranks, %d on one", hard[k], itsN, size, its1);
     ck_assert_msg(recN <= 1e-8, "%s classical: recomputed residual %g", hard[k], recN);
+  }
+  /* the solver's update of the values (a time step's new values) sets the
+   * classical hierarchy up again on every rank: values times 2, the same
+   * iterations (AMG scales with A) and the tolerance met */
+  {
+    ng_csr W;
+    double *b0 = NULL;
+    int64_t starts[65];
+    ng_matrix A;
+    ng_vector b, x;
+    ng_options o;
+    ng_solver S;
+    int its[2];
+    double res[2];
+    NG_ASSERT_OK(ng_generate_csr("jump2q1:24", &W, &b0));
+    free(b0);
+    ng_mpi_test_starts(W.nrows, 1, starts);
+    NG_ASSERT_OK(ng_mpi_test_csr_rows(world, &W, starts, &A));
+    NG_ASSERT_OK(ng_vector_create(A, &b));
+    NG_ASSERT_OK(ng_vector_create(A, &x));
+    NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+    NG_ASSERT_OK(ng_options_create(&o));
+    NG_ASSERT_OK(ng_options_set_from_string(o, "-solver cg -precond amg -amg_coarsening classical -tol 1e-9"));
+    NG_ASSERT_OK(ng_solver_create(world, o, &S));
+    NG_ASSERT_OK(ng_solver_set_operator(S, A));
+    for (int k = 0; k < 2; k++) {
+      if (k == 1) {
+        int64_t p0 = W.rowptr[starts[rank]], p1 = W.rowptr[starts[rank + 1]];
+        double *v = malloc((size_t)(p1 - p0 + 1) * sizeof(double));
+        for (int64_t q = p0; q < p1; q++) v[q - p0] = 2.0 * W.val[q];
+        NG_ASSERT_OK(ng_matrix_update_values(A, v));
+        free(v);
+        NG_ASSERT_OK(ng_solver_set_operator(S, A)); /* set up again, not NG_ERR_UNSUPPORTED */
+      }
+      NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+      NG_ASSERT_OK(ng_solver_solve(S, b, x));
+      NG_ASSERT_OK(ng_solver_get_iterations(S, &its[k]));
+      NG_ASSERT_OK(ng_solver_get_residual(S, &res[k]));
+    }
+    if (rank == 0) printf("jump2q1:24 classical, update of the values: %d -> %d iterations\n", its[0], its[1]);
+    ck_assert_msg(abs(its[1] - its[0]) <= 1 && res[1] <= 1e-9, "after the update: %d iterations (%d before), residual %g",
+                  its[1], its[0], res[1]);
+    ng_solver_destroy(S);
+    ng_options_destroy(o);
+    ng_vector_destroy(b);
+    ng_vector_destroy(x);
+    ng_matrix_destroy(A);
+    ng_csr_free(&W);
   }
 }
 END_TEST
