@@ -182,6 +182,39 @@ out:
   return NG_SUCCESS;
 }
 
+/* A (rows x rows, room for width entries a row) and b = 1: the Q1 and P1
+ * generators below. */
+static ng_status rows_alloc(int64_t rows, int width, ng_csr *A, double **b)
+{
+  NG_CHECK(ng_csr_alloc(A, (int32_t)rows, (int32_t)rows, rows * width));
+  ng_status st = NG_MALLOC(*b, rows);
+  if (st != NG_SUCCESS) {
+    ng_csr_free(A);
+    NG_CHECK(st);
+  }
+  for (int64_t r = 0; r < rows; r++) (*b)[r] = 1.0;
+  return NG_SUCCESS;
+}
+
+/* Row r of an n^3 node grid from the sums v over its 3x3x3 neighbourhood
+ * ([dz + 1][dy + 1][dx + 1]), columns ascending: the neighbours with on
+ * set, or (on NULL) those inside the grid, the node at 0-based at[]. */
+static void emit27(ng_csr *A, int64_t *p, int64_t r, int32_t n, const int32_t at[3], const double v[3][3][3],
+                   const char on[3][3][3])
+{
+  int64_t nn = (int64_t)n * n;
+  for (int dz = -1; dz <= 1; dz++)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        if (on ? !on[dz + 1][dy + 1][dx + 1]
+               : at[0] + dx < 0 || at[0] + dx >= n || at[1] + dy < 0 || at[1] + dy >= n || at[2] + dz < 0 ||
+                     at[2] + dz >= n)
+          continue;
+        A->col[*p] = (int32_t)(r + (int64_t)dz * nn + (int64_t)dy * n + dx);
+        A->val[(*p)++] = v[dz + 1][dy + 1][dx + 1];
+      }
+}
+
 /* Q1 stiffness of -div(K grad u) on a square (its size drops out in 2D),
  * corners a = ax + 2 ay, by 2x2 Gauss quadrature (exact for these
  * quadratic integrands); each pair computed once and mirrored. */
@@ -219,12 +252,7 @@ static ng_status gen_jump2q1(int32_t n, uint64_t seed, ng_csr *A, double **b)
   for (int a = 0; a < 4; a++)
     for (int c = 0; c < 4; c++) Kj[a][c] = jump * K1[a][c];
   int64_t rows = (int64_t)n * n, ne = (int64_t)(n + 1);
-  NG_CHECK(ng_csr_alloc(A, (int32_t)rows, (int32_t)rows, rows * 9));
-  ng_status st = NG_MALLOC(*b, rows);
-  if (st != NG_SUCCESS) {
-    ng_csr_free(A);
-    NG_CHECK(st);
-  }
+  NG_CHECK(rows_alloc(rows, 9, A, b));
   int64_t p = 0;
   for (int64_t r = 0; r < rows; r++) {
     int32_t i = (int32_t)(r % n), j = (int32_t)(r / n);
@@ -247,7 +275,6 @@ static ng_status gen_jump2q1(int32_t n, uint64_t seed, ng_csr *A, double **b)
         A->col[p] = (int32_t)(r + (int64_t)dy * n + dx);
         A->val[p++] = v[dy + 1][dx + 1];
       }
-    (*b)[r] = 1.0;
   }
   A->rowptr[rows] = p;
   A->nnz = p;
@@ -326,12 +353,7 @@ static ng_status gen_jump3q1(int32_t n, uint64_t seed, ng_csr *A, double **b)
   for (int a = 0; a < 8; a++)
     for (int c = 0; c < 8; c++) Kj[a][c] = jump * K1[a][c];
   int64_t rows = (int64_t)n * n * n, ne = (int64_t)(n + 1), nn = (int64_t)n * n;
-  NG_CHECK(ng_csr_alloc(A, (int32_t)rows, (int32_t)rows, rows * 27));
-  ng_status st = NG_MALLOC(*b, rows);
-  if (st != NG_SUCCESS) {
-    ng_csr_free(A);
-    NG_CHECK(st);
-  }
+  NG_CHECK(rows_alloc(rows, 27, A, b));
   int64_t p = 0;
   for (int64_t r = 0; r < rows; r++) {
     int32_t i = (int32_t)(r % n), j = (int32_t)((r / n) % n), l = (int32_t)(r / nn);
@@ -348,15 +370,8 @@ static ng_status gen_jump3q1(int32_t n, uint64_t seed, ng_csr *A, double **b)
           }
         }
     A->rowptr[r] = p;
-    for (int dz = -1; dz <= 1; dz++)
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-          int32_t X = i + dx, Y = j + dy, Z = l + dz;
-          if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= n) continue;
-          A->col[p] = (int32_t)(r + (int64_t)dz * nn + (int64_t)dy * n + dx);
-          A->val[p++] = v[dz + 1][dy + 1][dx + 1];
-        }
-    (*b)[r] = 1.0;
+    const int32_t at[3] = {i, j, l};
+    emit27(A, &p, r, n, at, v, NULL);
   }
   A->rowptr[rows] = p;
   A->nnz = p;
@@ -412,12 +427,7 @@ static ng_status gen_p1tet(int32_t n, uint64_t seed, ng_csr *A, double **b)
 {
   static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   int64_t rows = (int64_t)n * n * n, nn = (int64_t)n * n;
-  NG_CHECK(ng_csr_alloc(A, (int32_t)rows, (int32_t)rows, rows * 15));
-  ng_status st = NG_MALLOC(*b, rows);
-  if (st != NG_SUCCESS) {
-    ng_csr_free(A);
-    NG_CHECK(st);
-  }
+  NG_CHECK(rows_alloc(rows, 15, A, b));
   int64_t p = 0;
   for (int64_t r = 0; r < rows; r++) {
     int32_t i = (int32_t)(r % n) + 1, j = (int32_t)((r / n) % n) + 1, l = (int32_t)(r / nn) + 1; /* node coordinates */
@@ -444,14 +454,7 @@ static ng_status gen_p1tet(int32_t n, uint64_t seed, ng_csr *A, double **b)
             }
           }
     A->rowptr[r] = p;
-    for (int dz = -1; dz <= 1; dz++)
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++)
-          if (on[dz + 1][dy + 1][dx + 1]) {
-            A->col[p] = (int32_t)(r + (int64_t)dz * nn + (int64_t)dy * n + dx);
-            A->val[p++] = v[dz + 1][dy + 1][dx + 1];
-          }
-    (*b)[r] = 1.0;
+    emit27(A, &p, r, n, NULL, v, on);
   }
   A->rowptr[rows] = p;
   A->nnz = p;
