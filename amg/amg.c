@@ -64,9 +64,17 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   M->cycle_gamma = !strcmp(s, "w") ? 2 : 1;
   M->kcycle = !strcmp(s, "k");
   NG_CHECK(ng_options_get_string(opts, "amg_coarsening", &s));
-  if (strcmp(s, "aggregation") && strcmp(s, "classical"))
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarsening '%s' is not available (known: aggregation, classical)", s);
+  if (strcmp(s, "auto") && strcmp(s, "aggregation") && strcmp(s, "classical"))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_coarsening '%s' is not available (known: auto, aggregation, classical)",
+                    s);
   M->classical = !strcmp(s, "classical");
+  M->coarsening_auto = !strcmp(s, "auto");
+  NG_CHECK(ng_options_get_real(opts, "amg_auto_kappa", &M->auto_kappa));
+  if (!(M->auto_kappa >= 1))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_kappa %g must be >= 1 (a condition number)", M->auto_kappa);
+  NG_CHECK(ng_options_get_int(opts, "amg_auto_its", &M->auto_its));
+  if (M->auto_its < 2 || M->auto_its > 32)
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_its %d must be in [2, 32]", M->auto_its);
   NG_CHECK(ng_options_get_real(opts, "amg_classical_theta", &M->classical_theta));
   if (!(M->classical_theta <= 1))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_classical_theta %g must be in [0, 1]", M->classical_theta);
@@ -182,6 +190,7 @@ static void amg_destroy(ng_precond P)
 {
   ng_amg *M = P->data;
   if (!M) return;
+  ng_options_destroy(M->saved_opts);
   ng_amg_free(P->ctx, M);
   ng_free(M);
   P->data = NULL;
@@ -275,6 +284,12 @@ static ng_status amg_setup(ng_precond P, ng_matrix A, ng_options opts)
   /* -amg_cycle k: the K-steps' vectors; CG then takes the flexible beta */
   NG_CHECK_GOTO(st, ng_amg_k_setup(P, M), fail);
   P->variable = M->kcycle;
+  /* -amg_coarsening auto: CG reports its condition estimate (amg_adapt);
+   * not with the K-cycle (a nonlinear M: no Lanczos estimate) nor FP32
+   * (classical has no FP32 cycle). Auto or classical keep the options
+   * for a rebuild (amg_adapt, amg_update). */
+  P->adapt_after = M->coarsening_auto && !M->kcycle && !M->single ? M->auto_its : 0;
+  if (M->coarsening_auto || M->classical) NG_CHECK_GOTO(st, ng_options_copy(opts, &M->saved_opts), fail);
   for (int s = 0; s < NG_MEM_SPACES; s++) {
     P->mem_held[s] = ng_mem_current(s) - before[s];
     P->mem_peak[s] = ng_mem_peak(s) - before[s];
@@ -293,8 +308,67 @@ fail:
   return st;
 }
 
+/* The hierarchy built again from scratch with opts (a copy is taken
+ * before the old one goes), on P->A; auto's verdict carried over. */
+static ng_status rebuild(ng_precond P, ng_options opts, int switched, double kappa)
+{
+  ng_options user = NULL, o = NULL; /* copies: opts is the old hierarchy's, freed below */
+  int view = 0;
+  ng_status st = ng_options_copy(opts, &user);
+  if (!st) st = ng_options_copy(opts, &o);
+  if (!st) st = ng_options_get_bool(o, "amg_view", &view);
+  if (!st && switched) st = ng_options_set(o, "amg_coarsening", "classical");
+  if (!st) st = ng_options_set(o, "amg_view", "0"); /* shown below, with auto's verdict */
+  if (!st) {
+    amg_destroy(P);
+    st = amg_setup(P, P->A, o);
+  }
+  ng_options_destroy(o);
+  if (st) {
+    ng_options_destroy(user);
+    return ng_error_trace(st, __FILE__, __LINE__);
+  }
+  ng_amg *M = P->data;
+  M->auto_switched = switched;
+  M->auto_kappa_seen = kappa;
+  ng_options_destroy(M->saved_opts); /* keep the user's (auto, -amg_view) for the next rebuild */
+  M->saved_opts = user;
+  if (view && P->ctx->rank == 0) {
+    char buf[4096];
+    NG_CHECK(ng_amg_describe(P, buf, sizeof(buf)));
+    fputs(buf, stdout);
+    fflush(stdout);
+  }
+  return NG_SUCCESS;
+}
+
+/* -amg_coarsening auto: CG's cond(M^-1 A) estimate after auto_its
+ * iterations (solver/cg_adapt.c). Aggregation measured 1.6-2.3 where it
+ * converges as well as BoomerAMG (lap27, fem27, lap7, het7, p1tet) and
+ * 3.9-2500 where it needs 2-100x BoomerAMG's iterations (stretched grids,
+ * Q1 jumps with rotated anisotropy, two-phase density, inclusions,
+ * layers: doc/performance.md); above -amg_auto_kappa the hierarchy is
+ * built again with classical coarsening, which holds at BoomerAMG's
+ * counts there. Decided once: later solves and updates keep it. */
+static ng_status amg_adapt(ng_precond P, double kappa, int *rebuilt)
+{
+  ng_amg *M = P->data;
+  *rebuilt = 0;
+  P->adapt_after = 0;
+  if (!M) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
+  M->auto_kappa_seen = kappa;
+  if (!(kappa > M->auto_kappa)) return NG_SUCCESS; /* NaN (no estimate) keeps aggregation */
+  NG_CHECK(rebuild(P, M->saved_opts, 1, kappa));
+  *rebuilt = 1;
+  return NG_SUCCESS;
+}
+
 static ng_status amg_update(ng_precond P, ng_matrix A)
 {
+  ng_amg *M = P->data;
+  if (!M) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
+  /* classical coarsening has no update of the values alone: set up again */
+  if (M->classical) return rebuild(P, M->saved_opts, M->auto_switched, M->auto_kappa_seen);
   int saved = threads_begin(P->data);
   ng_status st = ng_amg_refresh(P, P->data, A);
   if (st == NG_SUCCESS) st = ng_amg_w_weights(P, P->data);
@@ -305,11 +379,12 @@ static ng_status amg_update(ng_precond P, ng_matrix A)
 
 static ng_status amg_apply(ng_precond P, const double *r, double *z)
 {
+  if (!P->data) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
   NG_CHECK(ng_amg_vcycle(P, P->data, r, z));
   return NG_SUCCESS;
 }
 
-ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
+static ng_status describe_hierarchy(ng_precond P, char *buf, size_t len)
 {
   ng_amg *M = P->data;
   if (M->dist) return ng_amg_dist_describe(P, buf, len);
@@ -370,6 +445,27 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
 /* One line per memory space in use: the context's device memory on a GPU
  * (its host memory on a second line), the host's on a CPU. MB: 10^6 bytes;
  * per unknown: of this rank's rows. */
+/* The hierarchy, then -amg_coarsening auto's state: waiting for CG's
+ * estimate, kept aggregation, or rebuilt as classical. */
+ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
+{
+  ng_amg *M = P->data;
+  NG_ASSERT_ARG(M, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
+  NG_CHECK(describe_hierarchy(P, buf, len));
+  size_t k = strlen(buf);
+  if (k + 1 >= len) return NG_SUCCESS;
+  if (M->auto_switched)
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as CG's cond(M^-1 A) estimate with aggregation "
+             "was %.3g > %g after %d iterations\n", M->auto_kappa_seen, M->auto_kappa, M->auto_its);
+  else if (M->coarsening_auto && M->auto_kappa_seen > 0)
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation kept, CG's cond(M^-1 A) estimate %.3g <= %g "
+             "after %d iterations\n", M->auto_kappa_seen, M->auto_kappa, M->auto_its);
+  else if (M->coarsening_auto && P->adapt_after)
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG's cond(M^-1 A) estimate after %d "
+             "iterations exceeds %g (then classical)\n", M->auto_its, M->auto_kappa);
+  return NG_SUCCESS;
+}
+
 size_t ng_amg_describe_memory(ng_precond P, char *buf, size_t len)
 {
   int64_t mat[NG_MEM_SPACES];
@@ -398,6 +494,7 @@ const ng_precond_ops ng_precond_amg = {
   .setup = amg_setup,
   .update = amg_update,
   .apply = amg_apply,
+  .adapt = amg_adapt,
   .destroy = amg_destroy,
 };
 

@@ -19,6 +19,13 @@ typedef struct ng_precond_ops {
   const double *(*diagonal)(ng_precond P);
   /* Optional: this rank's seconds in the preconditioner's own exchanges. */
   double (*comm_seconds)(ng_precond P);
+  /* Optional: CG's estimate of cond(M^-1 A) after P->adapt_after
+   * iterations of a solve; the preconditioner may rebuild itself into a
+   * stronger one (AMG's -amg_coarsening auto) and sets *rebuilt, the
+   * solver then restarts its recurrence from the current iterate. It
+   * clears P->adapt_after once decided. Collective: kappa is the same on
+   * every rank. */
+  ng_status (*adapt)(ng_precond P, double kappa, int *rebuilt);
 } ng_precond_ops;
 const ng_precond_ops *ng_precond_find(const char *name);
 /* Registered names, ", "-separated, into buf (for messages). */
@@ -30,6 +37,7 @@ struct ng_precond_s {
   const ng_precond_ops *ops;
   void *data;
   int variable; /* not a fixed linear operator (AMG's K-cycle): CG takes the flexible beta */
+  int adapt_after; /* > 0: ops->adapt wants CG's cond(M^-1 A) estimate after this many iterations */
   /* bytes per memory space (NG_MEM_HOST, NG_MEM_DEVICE: core/memtrack.c)
    * that the setup left allocated (the AMG hierarchy) and its peak above
    * what was allocated before it, measured by the setup (AMG: amg/amg.c)

@@ -34,7 +34,12 @@
  * p = z), at most NG_KRYLOV_REPLACEMENTS times (krylov_util.c); a solve that still does not
  * meet the target in b - A x is NG_ERR_NOT_CONVERGED saying so. The
  * iterations before are unchanged bit for bit (the fused one-rank path
- * too); the multi-rank one-reduction form (cg_single.c) gets the check. */
+ * too); the multi-rank one-reduction form (cg_single.c) gets the check.
+ *
+ * A preconditioner that asks (P->adapt_after: AMG's -amg_coarsening auto)
+ * gets CG's condition estimate after that many iterations (cg_adapt.c,
+ * from alpha and beta alone); when it rebuilds itself, the recurrence
+ * restarts from x with r = b - A x. */
 #include "solver.h"
 #include <math.h>
 
@@ -116,7 +121,8 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   int one_step = ctx->size == 1 && (dinv || !S->P) && !S->null_n;
   /* a variable preconditioner (AMG's K-cycle): the flexible beta below */
   int flexible = S->P && S->P->variable;
-  int replacements = 0, restart;
+  int replacements = 0, restart, rebuilt;
+  ng_cg_lanczos lz = {.k = 0}; /* for the preconditioner's adapt hook (cg_adapt.c) */
   if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg && !S->null_n) {
     NG_CHECK(ng_cg_single_solve(S, b, x, dinv));
     replacements = NG_KRYLOV_REPLACEMENTS; /* the check only: an error when b - A x misses the target */
@@ -179,6 +185,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
       NG_CHECK(v->copy(ctx, n, z, p));
+      lz.k = 0;
       continue;
     }
     /* a finite r with a non-finite (r, M^-1 r): the preconditioner's z */
@@ -191,6 +198,19 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
      * variable preconditioner Polak-Ribiere's (z_new, r_new - r) / (z, r),
      * r_new - r = -alpha q: no vector kept */
     double beta = flexible ? -alpha * zq / rho : rho_new / rho;
+    /* -amg_coarsening auto: after a few iterations the AMG may rebuild
+     * itself from CG's condition estimate; then restart from x and r */
+    NG_CHECK(ng_cg_adapt_step(S, &lz, alpha, beta, it, &rebuilt));
+    if (rebuilt) { /* x's deferred update, r = b - A x afresh (no drift carried over) */
+      NG_CHECK(v->axpy(ctx, n, alpha, p, x));
+      NG_CHECK(ng_op_apply(S, x, r));
+      NG_CHECK(v->xpay(ctx, n, b, -1.0, r));
+      NG_CHECK(cg_precondition(S, r, z, &rho, &rr));
+      if (!isfinite(rho))
+        return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
+      NG_CHECK(v->copy(ctx, n, z, p));
+      continue;
+    }
     NG_CHECK(v->cg_update_xp(ctx, n, alpha, beta, z, x, p));
     rho = rho_new;
   }

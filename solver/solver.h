@@ -60,6 +60,7 @@ struct ng_solver_s {
   int iterations, history_len;
   double residual;        /* final relative residual */
   double setup_seconds, solve_seconds;
+  double rebuild_seconds; /* of this solve: a preconditioner rebuilt by ops->adapt (counted as setup) */
   double bnorm;           /* ||b|| of the current solve (set before ops->solve) */
   double norm_ref;        /* ||b|| or ||r0||: what S->residual is relative to */
   double target;          /* stop when ||r|| <= target */
@@ -149,6 +150,25 @@ ng_status ng_krylov_asymmetry(ng_solver S, const double *b, double *w1, double *
  * vectors freed. */
 ng_status ng_null_space_setup(ng_solver S);
 void ng_null_space_free(ng_solver S);
+
+/* cond(M^-1 A) >= the ratio of the extreme Ritz values of k CG iterations,
+ * from their alpha_0..k-1 and beta_0..k-2 (beta_j = rho_j+1 / rho_j;
+ * solver/lanczos.c); +inf when an alpha or beta is not positive (an
+ * indefinite preconditioner), NaN when k is outside 1..NG_LANCZOS_MAX. */
+#define NG_LANCZOS_MAX 32
+double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
+
+/* CG's coefficients since its recurrence (re)started, for the
+ * preconditioner's adapt hook (solver/cg_adapt.c). */
+typedef struct ng_cg_lanczos {
+  double alpha[NG_LANCZOS_MAX], beta[NG_LANCZOS_MAX];
+  int k;
+} ng_cg_lanczos;
+/* Records iteration it's alpha and beta; when P->adapt_after of them are
+ * in, gives P->ops->adapt CG's cond(M^-1 A) estimate; *rebuilt: the
+ * preconditioner changed, restart the recurrence (x, r kept). Nothing
+ * when P has no adapt hook or has decided (adapt_after 0). Collective. */
+ng_status ng_cg_adapt_step(ng_solver S, ng_cg_lanczos *L, double alpha, double beta, int it, int *rebuilt);
 
 /* The options of solver/ (solver_options.c). */
 extern const ng_option_table ng_solver_options, ng_gmres_options, ng_krylov_options;

@@ -418,7 +418,8 @@ START_TEST(carried_nullspace)
   const char *o[2] = {"-amg_coarse_nullspace constant", "-amg_coarse_nullspace carried"};
   for (int k = 0; k < 2; k++) {
     char opt[200];
-    snprintf(opt, sizeof(opt), "-solver pcg -precond amg -tol 1e-8 -amg_coarse_size 20 -amg_sparsify_lump path %s", o[k]);
+    snprintf(opt, sizeof(opt), "-solver pcg -precond amg -tol 1e-8 -amg_coarse_size 20 -amg_sparsify_lump path "
+             "-amg_coarsening aggregation %s", o[k]);
     ng_options op;
     ng_solver S;
     ng_vector x;

@@ -382,7 +382,9 @@ END_TEST
 START_TEST(k_cycle)
 {
   const char *probs[] = {"jump2q1:40", "het5:64"};
-  const char *extra[] = {"-amg_coarse_size 20 -amg_sparsify 0", "-amg_coarse_size 20"};
+  /* aggregation's cycles compared (auto would rebuild the V-cycle's as classical) */
+  const char *extra[] = {"-amg_coarse_size 20 -amg_sparsify 0 -amg_coarsening aggregation",
+                         "-amg_coarse_size 20 -amg_coarsening aggregation"};
   const int margin[] = {10, 1};
   for (int p = 0; p < 2; p++) {
     ng_matrix A;

@@ -200,8 +200,9 @@ END_TEST
 /* -amg_coarsening classical across ranks (amg_dist_classical.c): on random
  * uneven partitions its P and R are one rank's (the same PMIS splitting and
  * extended+i rows), A_c is P^T A P, and AMG-PCG takes one rank's
- * iterations on the hard classes; ng_precond_update says it is not there,
- * on every rank, and the solver's update sets the hierarchy up again. */
+ * iterations on the hard classes, and so does the default (-amg_coarsening
+ * auto: the rebuild as classical after 8 iterations, on every rank alike);
+ * ng_precond_update and the solver's update set the hierarchy up again. */
 START_TEST(classical_equals_one_rank)
 {
   const char *specs[] = {"stretch7:8", "jump2q1:16", "spheres7:8", "lap27:8"};
@@ -214,16 +215,14 @@ START_TEST(classical_equals_one_rank)
       check_galerkin(T.M);
       if (rank == 0) printf("%s classical: P, R and A_c agree with one rank (%d levels)\n", specs[s], T.M->nlevels);
     }
-    ng_status st = ng_precond_update(T.P, T.A);
-    ck_assert_int_eq(st, NG_ERR_UNSUPPORTED);
-    ck_assert_msg(strstr(ng_last_error(), "classical") != NULL, "%s", ng_last_error());
-    ng_error_clear();
+    NG_ASSERT_OK(ng_precond_update(T.P, T.A)); /* sets the hierarchy up again, on every rank */
     twin_free(&T);
     ng_options_destroy(o);
   }
-  const char *hard[] = {"stretch7:12", "jump2q1:32", "bubbles7:12"};
-  for (int k = 0; k < 3; k++) {
-    const char *opts = "-solver pcg -precond amg -tol 1e-8 -amg_coarsening classical";
+  const char *hard[] = {"stretch7:12", "jump2q1:32", "bubbles7:12", "jump2q1:32"};
+  for (int k = 0; k < 4; k++) {
+    const char *opts = k < 3 ? "-solver pcg -precond amg -tol 1e-8 -amg_coarsening classical"
+                             : "-solver pcg -precond amg -tol 1e-8"; /* auto */
     ng_context self1;
     MPI_Comm cm = MPI_COMM_SELF;
     double rec1, recN;
@@ -231,9 +230,10 @@ START_TEST(classical_equals_one_rank)
     int its1 = ng_mpi_test_solve(self1, hard[k], NULL, opts, NULL, &rec1);
     ng_context_destroy(self1);
     int itsN = ng_mpi_test_solve(world, hard[k], NULL, opts, NULL, &recN);
-    if (rank == 0) printf("%-12s classical: 1 rank %d its | %d ranks %d its\n", hard[k], its1, size, itsN);
-    ck_assert_msg(itsN == its1, "%s classical: %d iterations on %d ranks, %d on one", hard[k], itsN, size, its1);
-    ck_assert_msg(recN <= 1e-8, "%s classical: recomputed residual %g", hard[k], recN);
+    const char *what = k < 3 ? "classical" : "auto";
+    if (rank == 0) printf("%-12s %s: 1 rank %d its | %d ranks %d its\n", hard[k], what, its1, size, itsN);
+    ck_assert_msg(itsN == its1, "%s %s: %d iterations on %d ranks, %d on one", hard[k], what, itsN, size, its1);
+    ck_assert_msg(recN <= 1e-8, "%s %s: recomputed residual %g", hard[k], what, recN);
   }
   /* the solver's update of the values (a time step's new values) sets the
    * classical hierarchy up again on every rank: values times 2, the same
