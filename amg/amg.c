@@ -15,6 +15,7 @@
  * -amg_classical_split, -amg_classical_pmax (amg_classical.c). */
 #include "amg_dist.h"
 #include "../smoother/smoother.h"
+#include <math.h>
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -69,9 +70,9 @@ static ng_status read_options(ng_amg *M, ng_options opts)
                     s);
   M->classical = !strcmp(s, "classical");
   M->coarsening_auto = !strcmp(s, "auto");
-  NG_CHECK(ng_options_get_real(opts, "amg_auto_kappa", &M->auto_kappa));
-  if (!(M->auto_kappa >= 1))
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_kappa %g must be >= 1 (a condition number)", M->auto_kappa);
+  NG_CHECK(ng_options_get_real(opts, "amg_auto_rate", &M->auto_rate));
+  if (!(M->auto_rate == -1 || (M->auto_rate > 0 && M->auto_rate <= 1)))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_rate %g must be in (0, 1], or -1 (by the context)", M->auto_rate);
   NG_CHECK(ng_options_get_int(opts, "amg_auto_its", &M->auto_its));
   if (M->auto_its < 2 || M->auto_its > 32)
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_its %d must be in [2, 32]", M->auto_its);
@@ -211,6 +212,10 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   /* -amg_agglomerate_rows 0: on GPUs a level of a few thousand rows a rank
    * costs each exchange's latency (~20 us) at every smoothing step; 30000
    * measured best on 2 and 4 H100s (doc/performance.md, multi-GPU) */
+  /* -amg_auto_rate -1: on a GPU the classical setup is a host setup (8-20x
+   * aggregation's GPU setup at 262K rows, one H200: doc/performance.md), so
+   * it pays in time only where aggregation nearly fails */
+  if (M->auto_rate == -1) M->auto_rate = P->ctx->on_gpu ? 0.8 : 0.25;
   if (M->agglomerate_rows == 0) M->agglomerate_rows = P->ctx->on_gpu ? 30000 : 1000;
   int min_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
@@ -310,7 +315,7 @@ fail:
 
 /* The hierarchy built again from scratch with opts (a copy is taken
  * before the old one goes), on P->A; auto's verdict carried over. */
-static ng_status rebuild(ng_precond P, ng_options opts, int switched, double kappa)
+static ng_status rebuild(ng_precond P, ng_options opts, int switched, ng_precond_report seen)
 {
   ng_options user = NULL, o = NULL; /* copies: opts is the old hierarchy's, freed below */
   int view = 0;
@@ -330,7 +335,7 @@ static ng_status rebuild(ng_precond P, ng_options opts, int switched, double kap
   }
   ng_amg *M = P->data;
   M->auto_switched = switched;
-  M->auto_kappa_seen = kappa;
+  M->seen = seen;
   ng_options_destroy(M->saved_opts); /* keep the user's (auto, -amg_view) for the next rebuild */
   M->saved_opts = user;
   if (view && P->ctx->rank == 0) {
@@ -342,23 +347,28 @@ static ng_status rebuild(ng_precond P, ng_options opts, int switched, double kap
   return NG_SUCCESS;
 }
 
-/* -amg_coarsening auto: CG's cond(M^-1 A) estimate after auto_its
- * iterations (solver/cg_adapt.c). Aggregation measured 1.6-2.3 where it
- * converges as well as BoomerAMG (lap27, fem27, lap7, het7, p1tet) and
- * 3.9-2500 where it needs 2-100x BoomerAMG's iterations (stretched grids,
- * Q1 jumps with rotated anisotropy, two-phase density, inclusions,
- * layers: doc/performance.md); above -amg_auto_kappa the hierarchy is
- * built again with classical coarsening, which holds at BoomerAMG's
- * counts there. Decided once: later solves and updates keep it. */
-static ng_status amg_adapt(ng_precond P, double kappa, int *rebuilt)
+/* -amg_coarsening auto: how CG fared over its first auto_its iterations
+ * with aggregation (solver/cg_adapt.c). Measured (CPU, 8 iterations, b = 1
+ * and a random b, doc/performance.md): ||r||_M^-1 fell by 0.10-0.22 per
+ * iteration where aggregation converges about as BoomerAMG does (lap27,
+ * fem27, lap7, het7 to 96^3, p1tet, mps) and by 0.26-1.07 where it needs
+ * 2-100x BoomerAMG's iterations (layers, two-phase density, stretched
+ * grids, 2D jumps, Q1 jumps with rotated anisotropy, inclusions); above
+ * auto_rate the hierarchy is built again with classical coarsening, which
+ * holds at BoomerAMG's counts there. Neither the 2-norm of r (not
+ * monotone in CG: on b = 1 het7 looked as slow as layers7) nor the
+ * condition estimate alone (fem27:128: 6.7 from one outlying eigenvalue,
+ * yet 11 iterations) tells them apart. Decided once: later solves and
+ * updates keep it. */
+static ng_status amg_adapt(ng_precond P, const ng_precond_report *rep, int *rebuilt)
 {
   ng_amg *M = P->data;
   *rebuilt = 0;
   P->adapt_after = 0;
   if (!M) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
-  M->auto_kappa_seen = kappa;
-  if (!(kappa > M->auto_kappa)) return NG_SUCCESS; /* NaN (no estimate) keeps aggregation */
-  NG_CHECK(rebuild(P, M->saved_opts, 1, kappa));
+  M->seen = *rep;
+  if (!(rep->rate > M->auto_rate)) return NG_SUCCESS;
+  NG_CHECK(rebuild(P, M->saved_opts, 1, *rep));
   *rebuilt = 1;
   return NG_SUCCESS;
 }
@@ -368,7 +378,12 @@ static ng_status amg_update(ng_precond P, ng_matrix A)
   ng_amg *M = P->data;
   if (!M) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
   /* classical coarsening has no update of the values alone: set up again */
-  if (M->classical) return rebuild(P, M->saved_opts, M->auto_switched, M->auto_kappa_seen);
+  if (M->classical) {
+    double t0 = ng_wtime();
+    NG_CHECK(rebuild(P, M->saved_opts, M->auto_switched, M->seen));
+    ((ng_amg *)P->data)->update_seconds = ng_wtime() - t0;
+    return NG_SUCCESS;
+  }
   int saved = threads_begin(P->data);
   ng_status st = ng_amg_refresh(P, P->data, A);
   if (st == NG_SUCCESS) st = ng_amg_w_weights(P, P->data);
@@ -455,14 +470,16 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
   size_t k = strlen(buf);
   if (k + 1 >= len) return NG_SUCCESS;
   if (M->auto_switched)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as CG's cond(M^-1 A) estimate with aggregation "
-             "was %.3g > %g after %d iterations\n", M->auto_kappa_seen, M->auto_kappa, M->auto_its);
-  else if (M->coarsening_auto && M->auto_kappa_seen > 0)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation kept, CG's cond(M^-1 A) estimate %.3g <= %g "
-             "after %d iterations\n", M->auto_kappa_seen, M->auto_kappa, M->auto_its);
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as CG with aggregation reduced ||r||_M^-1 by %.3g per "
+             "iteration (above %g) over %d iterations, cond(M^-1 A) >= %.3g\n", M->seen.rate, M->auto_rate,
+             M->seen.its, M->seen.kappa);
+  else if (M->coarsening_auto && M->seen.its > 0)
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation kept, CG reduced ||r||_M^-1 by %.3g per iteration "
+             "(at most %g) over %d iterations, cond(M^-1 A) >= %.3g\n", M->seen.rate, M->auto_rate, M->seen.its,
+             M->seen.kappa);
   else if (M->coarsening_auto && P->adapt_after)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG's cond(M^-1 A) estimate after %d "
-             "iterations exceeds %g (then classical)\n", M->auto_its, M->auto_kappa);
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG reduces ||r||_M^-1 by less than %g per "
+             "iteration over its first %d (then classical)\n", M->auto_rate, M->auto_its);
   return NG_SUCCESS;
 }
 

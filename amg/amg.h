@@ -252,11 +252,13 @@ typedef struct {
   double theta, omega_opt;
   int classical;                 /* -amg_coarsening classical (amg_classical.c) */
   /* -amg_coarsening auto (amg.c's amg_adapt): aggregation, rebuilt as
-   * classical when CG's cond(M^-1 A) estimate after auto_its iterations
-   * exceeds auto_kappa; auto_kappa_seen: that estimate (0: none yet),
-   * auto_switched: this classical hierarchy is auto's */
+   * classical when CG's mean residual reduction per iteration over its
+   * first auto_its iterations is above auto_rate, or M is indefinite;
+   * seen: CG's report (its 0: none yet); auto_switched: this classical
+   * hierarchy is auto's */
   int coarsening_auto, auto_its, auto_switched;
-  double auto_kappa, auto_kappa_seen;
+  double auto_rate;
+  ng_precond_report seen;
   ng_options saved_opts;         /* auto or classical: the setup's options, for a rebuild (amg.c) */
   double classical_theta;        /* -amg_classical_theta */
   int classical_pmax;            /* -amg_classical_pmax (0: no truncation) */

@@ -8,6 +8,17 @@
 extern "C" {
 #endif
 
+/* CG's first its iterations with this preconditioner: rate = the mean
+ * reduction per iteration of ||r|| in the M^-1 norm,
+ * ((r_its, M^-1 r_its) / (r_0, M^-1 r_0))^(1/(2 its)) (1 when M is
+ * indefinite); kappa =
+ * the Lanczos estimate of cond(M^-1 A) from CG's alpha and beta (+inf: M
+ * is not positive definite). */
+typedef struct ng_precond_report {
+  int its;
+  double rate, kappa;
+} ng_precond_report;
+
 typedef struct ng_precond_ops {
   const char *name;
   ng_status (*setup)(ng_precond P, ng_matrix A, ng_options opts);
@@ -19,13 +30,13 @@ typedef struct ng_precond_ops {
   const double *(*diagonal)(ng_precond P);
   /* Optional: this rank's seconds in the preconditioner's own exchanges. */
   double (*comm_seconds)(ng_precond P);
-  /* Optional: CG's estimate of cond(M^-1 A) after P->adapt_after
-   * iterations of a solve; the preconditioner may rebuild itself into a
-   * stronger one (AMG's -amg_coarsening auto) and sets *rebuilt, the
+  /* Optional: how CG fared over the first P->adapt_after iterations of a
+   * solve (ng_precond_report); the preconditioner may rebuild itself into
+   * a stronger one (AMG's -amg_coarsening auto) and sets *rebuilt, the
    * solver then restarts its recurrence from the current iterate. It
-   * clears P->adapt_after once decided. Collective: kappa is the same on
-   * every rank. */
-  ng_status (*adapt)(ng_precond P, double kappa, int *rebuilt);
+   * clears P->adapt_after once decided. Collective: the report is the
+   * same on every rank (global scalars). */
+  ng_status (*adapt)(ng_precond P, const ng_precond_report *rep, int *rebuilt);
 } ng_precond_ops;
 const ng_precond_ops *ng_precond_find(const char *name);
 /* Registered names, ", "-separated, into buf (for messages). */

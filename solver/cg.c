@@ -37,8 +37,8 @@
  * too); the multi-rank one-reduction form (cg_single.c) gets the check.
  *
  * A preconditioner that asks (P->adapt_after: AMG's -amg_coarsening auto)
- * gets CG's condition estimate after that many iterations (cg_adapt.c,
- * from alpha and beta alone); when it rebuilds itself, the recurrence
+ * gets CG's residual reduction and condition estimate after that many
+ * iterations (cg_adapt.c, scalars only); when it rebuilds itself, the recurrence
  * restarts from x with r = b - A x. */
 #include "solver.h"
 #include <math.h>
@@ -142,6 +142,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   if (!isfinite(rho))
     return ng_krylov_preconditioned_nonfinite(S, 0, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
   NG_CHECK(v->copy(ctx, n, z, p));
+  lz.rho0 = rho;
 
   for (int it = 1; it <= S->maxit; it++) {
     if (rho == 0.0) return ng_krylov_breakdown(S, it, "rho = (r, M^-1 r)", rho);
@@ -185,7 +186,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
       NG_CHECK(v->copy(ctx, n, z, p));
-      lz.k = 0;
+      lz.k = 0, lz.rho0 = rho;
       continue;
     }
     /* a finite r with a non-finite (r, M^-1 r): the preconditioner's z */
@@ -200,7 +201,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
     double beta = flexible ? -alpha * zq / rho : rho_new / rho;
     /* -amg_coarsening auto: after a few iterations the AMG may rebuild
      * itself from CG's condition estimate; then restart from x and r */
-    NG_CHECK(ng_cg_adapt_step(S, &lz, alpha, beta, it, &rebuilt));
+    NG_CHECK(ng_cg_adapt_step(S, &lz, alpha, beta, rho_new, it, &rebuilt));
     if (rebuilt) { /* x's deferred update, r = b - A x afresh (no drift carried over) */
       NG_CHECK(v->axpy(ctx, n, alpha, p, x));
       NG_CHECK(ng_op_apply(S, x, r));
@@ -209,6 +210,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
       NG_CHECK(v->copy(ctx, n, z, p));
+      lz.rho0 = rho;
       continue;
     }
     NG_CHECK(v->cg_update_xp(ctx, n, alpha, beta, z, x, p));

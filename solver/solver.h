@@ -162,13 +162,17 @@ double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
  * preconditioner's adapt hook (solver/cg_adapt.c). */
 typedef struct ng_cg_lanczos {
   double alpha[NG_LANCZOS_MAX], beta[NG_LANCZOS_MAX];
+  double rho0; /* (r, M^-1 r) where the recurrence (re)started */
   int k;
 } ng_cg_lanczos;
-/* Records iteration it's alpha and beta; when P->adapt_after of them are
- * in, gives P->ops->adapt CG's cond(M^-1 A) estimate; *rebuilt: the
- * preconditioner changed, restart the recurrence (x, r kept). Nothing
- * when P has no adapt hook or has decided (adapt_after 0). Collective. */
-ng_status ng_cg_adapt_step(ng_solver S, ng_cg_lanczos *L, double alpha, double beta, int it, int *rebuilt);
+/* Records iteration it's alpha, beta and rho = (r, M^-1 r); when
+ * P->adapt_after of them are in, gives P->ops->adapt the report
+ * (ng_precond_report: rate and condition estimate); *rebuilt: the
+ * preconditioner changed, restart the recurrence (x kept, r recomputed).
+ * Nothing when P has no adapt hook or has decided (adapt_after 0).
+ * Collective. */
+ng_status ng_cg_adapt_step(ng_solver S, ng_cg_lanczos *L, double alpha, double beta, double rho, int it,
+                           int *rebuilt);
 
 /* The options of solver/ (solver_options.c). */
 extern const ng_option_table ng_solver_options, ng_gmres_options, ng_krylov_options;

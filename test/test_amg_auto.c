@@ -187,9 +187,9 @@ END_TEST
 START_TEST(bad_options)
 {
   ng_matrix A;
-  const char *bad[] = {"-amg_auto_kappa 0.5", "-amg_auto_its 1", "-amg_auto_its 33"};
+  const char *bad[] = {"-amg_auto_rate 0", "-amg_auto_rate 1.5", "-amg_auto_its 1", "-amg_auto_its 33"};
   NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:6", &A, NULL));
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 4; k++) {
     ng_options o;
     ng_precond P = NULL;
     NG_ASSERT_OK(ng_options_create(&o));
