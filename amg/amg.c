@@ -215,7 +215,7 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   /* -amg_auto_rate -1: on a GPU the classical setup is a host setup (8-20x
    * aggregation's GPU setup at 262K rows, one H200: doc/performance.md), so
    * it pays in time only where aggregation nearly fails */
-  if (M->auto_rate == -1) M->auto_rate = P->ctx->on_gpu ? 0.8 : 0.25;
+  if (M->auto_rate == -1) M->auto_rate = P->ctx->on_gpu ? 0.8 : 0.35;
   if (M->agglomerate_rows == 0) M->agglomerate_rows = P->ctx->on_gpu ? 30000 : 1000;
   int min_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
@@ -348,10 +348,11 @@ static ng_status rebuild(ng_precond P, ng_options opts, int switched, ng_precond
 }
 
 /* -amg_coarsening auto: how CG fared over its first auto_its iterations
- * with aggregation (solver/cg_adapt.c). Measured (CPU, 8 iterations, b = 1
- * and a random b, doc/performance.md): ||r||_M^-1 fell by 0.10-0.22 per
- * iteration where aggregation converges about as BoomerAMG does (lap27,
- * fem27, lap7, het7 to 96^3, p1tet, mps) and by 0.26-1.07 where it needs
+ * with aggregation (solver/cg_adapt.c). Measured (CPU, iterations 4 to 8,
+ * b = 1 and a random b, doc/performance.md): ||r||_M^-1 fell by 0.12-0.23
+ * per iteration where aggregation converges about as BoomerAMG does
+ * (lap27, fem27 to 128^3, lap7, het7 to 96^3, p1tet, mps) and by 0.39-2.0
+ * where it needs
  * 2-100x BoomerAMG's iterations (layers, two-phase density, stretched
  * grids, 2D jumps, Q1 jumps with rotated anisotropy, inclusions); above
  * auto_rate the hierarchy is built again with classical coarsening, which

@@ -32,7 +32,7 @@ static const ng_option_def ng_amg_hierarchy_options_rows[] = {
    "values sets it up again)"},
   {"amg_auto_rate", NG_OPT_REAL, "-1", NULL, 0,
    "AMG -amg_coarsening auto: rebuild as classical when CG's mean reduction of ||r||_M^-1 per iteration is "
-   "above this (-1: 0.25 on a CPU context, 0.8 on a GPU context, where the classical setup runs on the host at "
+   "above this (-1: 0.35 on a CPU context, 0.8 on a GPU context, where the classical setup runs on the host at "
    "8-20x aggregation's GPU setup)"},
   {"amg_auto_its", NG_OPT_INT, "8", NULL, 1,
    "AMG -amg_coarsening auto: CG iterations before the estimate (2 to 32)"},

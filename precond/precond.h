@@ -9,9 +9,9 @@ extern "C" {
 #endif
 
 /* CG's first its iterations with this preconditioner: rate = the mean
- * reduction per iteration of ||r|| in the M^-1 norm,
- * ((r_its, M^-1 r_its) / (r_0, M^-1 r_0))^(1/(2 its)) (1 when M is
- * indefinite); kappa =
+ * reduction per iteration of ||r|| in the M^-1 norm over the second half
+ * of them, ((r_its, M^-1 r_its) / (r_h, M^-1 r_h))^(1/(2 (its - h))), h =
+ * its / 2 (1 when M is indefinite); kappa =
  * the Lanczos estimate of cond(M^-1 A) from CG's alpha and beta (+inf: M
  * is not positive definite). */
 typedef struct ng_precond_report {

@@ -142,7 +142,6 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   if (!isfinite(rho))
     return ng_krylov_preconditioned_nonfinite(S, 0, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
   NG_CHECK(v->copy(ctx, n, z, p));
-  lz.rho0 = rho;
 
   for (int it = 1; it <= S->maxit; it++) {
     if (rho == 0.0) return ng_krylov_breakdown(S, it, "rho = (r, M^-1 r)", rho);
@@ -186,7 +185,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
       NG_CHECK(v->copy(ctx, n, z, p));
-      lz.k = 0, lz.rho0 = rho;
+      lz.k = 0;
       continue;
     }
     /* a finite r with a non-finite (r, M^-1 r): the preconditioner's z */
@@ -210,8 +209,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
       NG_CHECK(v->copy(ctx, n, z, p));
-      lz.rho0 = rho;
-      continue;
+          continue;
     }
     NG_CHECK(v->cg_update_xp(ctx, n, alpha, beta, z, x, p));
     rho = rho_new;

@@ -162,7 +162,7 @@ double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
  * preconditioner's adapt hook (solver/cg_adapt.c). */
 typedef struct ng_cg_lanczos {
   double alpha[NG_LANCZOS_MAX], beta[NG_LANCZOS_MAX];
-  double rho0; /* (r, M^-1 r) where the recurrence (re)started */
+  double rho_half; /* (r, M^-1 r) after half of P->adapt_after iterations */
   int k;
 } ng_cg_lanczos;
 /* Records iteration it's alpha, beta and rho = (r, M^-1 r); when

@@ -54,13 +54,13 @@ static int pcg_iterations_opts(ng_context c, ng_matrix A, ng_vector b, const cha
 static int pcg_iterations(ng_context c, ng_matrix A, ng_vector b) { return pcg_iterations_opts(c, A, b, "-amg_setup host"); }
 static int pcg_iterations_opts(ng_context c, ng_matrix A, ng_vector b, const char *extra)
 {
-  char opt[256];
+  char opt[512];
   ng_options o;
   ng_solver S;
   ng_vector x;
   int its;
   NG_ASSERT_OK(ng_options_create(&o));
-  snprintf(opt, sizeof(opt), "-solver pcg -precond amg -tol 1e-8 %s", extra);
+  snprintf(opt, sizeof(opt), "-solver pcg -precond amg -tol 1e-8 -amg_coarsening aggregation %s", extra);
   NG_ASSERT_OK(ng_options_set_from_string(o, opt));
   NG_ASSERT_OK(ng_solver_create(c, o, &S));
   NG_ASSERT_OK(ng_solver_set_operator(S, A));
@@ -403,7 +403,7 @@ START_TEST(gpu_smoothers_match_host)
         ng_options o;
         ng_solver S;
         ng_vector x;
-        snprintf(o2, sizeof(o2), "-solver %s -precond amg -tol 1e-8 -amg_setup %s -amg_smoother %s", c[q].solver,
+        snprintf(o2, sizeof(o2), "-solver %s -precond amg -tol 1e-8 -amg_coarsening aggregation -amg_setup %s -amg_smoother %s", c[q].solver,
                  k ? "gpu -amg_gpu_min_rows 1000" : "host", sm[s]);
         NG_ASSERT_OK(ng_options_create(&o));
         NG_ASSERT_OK(ng_options_set_from_string(o, o2));
