@@ -41,10 +41,12 @@ for spec in $specs; do
   its=$(echo "$out" | awk '/^iterations/ {print $3}')
   su=$(echo "$out" | awk '/^setup time/ {print $4}')
   so=$(echo "$out" | awk '/^solve time/ {print $4}')
-  oc=$(echo "$out" | grep -o 'operator complexity [0-9.]*' | awk '{print $3}')
+  # the last hierarchy shown (-amg_coarsening auto may rebuild it as classical)
+  oc=$(echo "$out" | grep -o 'operator complexity [0-9.]*' | tail -1 | awk '{print $3}')
   tr=$(echo "$out" | awk '/^relative residual/ {print $6}')
   ok=true; echo "$out" | grep -q '^error' && ok=false
-  echo "{\"matrix\": \"$name\", \"solver\": \"nagare-amg-pcg\", \"setup_s\": ${su:-null}, \"solve_s\": ${so:-null}, \"iterations\": ${its:-null}, \"converged\": $ok, \"true_residual\": ${tr:-null}, \"operator_complexity\": ${oc:-null}, \"options\": \"$NAGARE_OPTS\"}"
+  cls=false; echo "$out" | grep -q 'auto: classical' && cls=true
+  echo "{\"matrix\": \"$name\", \"solver\": \"nagare-amg-pcg\", \"setup_s\": ${su:-null}, \"solve_s\": ${so:-null}, \"iterations\": ${its:-null}, \"converged\": $ok, \"true_residual\": ${tr:-null}, \"operator_complexity\": ${oc:-null}, \"auto_classical\": $cls, \"options\": \"$NAGARE_OPTS\"}"
   OMP_NUM_THREADS=1 "$work/peer_hypre" "$f"
   OMP_NUM_THREADS=1 "$work/peer_petsc" "$f"
 done
