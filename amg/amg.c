@@ -246,9 +246,11 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
                     M->gpu_setup ? "-amg_setup gpu" : "", P->ctx->size > 1 ? " several ranks" : "");
   if (M->single && M->kcycle)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_cycle k runs in double precision only (given -amg_precision single)");
-  if (M->classical && P->ctx->size > 1 && (M->classical_direct || M->classical_hmis))
-    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_coarsening classical across ranks has PMIS and extended+i "
+  /* auto too: refused here, not when it switches in the middle of a solve */
+  if ((M->classical || M->coarsening_auto) && P->ctx->size > 1 && (M->classical_direct || M->classical_hmis))
+    return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_coarsening %s across ranks has PMIS and extended+i "
                                         "interpolation only (given %s); use one rank for it",
+                    M->classical ? "classical" : "auto (which may switch to classical)",
                     M->classical_direct ? "-amg_classical_interp direct" : "-amg_classical_split hmis");
   if (M->single && P->ctx->size > 1)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single is for one rank (this run has %d)", P->ctx->size);
