@@ -74,8 +74,8 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   if (!(M->auto_rate == -1 || (M->auto_rate > 0 && M->auto_rate <= 1)))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_rate %g must be in (0, 1], or -1 (by the context)", M->auto_rate);
   NG_CHECK(ng_options_get_int(opts, "amg_auto_its", &M->auto_its));
-  if (M->auto_its < 2 || M->auto_its > 32)
-    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_its %d must be in [2, 32]", M->auto_its);
+  if (M->auto_its != -1 && (M->auto_its < 2 || M->auto_its > 1000))
+    return NG_ERROR(NG_ERR_ARGUMENT, "-amg_auto_its %d must be in [2, 1000], or -1 (by the context)", M->auto_its);
   NG_CHECK(ng_options_get_real(opts, "amg_classical_theta", &M->classical_theta));
   if (!(M->classical_theta <= 1))
     return NG_ERROR(NG_ERR_ARGUMENT, "-amg_classical_theta %g must be in [0, 1]", M->classical_theta);
@@ -212,10 +212,18 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
   /* -amg_agglomerate_rows 0: on GPUs a level of a few thousand rows a rank
    * costs each exchange's latency (~20 us) at every smoothing step; 30000
    * measured best on 2 and 4 H100s (doc/performance.md, multi-GPU) */
-  /* -amg_auto_rate -1: on a GPU the classical setup is a host setup (8-20x
-   * aggregation's GPU setup at 262K rows, one H200: doc/performance.md), so
-   * it pays in time only where aggregation nearly fails */
-  if (M->auto_rate == -1) M->auto_rate = P->ctx->on_gpu ? 0.8 : 0.35;
+  /* -amg_auto_its / -amg_auto_rate -1: on a GPU the classical setup is a
+   * host setup, 1-2 us a row on one H200's host (2.0-3.9 s at 2M rows
+   * against aggregation's 0.03-0.2 s on the device: doc/performance.md),
+   * longer than hundreds of aggregation's iterations; and over the first
+   * 8 iterations an indefinite M can grow (r, M^-1 r) where CG still
+   * converges in 65 (bubbles5:1024). So there auto judges after 100
+   * iterations, over iterations 50-100, and switches only where
+   * aggregation stagnates: 0.98 a step, ~900 more iterations to 1e-8
+   * (jump2q1:300 measured 1.01; stretch7:128, which converges in 165,
+   * 0.950, and with 0.95 it was switched to a 4.3 s host setup). */
+  if (M->auto_its == -1) M->auto_its = P->ctx->on_gpu ? 100 : 8;
+  if (M->auto_rate == -1) M->auto_rate = P->ctx->on_gpu ? 0.98 : 0.35;
   if (M->agglomerate_rows == 0) M->agglomerate_rows = P->ctx->on_gpu ? 30000 : 1000;
   int min_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));

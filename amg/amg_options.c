@@ -32,10 +32,11 @@ static const ng_option_def ng_amg_hierarchy_options_rows[] = {
    "values sets it up again)"},
   {"amg_auto_rate", NG_OPT_REAL, "-1", NULL, 0,
    "AMG -amg_coarsening auto: rebuild as classical when CG's mean reduction of ||r||_M^-1 per iteration is "
-   "above this (-1: 0.35 on a CPU context, 0.8 on a GPU context, where the classical setup runs on the host at "
-   "8-20x aggregation's GPU setup)"},
-  {"amg_auto_its", NG_OPT_INT, "8", NULL, 1,
-   "AMG -amg_coarsening auto: CG iterations before the estimate (2 to 32)"},
+   "above this (-1: 0.35 on a CPU context, 0.98 on a GPU context, where the classical setup runs on the host: "
+   "1-2 us a row, longer than hundreds of aggregation's iterations on the device)"},
+  {"amg_auto_its", NG_OPT_INT, "-1", NULL, 0,
+   "AMG -amg_coarsening auto: CG iterations before the verdict, judged on the second half of them (2 to 1000; "
+   "-1: 8 on a CPU context, 100 on a GPU context)"},
   {"amg_classical_theta", NG_OPT_REAL, "0.25", NULL, 1,
    "AMG classical coarsening: j strongly influences i when -a_ij >= theta max_k(-a_ik) over i's off-diagonals "
    "(positive couplings are weak)"},

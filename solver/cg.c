@@ -122,7 +122,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   /* a variable preconditioner (AMG's K-cycle): the flexible beta below */
   int flexible = S->P && S->P->variable;
   int replacements = 0, restart, rebuilt;
-  ng_cg_lanczos lz = {.k = 0}; /* for the preconditioner's adapt hook (cg_adapt.c) */
+  ng_cg_lanczos lz = {.n = 0}; /* for the preconditioner's adapt hook (cg_adapt.c) */
   if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg && !S->null_n) {
     NG_CHECK(ng_cg_single_solve(S, b, x, dinv));
     replacements = NG_KRYLOV_REPLACEMENTS; /* the check only: an error when b - A x misses the target */
@@ -185,7 +185,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
       NG_CHECK(v->copy(ctx, n, z, p));
-      lz.k = 0;
+      lz.n = 0;
       continue;
     }
     /* a finite r with a non-finite (r, M^-1 r): the preconditioner's z */

@@ -19,18 +19,20 @@ ng_status ng_cg_adapt_step(ng_solver S, ng_cg_lanczos *L, double alpha, double b
   ng_precond P = S->P;
   *rebuilt = 0;
   if (!P || !P->ops->adapt || P->adapt_after <= 0 || P->variable) return NG_SUCCESS;
-  if (L->k < NG_LANCZOS_MAX) L->alpha[L->k] = alpha, L->beta[L->k] = beta, L->k++;
+  /* the first NG_LANCZOS_MAX coefficients are kept for the estimate */
+  if (L->n < NG_LANCZOS_MAX) L->alpha[L->n] = alpha, L->beta[L->n] = beta;
+  L->n++;
   int half = P->adapt_after / 2;
-  if (L->k == half) L->rho_half = rho;
-  if (L->k < P->adapt_after) return NG_SUCCESS;
+  if (L->n == half) L->rho_half = rho;
+  if (L->n < P->adapt_after) return NG_SUCCESS;
   ng_precond_report rep;
-  rep.its = L->k;
-  rep.kappa = ng_krylov_lanczos_kappa(L->alpha, L->beta, L->k);
+  rep.its = L->n;
+  rep.kappa = ng_krylov_lanczos_kappa(L->alpha, L->beta, L->n < NG_LANCZOS_MAX ? L->n : NG_LANCZOS_MAX);
   /* (r, M^-1 r) < 0: M is indefinite, nothing measurable: no reduction */
-  rep.rate = L->rho_half > 0 && rho >= 0 ? pow(rho / L->rho_half, 0.5 / (L->k - half)) : 1.0;
+  rep.rate = L->rho_half > 0 && rho >= 0 ? pow(rho / L->rho_half, 0.5 / (L->n - half)) : 1.0;
   double t0 = ng_wtime();
   NG_CHECK(P->ops->adapt(P, &rep, rebuilt));
-  L->k = 0;
+  L->n = 0;
   if (*rebuilt) {
     S->rebuild_seconds += ng_wtime() - t0;
     if (S->monitor && S->ctx->rank == 0) {

@@ -163,7 +163,7 @@ double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
 typedef struct ng_cg_lanczos {
   double alpha[NG_LANCZOS_MAX], beta[NG_LANCZOS_MAX];
   double rho_half; /* (r, M^-1 r) after half of P->adapt_after iterations */
-  int k;
+  int n;           /* iterations since the recurrence (re)started (the first NG_LANCZOS_MAX kept) */
 } ng_cg_lanczos;
 /* Records iteration it's alpha, beta and rho = (r, M^-1 r); when
  * P->adapt_after of them are in, gives P->ops->adapt the report

@@ -161,6 +161,30 @@ START_TEST(auto_switches_on_jumps)
 }
 END_TEST
 
+/* A long window (the GPU's default is 100 iterations): past the 32
+ * coefficients the condition estimate keeps, the verdict still comes at
+ * -amg_auto_its and is judged on its second half. */
+START_TEST(long_window)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "jump2q1:40", &A, NULL));
+  int32_t n;
+  int64_t ng, nz;
+  NG_ASSERT_OK(ng_matrix_get_size(A, &ng, &n, &nz));
+  double *xa = malloc((size_t)n * sizeof(double)), *xc = malloc((size_t)n * sizeof(double));
+  ng_solver Sa = make_solver(A, "-amg_auto_its 40 -amg_auto_rate 0.5"), Sc = make_solver(A, "-amg_coarsening classical");
+  int ia = solve(Sa, A, xa), ic = solve(Sc, A, xc);
+  const char *d = describe(Sa);
+  ck_assert_msg(strstr(d, "auto: classical") && strstr(d, "over 40 iterations"), "%s", d);
+  ck_assert_msg(ia > 40 && ia <= 40 + ic, "jump2q1:40, verdict after 40: %d iterations (classical alone %d)", ia, ic);
+  ng_solver_destroy(Sa);
+  ng_solver_destroy(Sc);
+  free(xa);
+  free(xc);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
 /* The K-cycle (a nonlinear preconditioner, no Lanczos estimate) keeps
  * aggregation: the same iterations and x as -amg_coarsening aggregation. */
 START_TEST(kcycle_keeps_aggregation)
@@ -187,7 +211,7 @@ END_TEST
 START_TEST(bad_options)
 {
   ng_matrix A;
-  const char *bad[] = {"-amg_auto_rate 0", "-amg_auto_rate 1.5", "-amg_auto_its 1", "-amg_auto_its 33"};
+  const char *bad[] = {"-amg_auto_rate 0", "-amg_auto_rate 1.5", "-amg_auto_its 1", "-amg_auto_its 1001"};
   NG_ASSERT_OK(ng_matrix_generate(ctx, "lap27:6", &A, NULL));
   for (int k = 0; k < 4; k++) {
     ng_options o;
@@ -213,6 +237,7 @@ int main(void)
   tcase_add_test(tc, lanczos_kappa_is_exact_at_n);
   tcase_add_test(tc, auto_keeps_aggregation_on_lap27);
   tcase_add_test(tc, auto_switches_on_jumps);
+  tcase_add_test(tc, long_window);
   tcase_add_test(tc, kcycle_keeps_aggregation);
   tcase_add_test(tc, bad_options);
   suite_add_tcase(s, tc);
