@@ -209,9 +209,6 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
    * GPU context its levels are made on the host and the cycle runs on the
    * device, as with -amg_setup host */
   if (M->classical) M->gpu_setup = 0;
-  /* -amg_agglomerate_rows 0: on GPUs a level of a few thousand rows a rank
-   * costs each exchange's latency (~20 us) at every smoothing step; 30000
-   * measured best on 2 and 4 H100s (doc/performance.md, multi-GPU) */
   /* -amg_auto_its / -amg_auto_rate -1: on a GPU the classical setup is a
    * host setup, 1-2 us a row on one H200's host (2.0-3.9 s at 2M rows
    * against aggregation's 0.03-0.2 s on the device: doc/performance.md),
@@ -224,6 +221,9 @@ static ng_status setup_options(ng_precond P, ng_amg *M, ng_options opts)
    * 0.950, and with 0.95 it was switched to a 4.3 s host setup). */
   if (M->auto_its == -1) M->auto_its = P->ctx->on_gpu ? 100 : 8;
   if (M->auto_rate == -1) M->auto_rate = P->ctx->on_gpu ? 0.98 : 0.35;
+  /* -amg_agglomerate_rows 0: on GPUs a level of a few thousand rows a rank
+   * costs each exchange's latency (~20 us) at every smoothing step; 30000
+   * measured best on 2 and 4 H100s (doc/performance.md, multi-GPU) */
   if (M->agglomerate_rows == 0) M->agglomerate_rows = P->ctx->on_gpu ? 30000 : 1000;
   int min_rows;
   NG_CHECK(ng_options_get_int(opts, "amg_gpu_min_rows", &min_rows));
@@ -362,21 +362,23 @@ static ng_status rebuild(ng_precond P, ng_options opts, int switched, ng_precond
  * b = 1 and a random b, doc/performance.md): ||r||_M^-1 fell by 0.12-0.23
  * per iteration where aggregation converges about as BoomerAMG does
  * (lap27, fem27 to 128^3, lap7, het7 to 96^3, p1tet, mps) and by 0.39-2.0
- * where it needs
- * 2-100x BoomerAMG's iterations (layers, two-phase density, stretched
- * grids, 2D jumps, Q1 jumps with rotated anisotropy, inclusions); above
+ * where it needs 2-100x BoomerAMG's iterations (layers, two-phase density,
+ * stretched grids, 2D jumps, Q1 jumps with rotated anisotropy,
+ * inclusions); above
  * auto_rate the hierarchy is built again with classical coarsening, which
  * holds at BoomerAMG's counts there. Neither the 2-norm of r (not
  * monotone in CG: on b = 1 het7 looked as slow as layers7) nor the
  * condition estimate alone (fem27:128: 6.7 from one outlying eigenvalue,
  * yet 11 iterations) tells them apart. Decided once: later solves and
- * updates keep it. */
+ * updates keep it. On a GPU the window and the threshold differ
+ * (setup_options says why). */
 static ng_status amg_adapt(ng_precond P, const ng_precond_report *rep, int *rebuilt)
 {
   ng_amg *M = P->data;
   *rebuilt = 0;
   P->adapt_after = 0;
-  if (!M) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
+  if (!M)
+    return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
   M->seen = *rep;
   if (!(rep->rate > M->auto_rate)) return NG_SUCCESS;
   NG_CHECK(rebuild(P, M->saved_opts, 1, *rep));

@@ -252,8 +252,9 @@ typedef struct {
   double theta, omega_opt;
   int classical;                 /* -amg_coarsening classical (amg_classical.c) */
   /* -amg_coarsening auto (amg.c's amg_adapt): aggregation, rebuilt as
-   * classical when CG's mean residual reduction per iteration over its
-   * first auto_its iterations is above auto_rate, or M is indefinite;
+   * classical when CG's mean reduction of ||r||_M^-1 per iteration over
+   * the second half of its first auto_its iterations is above auto_rate
+   * ((r, M^-1 r) < 0 counts as 1);
    * seen: CG's report (its 0: none yet); auto_switched: this classical
    * hierarchy is auto's */
   int coarsening_auto, auto_its, auto_switched;

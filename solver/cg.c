@@ -38,8 +38,8 @@
  *
  * A preconditioner that asks (P->adapt_after: AMG's -amg_coarsening auto)
  * gets CG's residual reduction and condition estimate after that many
- * iterations (cg_adapt.c, scalars only); when it rebuilds itself, the recurrence
- * restarts from x with r = b - A x. */
+ * iterations (cg_adapt.c, scalars only); when it rebuilds itself, the
+ * recurrence restarts from x with r = b - A x. */
 #include "solver.h"
 #include <math.h>
 
@@ -199,7 +199,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
      * r_new - r = -alpha q: no vector kept */
     double beta = flexible ? -alpha * zq / rho : rho_new / rho;
     /* -amg_coarsening auto: after a few iterations the AMG may rebuild
-     * itself from CG's condition estimate; then restart from x and r */
+     * itself from CG's report (cg_adapt.c); then restart from x */
     NG_CHECK(ng_cg_adapt_step(S, &lz, alpha, beta, rho_new, it, &rebuilt));
     if (rebuilt) { /* x's deferred update, r = b - A x afresh (no drift carried over) */
       NG_CHECK(v->axpy(ctx, n, alpha, p, x));
@@ -209,7 +209,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");
       NG_CHECK(v->copy(ctx, n, z, p));
-          continue;
+      continue;
     }
     NG_CHECK(v->cg_update_xp(ctx, n, alpha, beta, z, x, p));
     rho = rho_new;
