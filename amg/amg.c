@@ -108,6 +108,7 @@ static ng_status read_options(ng_amg *M, ng_options opts)
   strcpy(M->format, s);
   NG_CHECK(ng_options_get_string(opts, "amg_precision", &s));
   M->single = !strcmp(s, "single");
+  M->values = M->single ? &ng_amg_values_float : &ng_amg_values_double; /* the cycle's value type, once */
   if (M->single && M->sopts.ops != &ng_smoother_jacobi)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "-amg_precision single works with -amg_smoother jacobi only (given '%s')",
                     M->sopts.ops->name);

@@ -304,6 +304,7 @@ typedef struct {
   double t_gpu;                  /* seconds of the setup (or last update) in the GPU part */
   int single;                    /* -amg_precision single: the cycle in FP32 (amg_single.c) */
   void *fp32;                    /* its float copies of the hierarchy (amg_single.c) */
+  const struct ng_amg_value_ops *values; /* the cycle's value type, chosen once (ng_amg_values_*) */
   int use_graph;                 /* V-cycle as a CUDA graph (-amg_cuda_graph, one-rank GPU context) */
   void *graphs;                  /* the captured cycles (amg_graph_cuda.cu) */
 } ng_amg;
@@ -401,12 +402,40 @@ ng_status ng_amg_fine_refresh_dev(ng_context ctx, ng_amg *M, ng_matrix A, const 
 void ng_amg_fine_free_dev(ng_amg *M);
 #endif
 
+/* The cycle's arithmetic in one value type. amg_cycle.c runs one cycle
+ * (V, W, K) over such a table; vectors are the type's, passed as void *.
+ * double: the level tables and the smoother (amg_cycle.c); float
+ * (-amg_precision single): the float copies of amg_single.c. M->values
+ * holds the one chosen at the options. */
+enum { NG_AMG_VEC_B, NG_AMG_VEC_X, NG_AMG_VEC_R };
+typedef struct ng_amg_value_ops {
+  const char *name;
+  /* level 0's right-hand side and correction in this type: b holds r on
+   * return, x is where the cycle writes z (the double table hands r and z
+   * through, the float one converts r into its level-0 vectors) */
+  ng_status (*enter)(ng_precond P, ng_amg *M, const double *r, double *z, const void **b, void **x);
+  /* z from the cycle's x (nothing to do for double) */
+  ng_status (*leave)(ng_precond P, ng_amg *M, const void *x, double *z);
+  /* level l's smoother: post 0: x = S^sweeps b from x = 0; post 1: sweeps
+   * more on x in the adjoint order */
+  ng_status (*smooth)(ng_precond P, ng_amg *M, int l, int post, int sweeps, const void *b, void *x);
+  /* the coarsest level's direct solve (M->coarse_direct): x = A_c^-1 b */
+  ng_status (*coarsest)(ng_precond P, ng_amg *M, const void *b, void *x);
+  /* r = b - A x on level l */
+  ng_status (*residual)(ng_precond P, ng_amg *M, int l, const void *b, const void *x, void *r);
+  /* bc = R r (level l to l + 1); x += w P xc (level l + 1 to l) */
+  ng_status (*restrict_to)(ng_precond P, ng_amg *M, int l, const void *r, void *bc);
+  ng_status (*prolong_add)(ng_precond P, ng_amg *M, int l, double w, const void *xc, void *x);
+  /* level l's work vector NG_AMG_VEC_* */
+  void *(*vec)(ng_amg *M, int l, int which);
+  int kcycle; /* 1: -amg_cycle k's K-steps run in this type (double only) */
+} ng_amg_value_ops;
+extern const ng_amg_value_ops ng_amg_values_double, ng_amg_values_float;
+
 /* amg_single.c (-amg_precision single): float copies of every level's A,
  * P, R, dinv and work vectors, made (again: refresh) from the double
- * hierarchy after its setup / update; the V-cycle in FP32, z = cycle(r)
- * with r converted to float at entry and z back to double at exit. */
+ * hierarchy after its setup / update, for ng_amg_values_float. */
 ng_status ng_amg_single_build(ng_context ctx, ng_amg *M, ng_matrix A);
-ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double *z);
 void ng_amg_single_free(ng_context ctx, ng_amg *M);
 
 /* amg_setup.c: level l's host operator L[l].A made current (downloaded when
@@ -472,7 +501,7 @@ ng_status ng_amg_k_setup(ng_precond P, ng_amg *M);
 void ng_amg_k_free(ng_context ctx, ng_amg *M);
 ng_status ng_amg_k_step(ng_precond P, ng_amg *M, int l, const double *r, double *e);
 /* amg_cycle.c: how many coarse corrections the cycle makes from level l,
- * 1 or 2 (also the FP32 cycle of amg_single.c). */
+ * 1 or 2. */
 int ng_amg_coarse_visits(const ng_amg *M, int l);
 
 /* For benchmarks and tests: the hierarchy behind an "amg" preconditioner

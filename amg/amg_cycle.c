@@ -9,7 +9,10 @@
  * through the SpMV tables and ctx->vops: no allocation, host copy or sync
  * (unless per-level profiling is switched on by a benchmark). Tables with a
  * fused entry compute the residual in one pass. With -amg_cuda_graph on a one-rank GPU
- * context the cycle is replayed as a CUDA graph (amg_graph_cuda.cu). */
+ * context the cycle is replayed as a CUDA graph (amg_graph_cuda.cu). One
+ * cycle for every value type: it calls its arithmetic through an
+ * ng_amg_value_ops table (amg.h), double here, float in amg_single.c
+ * (-amg_precision single), chosen once at the options. */
 #include "amg.h"
 #include "../smoother/smoother.h"
 
@@ -63,54 +66,101 @@ int ng_amg_coarse_visits(const ng_amg *M, int l)
   return M->cycle_gamma;
 }
 
-static ng_status cycle(ng_precond P, ng_amg *M, int l, const double *b, double *x)
+/* ---- the double value type: the level tables and the smoother ---------- */
+static ng_status d_enter(ng_precond P, ng_amg *M, const double *r, double *z, const void **b, void **x)
+{
+  *b = r;
+  *x = z;
+  return NG_SUCCESS;
+}
+static ng_status d_leave(ng_precond P, ng_amg *M, const void *x, double *z) { return NG_SUCCESS; }
+static ng_status d_smooth(ng_precond P, ng_amg *M, int l, int post, int sweeps, const void *b, void *x)
+{
+  const ng_smoother_ops *o = M->sopts.ops;
+  NG_CHECK((post ? o->post : o->pre)(P->ctx, &M->sopts, &M->L[l].s, sweeps, b, x));
+  return NG_SUCCESS;
+}
+static ng_status d_coarsest(ng_precond P, ng_amg *M, const void *b, void *x)
+{
+  NG_CHECK(M->Cops->apply(M->Cdata, 1.0, b, 0.0, x));
+  return NG_SUCCESS;
+}
+static ng_status d_residual(ng_precond P, ng_amg *M, int l, const void *b, const void *x, void *r)
+{
+  NG_CHECK(ng_amg_residual(P, M, l, b, x, r));
+  return NG_SUCCESS;
+}
+static ng_status d_restrict(ng_precond P, ng_amg *M, int l, const void *r, void *bc)
+{
+  NG_CHECK(M->L[l].Rops->apply(M->L[l].Rdata, 1.0, r, 0.0, bc));
+  return NG_SUCCESS;
+}
+static ng_status d_prolong(ng_precond P, ng_amg *M, int l, double w, const void *xc, void *x)
+{
+  NG_CHECK(M->L[l].Pops->apply(M->L[l].Pdata, w, xc, 1.0, x));
+  return NG_SUCCESS;
+}
+static void *d_vec(ng_amg *M, int l, int which)
+{
+  ng_amg_level *L = &M->L[l];
+  return which == NG_AMG_VEC_B ? (void *)L->b : which == NG_AMG_VEC_X ? (void *)L->x : (void *)L->s.r;
+}
+const ng_amg_value_ops ng_amg_values_double = {.name = "double", .enter = d_enter, .leave = d_leave,
+                                               .smooth = d_smooth, .coarsest = d_coarsest, .residual = d_residual,
+                                               .restrict_to = d_restrict, .prolong_add = d_prolong, .vec = d_vec,
+                                               .kcycle = 1};
+
+/* ---- the cycle, in the value type v ------------------------------------ */
+static ng_status cycle(ng_precond P, ng_amg *M, const ng_amg_value_ops *v, int l, const void *b, void *x)
 {
   ng_amg_level *L = &M->L[l];
   double t = 0;
   NG_CHECK(charge(P, M, -1, &t));
   if (l == M->nlevels - 1) {
-    if (M->coarse_direct) NG_CHECK(M->Cops->apply(M->Cdata, 1.0, b, 0.0, x));
+    if (M->coarse_direct) NG_CHECK(v->coarsest(P, M, b, x));
     else {
       /* a Gauss-Seidel sweep is not symmetric by itself: half forward, half backward */
       int fw = M->sopts.ops->split_coarse ? (L->pre + 1) / 2 : L->pre;
-      NG_CHECK(M->sopts.ops->pre(P->ctx, &M->sopts, &L->s, fw, b, x));
-      if (L->pre - fw > 0) NG_CHECK(M->sopts.ops->post(P->ctx, &M->sopts, &L->s, L->pre - fw, b, x));
+      NG_CHECK(v->smooth(P, M, l, 0, fw, b, x));
+      if (L->pre - fw > 0) NG_CHECK(v->smooth(P, M, l, 1, L->pre - fw, b, x));
     }
     NG_CHECK(charge(P, M, l, &t));
     return NG_SUCCESS;
   }
-  ng_amg_level *C = &M->L[l + 1];
-  NG_CHECK(M->sopts.ops->pre(P->ctx, &M->sopts, &L->s, L->pre, b, x));
+  void *r = v->vec(M, l, NG_AMG_VEC_R), *cb = v->vec(M, l + 1, NG_AMG_VEC_B), *cx = v->vec(M, l + 1, NG_AMG_VEC_X);
+  NG_CHECK(v->smooth(P, M, l, 0, L->pre, b, x));
   for (int k = 0; k < ng_amg_coarse_visits(M, l); k++) { /* twice for the W-cycle, from the new residual */
-    NG_CHECK(ng_amg_residual(P, M, l, b, x, L->s.r));
-    NG_CHECK(L->Rops->apply(L->Rdata, 1.0, L->s.r, 0.0, C->b));
+    NG_CHECK(v->residual(P, M, l, b, x, r));
+    NG_CHECK(v->restrict_to(P, M, l, r, cb));
     NG_CHECK(charge(P, M, l, &t));
     /* -amg_cycle k: by at most two FCG iterations on level l + 1 (amg_kcycle.c) */
-    if (ng_amg_k_level(M, l + 1)) NG_CHECK(ng_amg_k_step(P, M, l + 1, C->b, C->x));
-    else NG_CHECK(cycle(P, M, l + 1, C->b, C->x));
+    if (v->kcycle && ng_amg_k_level(M, l + 1)) NG_CHECK(ng_amg_k_step(P, M, l + 1, cb, cx));
+    else NG_CHECK(cycle(P, M, v, l + 1, cb, cx));
     NG_CHECK(charge(P, M, -1, &t));
     /* the W-cycle's second correction weighted: (I - w T)(I - T) stays below
      * I (amg_wcycle.c); the first, and the V-cycle's, unweighted */
-    NG_CHECK(L->Pops->apply(L->Pdata, k > 0 ? L->wscale : 1.0, C->x, 1.0, x));
+    NG_CHECK(v->prolong_add(P, M, l, k > 0 ? L->wscale : 1.0, cx, x));
   }
-  if (L->post > 0) NG_CHECK(M->sopts.ops->post(P->ctx, &M->sopts, &L->s, L->post, b, x));
+  if (L->post > 0) NG_CHECK(v->smooth(P, M, l, 1, L->post, b, x));
   NG_CHECK(charge(P, M, l, &t));
   return NG_SUCCESS;
 }
 
 ng_status ng_amg_cycle_level(ng_precond P, ng_amg *M, int l, const double *b, double *x)
 {
-  NG_CHECK(cycle(P, M, l, b, x));
+  NG_CHECK(cycle(P, M, &ng_amg_values_double, l, b, x));
   return NG_SUCCESS;
 }
 
+/* z = cycle(r) in the hierarchy's value type (M->values, chosen once) */
 static ng_status plain_cycle(ng_precond P, ng_amg *M, const double *r, double *z)
 {
-  if (M->single) { /* -amg_precision single: the FP32 cycle (amg_single.c) */
-    NG_CHECK(ng_amg_single_vcycle(P, M, r, z));
-    return NG_SUCCESS;
-  }
-  NG_CHECK(cycle(P, M, 0, r, z));
+  const ng_amg_value_ops *v = M->values ? M->values : &ng_amg_values_double;
+  const void *b;
+  void *x;
+  NG_CHECK(v->enter(P, M, r, z, &b, &x));
+  NG_CHECK(cycle(P, M, v, 0, b, x));
+  NG_CHECK(v->leave(P, M, x, z));
   return NG_SUCCESS;
 }
 

@@ -3,9 +3,9 @@
  * set up (or updated) every level's A, P, R, the coarsest inverse and the
  * smoother's diagonal get a float copy (values converted; CSR row offsets
  * and columns borrowed from the double tables), with float work vectors;
- * a cycle converts r to float, runs the damped-Jacobi V-cycle of
- * amg_cycle.c / smoother_jacobi.c in float (fused sweeps and residual) and
- * converts z back. Half the matrix bytes of the double cycle. Restricted to
+ * the cycle of amg_cycle.c runs on them through ng_amg_values_float (r
+ * converted to float at entry, z back at exit), its smoother the damped
+ * Jacobi of smoother_jacobi.c in float (fused sweeps and residual). Half the matrix bytes of the double cycle. Restricted to
  * the Jacobi smoother, csr levels (-amg_format csr) and a finest level in
  * csr, dia or dia_half; other choices are refused at setup (amg.c). The
  * host kernels here are the reference of amg_single_cuda.cu. */
@@ -254,54 +254,58 @@ static ng_status jacobi(ng_context ctx, single_state *S, int l, int sweeps, int 
   return NG_SUCCESS;
 }
 
-/* Profiling (benchmarks, as amg_cycle.c): wait and charge the time to level l. */
-static ng_status charge(ng_context ctx, ng_amg *M, int l, double *t)
-{
-  if (!M->profile) return NG_SUCCESS;
-  NG_CHECK(ctx->vops->sync(ctx));
-  double now = ng_wtime();
-  if (l >= 0) M->L[l].seconds += now - *t;
-  *t = now;
-  return NG_SUCCESS;
-}
+/* ---- the float value type of amg_cycle.c's cycle ------------------------- */
+static single_state *state(ng_amg *M) { return M->fp32; }
 
-static ng_status cycle(ng_context ctx, ng_amg *M, single_state *S, int l, const float *b, float *x)
+static ng_status f_enter(ng_precond P, ng_amg *M, const double *r, double *z, const void **b, void **x)
 {
-  ng_amg_level *L = &M->L[l];
-  slevel *F = &S->L[l];
-  const ng_amg_fops *f = S->f;
-  double t = 0;
-  NG_CHECK(charge(ctx, M, -1, &t));
-  if (l == M->nlevels - 1) {
-    if (M->coarse_direct) NG_CHECK(f->spmv(ctx, &S->C, 1.0f, b, 0.0f, x));
-    else NG_CHECK(jacobi(ctx, S, l, L->pre, 1, b, x));
-    NG_CHECK(charge(ctx, M, l, &t));
-    return NG_SUCCESS;
-  }
-  slevel *C = &S->L[l + 1];
-  NG_CHECK(jacobi(ctx, S, l, L->pre, 1, b, x));
-  for (int k = 0; k < ng_amg_coarse_visits(M, l); k++) { /* twice for -amg_cycle w, as amg_cycle.c */
-    NG_CHECK(f->fused(ctx, &F->A, b, x, NULL, F->r));
-    NG_CHECK(f->spmv(ctx, &F->R, 1.0f, F->r, 0.0f, C->b));
-    NG_CHECK(charge(ctx, M, l, &t));
-    NG_CHECK(cycle(ctx, M, S, l + 1, C->b, C->x));
-    NG_CHECK(charge(ctx, M, -1, &t));
-    NG_CHECK(f->spmv(ctx, &F->P, k > 0 ? (float)L->wscale : 1.0f, C->x, 1.0f, x)); /* amg_wcycle.c's weight */
-  }
-  if (L->post > 0) NG_CHECK(jacobi(ctx, S, l, L->post, 0, b, x));
-  NG_CHECK(charge(ctx, M, l, &t));
-  return NG_SUCCESS;
-}
-
-ng_status ng_amg_single_vcycle(ng_precond P, ng_amg *M, const double *r, double *z)
-{
-  ng_context ctx = P->ctx;
-  single_state *S = M->fp32;
+  single_state *S = state(M);
   if (!S) return NG_ERROR(NG_ERR_INTERNAL, "-amg_precision single: the float hierarchy is missing");
-  slevel *F = &S->L[0];
-  int32_t n = M->L[0].s.n;
-  NG_CHECK(S->f->d2f(ctx, n, r, F->b));
-  NG_CHECK(cycle(ctx, M, S, 0, F->b, F->x));
-  NG_CHECK(S->f->f2d(ctx, n, F->x, z));
+  NG_CHECK(S->f->d2f(P->ctx, M->L[0].s.n, r, S->L[0].b));
+  *b = S->L[0].b;
+  *x = S->L[0].x;
   return NG_SUCCESS;
 }
+static ng_status f_leave(ng_precond P, ng_amg *M, const void *x, double *z)
+{
+  NG_CHECK(state(M)->f->f2d(P->ctx, M->L[0].s.n, x, z));
+  return NG_SUCCESS;
+}
+static ng_status f_smooth(ng_precond P, ng_amg *M, int l, int post, int sweeps, const void *b, void *x)
+{
+  NG_CHECK(jacobi(P->ctx, state(M), l, sweeps, !post, b, x));
+  return NG_SUCCESS;
+}
+static ng_status f_coarsest(ng_precond P, ng_amg *M, const void *b, void *x)
+{
+  single_state *S = state(M);
+  NG_CHECK(S->f->spmv(P->ctx, &S->C, 1.0f, b, 0.0f, x));
+  return NG_SUCCESS;
+}
+static ng_status f_residual(ng_precond P, ng_amg *M, int l, const void *b, const void *x, void *r)
+{
+  single_state *S = state(M);
+  NG_CHECK(S->f->fused(P->ctx, &S->L[l].A, b, x, NULL, r));
+  return NG_SUCCESS;
+}
+static ng_status f_restrict(ng_precond P, ng_amg *M, int l, const void *r, void *bc)
+{
+  single_state *S = state(M);
+  NG_CHECK(S->f->spmv(P->ctx, &S->L[l].R, 1.0f, r, 0.0f, bc));
+  return NG_SUCCESS;
+}
+static ng_status f_prolong(ng_precond P, ng_amg *M, int l, double w, const void *xc, void *x)
+{
+  single_state *S = state(M);
+  NG_CHECK(S->f->spmv(P->ctx, &S->L[l].P, (float)w, xc, 1.0f, x));
+  return NG_SUCCESS;
+}
+static void *f_vec(ng_amg *M, int l, int which)
+{
+  slevel *L = &state(M)->L[l];
+  return which == NG_AMG_VEC_B ? (void *)L->b : which == NG_AMG_VEC_X ? (void *)L->x : (void *)L->r;
+}
+const ng_amg_value_ops ng_amg_values_float = {.name = "single", .enter = f_enter, .leave = f_leave,
+                                              .smooth = f_smooth, .coarsest = f_coarsest, .residual = f_residual,
+                                              .restrict_to = f_restrict, .prolong_add = f_prolong, .vec = f_vec,
+                                              .kcycle = 0};
