@@ -322,8 +322,8 @@ typedef ng_status (*ng_amg_cycle_fn)(ng_precond P, ng_amg *M, const double *r, d
  * else level l - 1's device Galerkin product). aggregate: strength and MIS(2)
  * on the device (L[l].agg, .nagg: identical to the host's); transfer: P, R
  * (device SpMV tables of level l) and A_c (its host copy L[l + 1].A only
- * on demand: ng_amg_level_host), values only when refresh. download: level l's P, R and (Ac != NULL) device
- * product A_c (tests). */
+ * on demand: ng_amg_level_host), values only when refresh (the levels'
+ * device state: amg_gpu_level.h). */
 ng_status ng_amg_gpu_aggregate(ng_amg *M, ng_matrix A, int l);
 ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refresh);
 /* part 1: P and R (and their tables at the setup), part 2: the Galerkin
@@ -334,7 +334,6 @@ ng_status ng_amg_gpu_transfer_part(ng_amg *M, ng_matrix A, int l, int refresh, i
  * the context's stream in between */
 ng_status ng_amg_gpu_products_start(ng_amg *M, ng_matrix A, int l, int refresh, void **job);
 ng_status ng_amg_gpu_products_wait(void *job);
-ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R, ng_csr *Ac);
 /* L->agg (host) from level l's device aggregates (the GPU setup keeps them on the device only). */
 ng_status ng_amg_gpu_aggregates(ng_amg *M, int l);
 /* rho(D^-1 A) of level l on the device by power iteration from the fixed
@@ -381,10 +380,9 @@ ng_status ng_amg_gpu_triple_dx(ng_context ctx, const void *dx, const ng_csr *B, 
 /* amg_graph_cuda.cu: run body(P, M, r, z) as a CUDA graph, captured on the
  * first call for this (r, z) and replayed after; *done = 0 when the cycle
  * cannot be captured (the caller runs it). free: drop the graphs (update,
- * destroy). launches: graph launches so far, *broken = capture failed. */
+ * destroy); the captured graphs: amg_graph.h. */
 ng_status ng_amg_graph_cycle(ng_precond P, ng_amg *M, const double *r, double *z, ng_amg_cycle_fn body, int *done);
 void ng_amg_graph_free(ng_amg *M);
-long ng_amg_graph_launches(ng_amg *M, int *broken);
 #endif
 
 /* amg_fine.c: level 0's own operator for the cycle (L[0].Aops) in

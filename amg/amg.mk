@@ -13,15 +13,24 @@ if NG_CUDA
 libnagare_la_SOURCES += amg/amg_setup_cuda.cu amg/amg_fine_cuda.cu amg/amg_graph_cuda.cu amg/amg_single_cuda.cu \
   amg/amg_coarse_cuda.cu amg/amg_dist_aggregate_cuda.cu amg/amg_dist_prolong_cuda.cu
 endif
-EXTRA_DIST += amg/amg_kernels_cuda.cuh amg/amg_dist_dx.cuh
+EXTRA_DIST += amg/amg_kernels_cuda.cuh amg/amg_dist_dx.cuh amg/amg_gpu_level.h amg/amg_graph.h
 if NG_CHECK
 check_PROGRAMS += test/test_amg test/test_amg_gpu
 test_test_amg_SOURCES = test/test_amg.c
 test_test_amg_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_LDADD = $(NG_TEST_LDADD) -lm
-test_test_amg_gpu_SOURCES = test/test_amg_gpu.c
+test_test_amg_gpu_SOURCES = test/test_amg_gpu.c test/amg_cuda_host.h
 test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
-test_test_amg_gpu_LDADD = $(NG_TEST_LDADD) -lm
+if NG_CUDA
+# a GPU-built level's P, R, A_c and the graph launches, read from the
+# device state: test code, built for make check only
+check_LTLIBRARIES += test/libamg_cuda_host.la
+test_libamg_cuda_host_la_SOURCES = test/amg_cuda_host.cu
+NG_AMG_CUDA_HOST = test/libamg_cuda_host.la
+else
+NG_AMG_CUDA_HOST =
+endif
+test_test_amg_gpu_LDADD = $(NG_AMG_CUDA_HOST) $(NG_TEST_LDADD) -lm
 TESTS += test/test_amg test/test_amg_gpu
 check_PROGRAMS += test/test_amg_classical
 test_test_amg_classical_SOURCES = test/test_amg_classical.c
@@ -38,9 +47,9 @@ test_test_amg_cycle_SOURCES = test/test_amg_cycle.c
 test_test_amg_cycle_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_cycle_LDADD = $(NG_TEST_LDADD) -lm
 check_PROGRAMS += test/test_amg_cycle_gpu
-test_test_amg_cycle_gpu_SOURCES = test/test_amg_cycle_gpu.c
+test_test_amg_cycle_gpu_SOURCES = test/test_amg_cycle_gpu.c test/amg_cuda_host.h
 test_test_amg_cycle_gpu_CFLAGS = $(NG_TEST_CFLAGS)
-test_test_amg_cycle_gpu_LDADD = $(NG_TEST_LDADD) -lm
+test_test_amg_cycle_gpu_LDADD = $(NG_AMG_CUDA_HOST) $(NG_TEST_LDADD) -lm
 TESTS += test/test_amg_cycle test/test_amg_cycle_gpu
 # the memory accounting and -amg_view's memory line (issue 35 item 2), host
 check_PROGRAMS += test/test_amg_memory

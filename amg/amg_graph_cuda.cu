@@ -16,20 +16,7 @@
 #include "cuda_internal.h"
 #include "amg.h"
 
-#define NG_AMG_GRAPHS 4
-
-typedef struct {
-  const double *r;
-  double *z;
-  cudaGraphExec_t exec;
-} graph_entry;
-
-typedef struct {
-  graph_entry e[NG_AMG_GRAPHS];
-  int next;     /* entry replaced by the next capture */
-  int broken;   /* a capture failed: plain cycles from now on */
-  long launches;
-} amg_graphs;
+#include "amg_graph.h"
 
 extern "C" ng_status ng_amg_graph_cycle(ng_precond P, ng_amg *M, const double *r, double *z, ng_amg_cycle_fn body,
                                         int *done)
@@ -83,11 +70,4 @@ extern "C" void ng_amg_graph_free(ng_amg *M)
     if (G->e[k].exec) cudaGraphExecDestroy(G->e[k].exec);
   ng_free(G);
   M->graphs = NULL;
-}
-
-extern "C" long ng_amg_graph_launches(ng_amg *M, int *broken)
-{
-  amg_graphs *G = (amg_graphs *)M->graphs;
-  *broken = G ? G->broken : 0;
-  return G ? G->launches : 0;
 }

@@ -29,6 +29,7 @@
 #include <math.h>
 #include "amg_kernels_cuda.cuh"
 #include "amg_dist_dx.cuh"
+#include "amg_gpu_level.h"
 
 /* spmv/csr_cuda.cu: CSR SpMV tables over new device arrays (ng_csr_cuda_adopt: spmv/spmv.h). */
 extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t ncols, int64_t nnz,
@@ -45,33 +46,6 @@ extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t nco
 #define HC_TINY 64
 #define WPB 8  /* warps per block in the SpGEMM kernels: 8 x 512 x 12 bytes = 48 KiB of shared memory */
 
-typedef struct {
-  ng_context ctx;
-  int32_t n, nagg, nc;
-  int64_t nnzA, nnzP, nnzAP, nnzC;
-  const int64_t *Arp;        /* A's row offsets, 64-bit on every level (issue 16 item 6): the matrix's own in
-                              * its 64-bit layout, else own_rp */
-  const int32_t *Acol;       /* the matrix's device CSR (borrowed, or the copies below) */
-  const double *Aval;
-  int64_t *own_rp;           /* A's offsets widened from a 32-bit device CSR, or uploaded */
-  int32_t *own_col; double *own_val; /* uploaded here when the matrix is not csr_cuda */
-  int32_t *agg;              /* device */
-  double *ptent;             /* device */
-  int32_t *Prp, *Pcol; double *Pval; /* owned by the level's P table */
-  int32_t *Rrp, *Rcol; double *Rval; /* owned by the level's R table */
-  int32_t *rperm;            /* device: entry k of P is entry rperm[k] of R (update: R's values by a scatter) */
-  int32_t *APrp, *APcol; double *APval;
-  int32_t *Crp, *Ccol; double *Cval; /* the level's coarse operator (sparsified with -amg_sparsify) */
-  int32_t *Grp, *Gcol; double *Gval; /* -amg_sparsify: the full Galerkin product */
-  int64_t nnzG;
-  int32_t *smap;             /* -amg_sparsify: entry k of G adds into entry smap[k] of C */
-  int *flag;                 /* device: overflow / bad row */
-  double *sd;                /* -amg_filter: sqrt |a_ii| (made at the setup, reused by updates) */
-  double *lump;              /* uncoupled distributed level: added to P's diagonal term (ng_amg_gpu_lump), or NULL */
-  int hcAP, hcC;             /* hash table size of each product (spgemm) */
-  int pgroup;                /* lanes a row of k_prow (8, 16, 32), 0: k_ppattern / k_pvalues (a row past 32) */
-  int adoptedP, adoptedR;    /* P / R arrays now belong to the SpMV tables */
-} amg_gpu;
 
 /* -amg_sparsify on the device, the host's ng_amg_sparsify step by step
  * (amg_sparsify.c): |g_ii| (the diagonal entries summed, as ng_csr_diagonal),
@@ -1099,7 +1073,7 @@ static void gpu_free(amg_gpu *g)
 }
 
 /* M->gpu: one state per level built on the GPU (NULL for host levels). */
-static amg_gpu **levels(ng_amg *M) { return (amg_gpu **)M->gpu; }
+static amg_gpu **levels(ng_amg *M) { return ng_amg_gpu_levels(M); }
 
 extern "C" void ng_amg_gpu_free(ng_amg *M)
 {
@@ -1577,33 +1551,6 @@ extern "C" ng_status ng_amg_gpu_rho_init(ng_matrix A, double *s, double *v, int 
     return NG_ERROR(NG_ERR_NUMERIC, "AMG: row %lld (0-based %lld) has a zero or missing diagonal entry",
                     (long long)(A->row_begin + bad + 1), (long long)(A->row_begin + bad));
   *done = 1;
-  return NG_SUCCESS;
-}
-
-/* Tests: the finest level's P and R as host CSRs. */
-static ng_status download(amg_gpu *g, int32_t nr, int32_t nc, const int32_t *rp, const int32_t *col, const double *val,
-                          int64_t nnz, ng_csr *X)
-{
-  int32_t *h = NULL;
-  NG_CHECK(ng_csr_alloc(X, nr, nc, nnz));
-  NG_CHECK(NG_MALLOC(h, (size_t)nr + 1));
-  cudaError_t e = cudaMemcpy(h, rp, ((size_t)nr + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost);
-  for (int32_t i = 0; e == cudaSuccess && i <= nr; i++) X->rowptr[i] = h[i];
-  ng_free(h);
-  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU download failed: %s", cudaGetErrorString(e));
-  NG_CUDA_CHECK(cudaMemcpy(X->col, col, (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToHost));
-  NG_CUDA_CHECK(cudaMemcpy(X->val, val, (size_t)nnz * sizeof(double), cudaMemcpyDeviceToHost));
-  return NG_SUCCESS;
-}
-
-extern "C" ng_status ng_amg_gpu_download(ng_amg *M, int l, ng_csr *P, ng_csr *R, ng_csr *Ac)
-{
-  amg_gpu *g = M->gpu && l >= 0 && l < M->max_levels ? levels(M)[l] : NULL;
-  if (!g || !g->Prp) return NG_ERROR(NG_ERR_ARGUMENT, "AMG: level %d was not built on the GPU", l);
-  NG_CUDA_CHECK(cudaStreamSynchronize(g->ctx->cuda->stream));
-  NG_CHECK(download(g, g->n, g->nagg, g->Prp, g->Pcol, g->Pval, g->nnzP, P));
-  NG_CHECK(download(g, g->nagg, g->n, g->Rrp, g->Rcol, g->Rval, g->nnzP, R));
-  if (Ac) NG_CHECK(download(g, g->nagg, g->nagg, g->Crp, g->Ccol, g->Cval, g->nnzC, Ac));
   return NG_SUCCESS;
 }
 

@@ -15,6 +15,9 @@
 #include "testutil.h"
 #include "../solver/solver.h"
 #include "../amg/amg.h"
+#ifdef NG_HAVE_CUDA
+#include "amg_cuda_host.h" /* the device state read back (test/amg_cuda_host.cu) */
+#endif
 #include "../spmv/formats.h"
 #include <math.h>
 #include <stdlib.h>
