@@ -225,13 +225,3 @@ static ng_status color_host(ng_context ctx, const ng_graph *G, int order, int32_
 }
 
 const ng_coloring_ops ng_coloring_host = {.name = "host", .color = color_host};
-
-int ng_coloring_valid(const ng_graph *G, const int32_t *color)
-{
-  for (int32_t i = 0; i < G->n; i++) {
-    if (color[i] < 0) return 0;
-    for (int64_t k = G->rowptr[i]; k < G->rowptr[i + 1]; k++)
-      if (G->col[k] != i && color[G->col[k]] == color[i]) return 0;
-  }
-  return 1;
-}

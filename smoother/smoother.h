@@ -103,8 +103,6 @@ ng_status ng_coloring_cuda_csr(ng_context ctx, int32_t n, const int32_t *rp, con
 /* device ints the natural order's two halves share (coloring_cuda.cu) */
 #define NG_COLORING_NATURAL_WORDS 8
 #endif
-/* 1 when no two adjacent vertices of G share a color (tests). */
-int ng_coloring_valid(const ng_graph *G, const int32_t *color);
 
 /* ---- MCGS layout and kernels (smoother_mcgs.c, smoother_mcgs_cuda.cu) ---
  * Rows grouped by color; color c's rows rows[start[c] .. start[c + 1]) form

@@ -25,6 +25,7 @@
  * grids, fails on a cut grid and on real matrices, and the colors are the
  * host's either way. Skips (77) without a CUDA device. */
 #include "testutil.h"
+#include "coloring_check.h"
 #include "../solver/solver.h"
 #include "../amg/amg.h"
 #ifdef NG_HAVE_CUDA
@@ -684,7 +685,7 @@ START_TEST(gpu_coloring_stencil_guess)
     int32_t n = G.n, *ref = malloc(n * sizeof(int32_t)), *c = malloc(n * sizeof(int32_t));
     int nref = 0, nc = 0;
     NG_ASSERT_OK(ng_coloring_host.color(host, &G, NG_COLOR_NATURAL, ref, &nref));
-    ck_assert(ng_coloring_valid(&G, ref));
+    ck_assert(ng_test_coloring_valid(&G, ref));
     const char *modes[] = {"off", NULL, "only"};
     for (int m = 0; m < 3; m++) {
       memset(c, 0xff, n * sizeof(int32_t));
