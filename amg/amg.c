@@ -377,6 +377,10 @@ static ng_status amg_adapt(ng_precond P, const ng_precond_report *rep, int *rebu
 {
   ng_amg *M = P->data;
   *rebuilt = 0;
+  if (rep->dry_run) { /* what it would do, nothing changed */
+    *rebuilt = M && rep->rate > M->auto_rate;
+    return NG_SUCCESS;
+  }
   P->adapt_after = 0;
   if (!M)
     return NG_ERROR(NG_ERR_ARGUMENT, "AMG: the preconditioner has no hierarchy (its rebuild failed: create it again)");
@@ -483,17 +487,22 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
   NG_CHECK(describe_hierarchy(P, buf, len));
   size_t k = strlen(buf);
   if (k + 1 >= len) return NG_SUCCESS;
+  /* the reporting method and its norm (cg: the M^-1 norm and a condition estimate) */
+  const char *who = M->seen.solver ? M->seen.solver : "cg";
+  int cg = !strcmp(who, "cg");
+  char kap[64] = "";
+  if (cg) snprintf(kap, sizeof(kap), ", cond(M^-1 A) >= %.3g", M->seen.kappa);
   if (M->auto_switched)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as CG with aggregation reduced ||r||_M^-1 by %.3g per "
-             "iteration (above %g) over %d iterations, cond(M^-1 A) >= %.3g\n", M->seen.rate, M->auto_rate,
-             M->seen.its, M->seen.kappa);
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as %s with aggregation reduced %s by %.3g per "
+             "iteration (above %g) over %d iterations%s\n", who, cg ? "||r||_M^-1" : "||r||", M->seen.rate,
+             M->auto_rate, M->seen.its, kap);
   else if (M->coarsening_auto && M->seen.its > 0)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation kept, CG reduced ||r||_M^-1 by %.3g per iteration "
-             "(at most %g) over %d iterations, cond(M^-1 A) >= %.3g\n", M->seen.rate, M->auto_rate, M->seen.its,
-             M->seen.kappa);
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation kept, %s reduced %s by %.3g per iteration "
+             "(at most %g) over %d iterations%s\n", who, cg ? "||r||_M^-1" : "||r||", M->seen.rate, M->auto_rate,
+             M->seen.its, kap);
   else if (M->coarsening_auto && P->adapt_after)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG reduces ||r||_M^-1 by less than %g per "
-             "iteration over its first %d (then classical)\n", M->auto_rate, M->auto_its);
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG (||r||_M^-1) or GMRES (||r||) reduces the "
+             "residual by less than %g per iteration over its first %d (then classical)\n", M->auto_rate, M->auto_its);
   return NG_SUCCESS;
 }
 

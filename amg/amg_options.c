@@ -23,19 +23,21 @@ static const ng_option_def ng_amg_hierarchy_options_rows[] = {
   {"amg_cycle", NG_OPT_STRING, "v", "v|w|k", 0, "AMG cycle: v (one coarse correction per level), w (two: stronger on 2D problems and jumps, e.g. het5, rotaniso; more work on the coarse levels) or k (K-cycle: on each level below the finest, up to two flexible-CG iterations preconditioned by the cycle; a nonlinear preconditioner, CG then uses its flexible form)"},
   {"amg_theta_coarse", NG_OPT_REAL, "-1", NULL, 0, "AMG strength threshold of the levels after the finest (negative: -amg_theta)"},
   {"amg_coarsening", NG_OPT_STRING, "auto", "auto|aggregation|classical", 0,
-   "AMG hierarchy: auto (aggregation, rebuilt as classical when CG reduced the residual (M^-1 norm) by less "
-   "than -amg_auto_rate per iteration over the first -amg_auto_its iterations of a solve; the solve goes on from its iterate, the choice holds for later solves and "
-   "updates; other solvers keep aggregation), aggregation (smoothed aggregation) or classical (Ruge-Stueben type: PMIS C/F splitting with "
+   "AMG hierarchy: auto (aggregation, rebuilt as classical when CG (the residual's M^-1 norm) or GMRES and "
+   "FGMRES (its 2-norm) reduced the residual by less than -amg_auto_rate per iteration over the first "
+   "-amg_auto_its iterations of a solve; the solve goes on from its iterate, the choice holds for later solves "
+   "and updates; BiCGSTAB and pipelined CG keep aggregation), aggregation (smoothed aggregation) or classical (Ruge-Stueben type: PMIS C/F splitting with "
    "the classical strength -amg_classical_theta and -amg_classical_interp interpolation, R = P^T, Galerkin coarse "
    "operators without sparsification; a host setup: on a GPU context the levels are made on the host and the "
    "cycle runs on the device; across MPI ranks the one-rank hierarchy, with pmis and ext+i only; an update of the "
    "values sets it up again)"},
   {"amg_auto_rate", NG_OPT_REAL, "-1", NULL, 0,
-   "AMG -amg_coarsening auto: rebuild as classical when CG's mean reduction of ||r||_M^-1 per iteration is "
+   "AMG -amg_coarsening auto: rebuild as classical when the solver's mean reduction of ||r|| per iteration "
+   "(CG: ||r||_M^-1) is "
    "above this (-1: 0.35 on a CPU context, 0.98 on a GPU context, where the classical setup runs on the host: "
    "1-2 us a row, longer than hundreds of aggregation's iterations on the device)"},
   {"amg_auto_its", NG_OPT_INT, "-1", NULL, 0,
-   "AMG -amg_coarsening auto: CG iterations before the verdict, judged on the second half of them (2 to 1000; "
+   "AMG -amg_coarsening auto: solver iterations before the verdict, judged on the second half of them (2 to 1000; "
    "-1: 8 on a CPU context, 100 on a GPU context)"},
   {"amg_classical_theta", NG_OPT_REAL, "0.25", NULL, 1,
    "AMG classical coarsening: j strongly influences i when -a_ij >= theta max_k(-a_ik) over i's off-diagonals "

@@ -8,15 +8,20 @@
 extern "C" {
 #endif
 
-/* CG's first its iterations with this preconditioner: rate = the mean
- * reduction per iteration of ||r|| in the M^-1 norm over the second half
- * of them, ((r_its, M^-1 r_its) / (r_h, M^-1 r_h))^(1/(2 (its - h))), h =
- * its / 2 (1 when M is indefinite); kappa =
- * the Lanczos estimate of cond(M^-1 A) from CG's alpha and beta (+inf: M
- * is not positive definite). */
+/* A Krylov solver's first its iterations with this preconditioner: rate =
+ * the mean reduction per iteration, over the second half of them (h =
+ * its / 2), of the norm the method makes fall: CG's ||r|| in the M^-1
+ * norm, ((r_its, M^-1 r_its) / (r_h, M^-1 r_h))^(1/(2 (its - h))) (1 when
+ * M is indefinite); GMRES's and FGMRES's ||r|| (its least-squares
+ * estimate, monotone); kappa = the Lanczos estimate of cond(M^-1 A) from
+ * CG's alpha and beta (+inf: M is not positive definite; NaN from GMRES).
+ * dry_run: the solver asks what the preconditioner would do (*rebuilt)
+ * and nothing changes (GMRES first updates x with the current M). */
 typedef struct ng_precond_report {
   int its;
   double rate, kappa;
+  int dry_run;
+  const char *solver; /* the reporting method's name */
 } ng_precond_report;
 
 typedef struct ng_precond_ops {
@@ -30,7 +35,7 @@ typedef struct ng_precond_ops {
   const double *(*diagonal)(ng_precond P);
   /* Optional: this rank's seconds in the preconditioner's own exchanges. */
   double (*comm_seconds)(ng_precond P);
-  /* Optional: how CG fared over the first P->adapt_after iterations of a
+  /* Optional: how CG, GMRES or FGMRES fared over the first P->adapt_after iterations of a
    * solve (ng_precond_report); the preconditioner may rebuild itself into
    * a stronger one (AMG's -amg_coarsening auto) and sets *rebuilt, the
    * solver then restarts its recurrence from the current iterate. It

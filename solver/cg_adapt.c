@@ -12,6 +12,7 @@
  * iterate. */
 #include "solver.h"
 #include <math.h>
+#include <string.h>
 
 ng_status ng_cg_adapt_step(ng_solver S, ng_cg_lanczos *L, double alpha, double beta, double rho, int it,
                            int *rebuilt)
@@ -25,21 +26,30 @@ ng_status ng_cg_adapt_step(ng_solver S, ng_cg_lanczos *L, double alpha, double b
   int half = P->adapt_after / 2;
   if (L->n == half) L->rho_half = rho;
   if (L->n < P->adapt_after) return NG_SUCCESS;
-  ng_precond_report rep;
-  rep.its = L->n;
+  ng_precond_report rep = {.its = L->n, .solver = "cg"};
   rep.kappa = ng_krylov_lanczos_kappa(L->alpha, L->beta, L->n < NG_LANCZOS_MAX ? L->n : NG_LANCZOS_MAX);
   /* (r, M^-1 r) < 0: M is indefinite, nothing measurable: no reduction */
   rep.rate = L->rho_half > 0 && rho >= 0 ? pow(rho / L->rho_half, 0.5 / (L->n - half)) : 1.0;
-  double t0 = ng_wtime();
-  NG_CHECK(P->ops->adapt(P, &rep, rebuilt));
   L->n = 0;
-  if (*rebuilt) {
-    S->rebuild_seconds += ng_wtime() - t0;
-    if (S->monitor && S->ctx->rank == 0) {
-      printf("  %4d  ||r||_M^-1 reduced %.3g per iteration, cond(M^-1 A) >= %.3g: preconditioner rebuilt (%.3f s)\n", it,
-             rep.rate, rep.kappa, ng_wtime() - t0);
-      fflush(stdout);
-    }
+  NG_CHECK(ng_krylov_adapt(S, &rep, it, rebuilt));
+  return NG_SUCCESS;
+}
+
+ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int *rebuilt)
+{
+  ng_precond P = S->P;
+  double t0 = ng_wtime();
+  NG_CHECK(P->ops->adapt(P, rep, rebuilt));
+  if (!*rebuilt || rep->dry_run) return NG_SUCCESS;
+  S->rebuild_seconds += ng_wtime() - t0;
+  if (S->monitor && S->ctx->rank == 0) {
+    if (!strcmp(rep->solver, "cg"))
+      printf("  %4d  ||r||_M^-1 reduced %.3g per iteration, cond(M^-1 A) >= %.3g: preconditioner rebuilt (%.3f s)\n",
+             it, rep->rate, rep->kappa, ng_wtime() - t0);
+    else
+      printf("  %4d  ||r|| reduced %.3g per iteration: preconditioner rebuilt (%.3f s)\n", it, rep->rate,
+             ng_wtime() - t0);
+    fflush(stdout);
   }
   return NG_SUCCESS;
 }

@@ -192,12 +192,17 @@ ng_status ng_krylov_verify(ng_solver S, const double *b, const double *x, double
     *restart = 1;
     return NG_SUCCESS;
   }
+  return ng_krylov_drift(S, rec, it, tn, *replacements);
+}
+
+ng_status ng_krylov_drift(ng_solver S, double rec, int it, double tn, int replacements)
+{
   return NG_ERROR(NG_ERR_NOT_CONVERGED,
                   "%s: the recurrence's ||r|| = %.3e met the target %.3e at iteration %d, but the true residual "
                   "||b - A x|| = %.3e (relative %.3e > tol %g) after %d residual replacements: rounding drift "
                   "beyond what this tolerance allows (a loose or inexact preconditioner, or an ill-conditioned A); "
                   "try a larger -tol",
-                  S->ops->name, rec, S->target, it, tn, S->residual, S->tol, *replacements);
+                  S->ops->name, rec, S->target, it, tn, S->residual, S->tol, replacements);
 }
 
 ng_status ng_krylov_null_project(ng_solver S, double *v, double *removed)

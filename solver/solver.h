@@ -136,6 +136,11 @@ ng_status ng_krylov_true_residual(ng_solver S, double rnorm, int *done);
 #define NG_KRYLOV_REPLACEMENTS 3
 ng_status ng_krylov_verify(ng_solver S, const double *b, const double *x, double *r, int it, int *replacements,
                            int *restart);
+/* The error of a solve whose recurrence (or GMRES's estimate) met the
+ * target at iteration it, rec, while b - A x stays at tn after that many
+ * restarts from it: NG_ERR_NOT_CONVERGED naming both (S->residual holds
+ * the true relative residual). */
+ng_status ng_krylov_drift(ng_solver S, double rec, int it, double tn, int replacements);
 /* v -= Q Q^T v over the solver's null space Q (orthonormal; nothing
  * without one); *removed (may be NULL) = ||Q^T v||, the norm of what was
  * removed. One reduction of null_n values, no allocation. Collective. */
@@ -158,6 +163,10 @@ void ng_null_space_free(ng_solver S);
 #define NG_LANCZOS_MAX 32
 double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
 
+/* P->ops->adapt with the report (cg_adapt.c): its time counted as setup
+ * (S->rebuild_seconds) and a monitor line when it rebuilt (not for a
+ * dry run). */
+ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int *rebuilt);
 /* CG's coefficients since its recurrence (re)started, for the
  * preconditioner's adapt hook (solver/cg_adapt.c). */
 typedef struct ng_cg_lanczos {

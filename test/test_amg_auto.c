@@ -7,7 +7,8 @@
  * anisotropy) it rebuilds as classical after -amg_auto_its iterations,
  * needs fewer iterations than aggregation, and a second solve and an
  * update of the values are those of classical coarsening bit for bit;
- * the K-cycle keeps aggregation; bad options are clear errors. */
+ * the K-cycle keeps aggregation; GMRES and FGMRES report too; bad
+ * options are clear errors. */
 #include "testutil.h"
 #include "../solver/solver.h"
 #include <math.h>
@@ -161,6 +162,56 @@ START_TEST(auto_switches_on_jumps)
 }
 END_TEST
 
+/* GMRES and FGMRES report too (solver/gmres.c, adapt_step: the reduction
+ * of their ||r|| estimate): on lap27 auto's solve is aggregation's bit for
+ * bit; on jump2q1 auto rebuilds as classical after 8 iterations and
+ * converges in fewer iterations than aggregation (GMRES ends its cycle
+ * there and updates x before M changes; FGMRES goes on in its cycle). */
+START_TEST(gmres_reports_too)
+{
+  const char *methods[] = {"gmres", "fgmres"};
+  for (int k = 0; k < 2; k++) {
+    char oa[96], og[128];
+    snprintf(oa, sizeof(oa), "-solver %s", methods[k]);
+    snprintf(og, sizeof(og), "-solver %s -amg_coarsening aggregation", methods[k]);
+    const char *specs[] = {"lap27:14", "jump2q1:40"};
+    for (int p = 0; p < 2; p++) {
+      ng_matrix A;
+      NG_ASSERT_OK(ng_matrix_generate(ctx, specs[p], &A, NULL));
+      int32_t n;
+      int64_t ng, nz;
+      NG_ASSERT_OK(ng_matrix_get_size(A, &ng, &n, &nz));
+      double *xa = malloc((size_t)n * sizeof(double)), *xg = malloc((size_t)n * sizeof(double));
+      char ta[160], tg[160]; /* lap27: to 1e-12, past the verdict at 8 */
+      snprintf(ta, sizeof(ta), "%s%s", oa, p == 0 ? " -tol 1e-12" : "");
+      snprintf(tg, sizeof(tg), "%s%s", og, p == 0 ? " -tol 1e-12" : "");
+      ng_solver Sa = make_solver(A, ta), Sg = make_solver(A, tg);
+      int ia = solve(Sa, A, xa), ig = solve(Sg, A, xg);
+      const char *d = describe(Sa);
+      char who[64];
+      if (p == 0) {
+        snprintf(who, sizeof(who), "aggregation kept, %s reduced ||r||", methods[k]);
+        ck_assert_msg(ia > 8, "%s lap27:14: %d iterations, before the verdict", methods[k], ia);
+        ck_assert_msg(strstr(d, who), "%s", d);
+        ck_assert_int_eq(ia, ig);
+        ck_assert_msg(memcmp(xa, xg, (size_t)n * sizeof(double)) == 0, "%s: auto's x differs from aggregation's",
+                      methods[k]);
+      } else {
+        snprintf(who, sizeof(who), "classical, as %s with aggregation", methods[k]);
+        ck_assert_msg(strstr(d, who), "%s", d);
+        ck_assert_msg(ia < ig, "%s jump2q1:40: auto %d iterations, aggregation %d", methods[k], ia, ig);
+      }
+      printf("%-6s %-10s auto %3d iterations, aggregation %3d\n", methods[k], specs[p], ia, ig);
+      ng_solver_destroy(Sa);
+      ng_solver_destroy(Sg);
+      free(xa);
+      free(xg);
+      ng_matrix_destroy(A);
+    }
+  }
+}
+END_TEST
+
 /* A long window (the GPU's default is 100 iterations): past the 32
  * coefficients the condition estimate keeps, the verdict still comes at
  * -amg_auto_its and is judged on its second half. */
@@ -238,6 +289,7 @@ int main(void)
   tcase_add_test(tc, auto_keeps_aggregation_on_lap27);
   tcase_add_test(tc, auto_switches_on_jumps);
   tcase_add_test(tc, long_window);
+  tcase_add_test(tc, gmres_reports_too);
   tcase_add_test(tc, kcycle_keeps_aggregation);
   tcase_add_test(tc, bad_options);
   suite_add_tcase(s, tc);

@@ -2,7 +2,8 @@
  * nonsymmetric problems (a random diagonally dominant matrix, 2D
  * convection-diffusion) and lap27 with Jacobi and AMG; FGMRES with a
  * preconditioner that changes at every application; -gmres_restart
- * honoured; the true residual at the end; a happy breakdown. Also the
+ * honoured; the true residual at the end; a tolerance below the rounding
+ * floor reported, not iterated to -maxit; a happy breakdown. Also the
  * issue-32 items every solver shares: one name per method (cg takes
  * -precond, pcg is cg) and the monitor callback (ng_solver_set_monitor).
  * Every converged solve is checked by ||b - A x|| from the arrays
@@ -258,6 +259,49 @@ START_TEST(gmres_true_residual_on_spd)
 }
 END_TEST
 
+/* A tolerance below what rounding allows (het7:16 with AMG to 1e-16): each
+ * cycle's estimate meets it while b - A x stays near 7e-15; after three
+ * restarts from b - A x the solve reports NG_ERR_NOT_CONVERGED naming the
+ * true residual, in tens of iterations, not at -maxit (it ran all 500
+ * before). */
+START_TEST(gmres_stops_at_the_rounding_floor)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "het7:16", &A, NULL));
+  const char *opts[] = {"-solver gmres -precond amg -tol 1e-16 -maxit 500",
+                        "-solver fgmres -precond amg -tol 1e-16 -maxit 500"};
+  for (int k = 0; k < 2; k++) {
+    ng_options o;
+    ng_solver S;
+    ng_vector b, x;
+    NG_ASSERT_OK(ng_options_create(&o));
+    NG_ASSERT_OK(ng_options_set_from_string(o, opts[k]));
+    NG_ASSERT_OK(ng_solver_create(ctx, o, &S));
+    NG_ASSERT_OK(ng_options_destroy(o));
+    NG_ASSERT_OK(ng_solver_set_operator(S, A));
+    NG_ASSERT_OK(ng_vector_create(A, &b));
+    NG_ASSERT_OK(ng_vector_create(A, &x));
+    NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+    NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+    ng_status st = ng_solver_solve(S, b, x);
+    int its;
+    double rel;
+    NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
+    NG_ASSERT_OK(ng_solver_get_residual(S, &rel));
+    ck_assert_msg(st == NG_ERR_NOT_CONVERGED, "%s: %s", opts[k], ng_status_name(st));
+    ck_assert_msg(strstr(ng_last_error(), "true residual") && strstr(ng_last_error(), "3 residual replacements"), "%s",
+                  ng_last_error());
+    ck_assert_msg(its < 60, "%s: %d iterations at the floor", opts[k], its);
+    ck_assert_msg(rel > 1e-16 && rel < 1e-13, "%s: true relative residual %.3e", opts[k], rel);
+    printf("het7:16 %s: stopped after %d iterations at %.3e\n", opts[k], its, rel);
+    ng_vector_destroy(b);
+    ng_vector_destroy(x);
+    ng_solver_destroy(S);
+  }
+  ng_matrix_destroy(A);
+}
+END_TEST
+
 /* A = diag(1, 2, 3, 1, 2, 3, ...): the Krylov space has dimension 3, so
  * GMRES is exact after 3 iterations (w vanishes: a happy breakdown). */
 START_TEST(gmres_happy_breakdown)
@@ -432,6 +476,7 @@ int main(void)
   tcase_add_test(tc, fgmres_with_varying_preconditioner);
   tcase_add_test(tc, restart_honoured);
   tcase_add_test(tc, gmres_true_residual_on_spd);
+  tcase_add_test(tc, gmres_stops_at_the_rounding_floor);
   tcase_add_test(tc, gmres_happy_breakdown);
   tcase_add_test(tc, one_name_per_method);
   tcase_add_test(tc, monitor_every_iteration);
