@@ -501,7 +501,7 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
              "(at most %g) over %d iterations%s\n", who, cg ? "||r||_M^-1" : "||r||", M->seen.rate, M->auto_rate,
              M->seen.its, kap);
   else if (M->coarsening_auto && P->adapt_after)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG (||r||_M^-1) or GMRES (||r||) reduces the "
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG (||r||_M^-1), GMRES or BiCGSTAB (||r||) reduces the "
              "residual by less than %g per iteration over its first %d (then classical)\n", M->auto_rate, M->auto_its);
   return NG_SUCCESS;
 }

@@ -17,7 +17,8 @@
  * has drifted above the target the method restarts from it (r0hat = r, p =
  * r: a residual replacement), at most NG_KRYLOV_REPLACEMENTS times, else
  * NG_ERR_NOT_CONVERGED naming the true residual. The iterations before are
- * unchanged. */
+ * unchanged. A preconditioner that asks (-amg_coarsening auto) gets the
+ * reduction of ||r|| after P->adapt_after iterations, as from GMRES. */
 #include "solver.h"
 #include <math.h>
 
@@ -31,6 +32,8 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
   double *phat = S->P ? S->work[5] : p, *shat = S->P ? S->work[6] : s;
   double rho, rho_old = 1.0, alpha = 1.0, omega = 1.0, rr, d[2];
   int done, fresh = 1, replacements = 0, restart;
+  double r_half = 0.0;
+  ng_precond_report rep = {0};
 
   /* r0 = b - A x0,  r0hat = r0 */
   NG_CHECK(ng_op_apply(S, x, r));
@@ -97,6 +100,20 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
     if (omega == 0.0) return ng_krylov_breakdown(S, it, "omega = (t, s) / (t, t)", omega);
     rho_old = rho;
     rho = d[0];
+    /* a preconditioner that asks (AMG's -amg_coarsening auto) gets the
+     * reduction of ||r|| per iteration after P->adapt_after iterations; when
+     * it rebuilt itself, the method starts again from r = b - A x */
+    if (ng_krylov_adapt_due(S, it, sqrt(d[1]), &r_half, &rep)) {
+      int rebuilt = 0;
+      NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
+      if (rebuilt) {
+        NG_CHECK(ng_op_apply(S, x, r));
+        NG_CHECK(vo->xpay(ctx, n, b, -1.0, r));
+        NG_CHECK(vo->copy(ctx, n, r, r0hat));
+        NG_CHECK(ng_dot(ctx, n, r, r, &rho));
+        fresh = 1;
+      }
+    }
   }
   return ng_krylov_not_converged(S);
 }

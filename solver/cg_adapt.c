@@ -53,3 +53,18 @@ ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int
   }
   return NG_SUCCESS;
 }
+
+int ng_krylov_adapt_due(ng_solver S, int it, double rnorm, double *r_half, ng_precond_report *rep)
+{
+  ng_precond P = S->P;
+  if (!P || !P->ops->adapt || P->adapt_after <= 0 || P->variable) return 0;
+  int at = P->adapt_after, h = at / 2;
+  if (it == h) *r_half = rnorm;
+  if (it != at) return 0;
+  rep->its = it;
+  rep->kappa = NAN;
+  rep->solver = S->ops->name;
+  rep->dry_run = 0;
+  rep->rate = *r_half > 0 ? pow(rnorm / *r_half, 1.0 / (it - h)) : 1.0;
+  return 1;
+}

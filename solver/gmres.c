@@ -147,15 +147,9 @@ static int givens(gmres_host *a, int j, int m)
 static ng_status adapt_step(ng_solver S, int it, double rnorm, int flexible, double *r_half, ng_precond_report *rep,
                             int *pending)
 {
-  ng_precond P = S->P;
-  int at = P->adapt_after, h = at / 2, rebuilt = 0;
+  int rebuilt = 0;
   *pending = 0;
-  if (it == h) *r_half = rnorm;
-  if (it != at) return NG_SUCCESS;
-  rep->its = it;
-  rep->kappa = NAN;
-  rep->solver = S->ops->name;
-  rep->rate = *r_half > 0 ? pow(rnorm / *r_half, 1.0 / (it - h)) : 1.0;
+  if (!ng_krylov_adapt_due(S, it, rnorm, r_half, rep)) return NG_SUCCESS;
   rep->dry_run = !flexible;
   NG_CHECK(ng_krylov_adapt(S, rep, it, &rebuilt));
   if (!flexible && rebuilt) *pending = 1;
@@ -221,7 +215,7 @@ static ng_status gmres_solve(ng_solver S, const double *b, double *x)
       }
       k = j + 1;
       NG_CHECK(ng_krylov_check(S, it, fabs(a.g[j + 1]), &done));
-      if (!done && S->P && S->P->ops->adapt && S->P->adapt_after > 0 && !S->P->variable) {
+      if (!done) {
         NG_CHECK(adapt_step(S, it, fabs(a.g[j + 1]), flexible, &r_half, &rep, &pending));
         if (pending) break;
       }

@@ -167,6 +167,11 @@ double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
  * (S->rebuild_seconds) and a monitor line when it rebuilt (not for a
  * dry run). */
 ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int *rebuilt);
+/* For a method that reports ||r|| (GMRES, FGMRES, BiCGSTAB; cg_adapt.c):
+ * records ||r|| of iteration it at half of P->adapt_after and returns 1 at
+ * P->adapt_after with *rep filled (rate = (||r_it|| / ||r_h||)^(1 / (it -
+ * h)), kappa NaN, not a dry run); 0 otherwise and when P does not ask. */
+int ng_krylov_adapt_due(ng_solver S, int it, double rnorm, double *r_half, ng_precond_report *rep);
 /* CG's coefficients since its recurrence (re)started, for the
  * preconditioner's adapt hook (solver/cg_adapt.c). */
 typedef struct ng_cg_lanczos {

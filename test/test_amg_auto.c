@@ -7,7 +7,7 @@
  * anisotropy) it rebuilds as classical after -amg_auto_its iterations,
  * needs fewer iterations than aggregation, and a second solve and an
  * update of the values are those of classical coarsening bit for bit;
- * the K-cycle keeps aggregation; GMRES and FGMRES report too; bad
+ * the K-cycle keeps aggregation; GMRES, FGMRES and BiCGSTAB report too; bad
  * options are clear errors. */
 #include "testutil.h"
 #include "../solver/solver.h"
@@ -162,15 +162,16 @@ START_TEST(auto_switches_on_jumps)
 }
 END_TEST
 
-/* GMRES and FGMRES report too (solver/gmres.c, adapt_step: the reduction
- * of their ||r|| estimate): on lap27 auto's solve is aggregation's bit for
- * bit; on jump2q1 auto rebuilds as classical after 8 iterations and
- * converges in fewer iterations than aggregation (GMRES ends its cycle
- * there and updates x before M changes; FGMRES goes on in its cycle). */
-START_TEST(gmres_reports_too)
+/* GMRES, FGMRES and BiCGSTAB report too (solver/gmres.c, bicgstab.c: the
+ * reduction of ||r||): on lap27 auto's solve is aggregation's bit for bit;
+ * on jump2q1 auto rebuilds as classical after 8 iterations and converges
+ * in fewer iterations than aggregation (GMRES ends its cycle there and
+ * updates x before M changes; FGMRES goes on in its cycle; BiCGSTAB starts
+ * again from b - A x). */
+START_TEST(other_solvers_report_too)
 {
-  const char *methods[] = {"gmres", "fgmres"};
-  for (int k = 0; k < 2; k++) {
+  const char *methods[] = {"gmres", "fgmres", "bicgstab"};
+  for (int k = 0; k < 3; k++) {
     char oa[96], og[128];
     snprintf(oa, sizeof(oa), "-solver %s", methods[k]);
     snprintf(og, sizeof(og), "-solver %s -amg_coarsening aggregation", methods[k]);
@@ -191,8 +192,9 @@ START_TEST(gmres_reports_too)
       char who[64];
       if (p == 0) {
         snprintf(who, sizeof(who), "aggregation kept, %s reduced ||r||", methods[k]);
-        ck_assert_msg(ia > 8, "%s lap27:14: %d iterations, before the verdict", methods[k], ia);
-        ck_assert_msg(strstr(d, who), "%s", d);
+        /* BiCGSTAB converges before the verdict (6 iterations, 12 cycles) */
+        ck_assert_msg(ia > 8 || k == 2, "%s lap27:14: %d iterations, before the verdict", methods[k], ia);
+        ck_assert_msg(ia <= 8 || strstr(d, who), "%s", d);
         ck_assert_int_eq(ia, ig);
         ck_assert_msg(memcmp(xa, xg, (size_t)n * sizeof(double)) == 0, "%s: auto's x differs from aggregation's",
                       methods[k]);
@@ -289,7 +291,7 @@ int main(void)
   tcase_add_test(tc, auto_keeps_aggregation_on_lap27);
   tcase_add_test(tc, auto_switches_on_jumps);
   tcase_add_test(tc, long_window);
-  tcase_add_test(tc, gmres_reports_too);
+  tcase_add_test(tc, other_solvers_report_too);
   tcase_add_test(tc, kcycle_keeps_aggregation);
   tcase_add_test(tc, bad_options);
   suite_add_tcase(s, tc);
