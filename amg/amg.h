@@ -139,7 +139,8 @@ ng_status ng_dense_pinv_semidefinite(int32_t n, double *a, int32_t *nullity);
  * U = L^-T, rows [i0, i1) of U U^T (their parts j <= i, row i at a + (i -
  * i0) n), the mirror of the lower part; Gauss-Jordan in place otherwise. */
 #define NG_DENSE_SPREAD_MIN 128 /* fewer rows or as many: the row loops on one thread, one rank */
-int ng_dense_symmetric(int32_t n, const double *a); /* 1: a = a^T to a relative 1e-12 */
+/* 1 when a = a^T to rounding (relative 1e-8), made exactly symmetric; 0 (a untouched) otherwise */
+int ng_dense_symmetrize(int32_t n, double *a);
 int ng_dense_chol_row(int32_t n, const double *ai, double *L, int32_t i, int32_t j0, int32_t j1);
 void ng_dense_chol_u(int32_t n, const double *L, double *U, int32_t j0, int32_t j1);
 void ng_dense_chol_a(int32_t n, const double *U, double *a, int32_t i0, int32_t i1);

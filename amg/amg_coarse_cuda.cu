@@ -109,7 +109,7 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
   s = ctx->cuda->stream;
   NG_CHECK(ng_amg_coarse_dense(M, A)); /* A densified into the host's M->coarse_inv */
   h = M->coarse_inv.val;
-  if (!ng_dense_symmetric(n, h)) goto out; /* the host's pivoting inverse */
+  if (!ng_dense_symmetrize(n, M->coarse_inv.val)) goto out; /* the host's pivoting inverse */
   if (!M->Cops) {
     NG_CHECK_GOTO(st, make_table(ctx, M, n), out);
     made = 1;

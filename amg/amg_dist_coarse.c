@@ -96,7 +96,7 @@ ng_status ng_amg_dist_coarse_inverse(ng_context ctx, ng_amg *M, ng_matrix A, ng_
   if (!st) st = NG_MALLOC(mine, ab[rank + 1] > ab[rank] ? ab[rank + 1] - ab[rank] : 1);
   if (!st) st = NG_MALLOC(low, (size_t)n * (n + 1) / 2);
   if (!st) st = NG_MALLOC(buf, (size_t)CHOL_BLOCK * n + 1);
-  if (!st && here) vals[1] = ng_dense_symmetric(n, M->coarse_inv.val);
+  if (!st && here) vals[1] = ng_dense_symmetrize(n, M->coarse_inv.val);
   NG_CHECK_GOTO(st, ng_comm_agree_min(ctx, st, vals, 2), out);
   int root = vals[0], spd = vals[1];
   if (root == INT_MAX) goto out; /* an empty level */

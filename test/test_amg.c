@@ -700,6 +700,32 @@ START_TEST(dense_inverse)
     free(a);
     free(inv);
   }
+  /* symmetric to rounding only (the upper triangle off by 1e-10 relative,
+   * as a Galerkin product's pairs summed in different orders): treated as
+   * symmetric, so the inverse is exactly symmetric (Cholesky of the averaged
+   * matrix), not Gauss-Jordan's nearly symmetric one; a pair 1e-6 apart is
+   * a nonsymmetric matrix (Gauss-Jordan) */
+  for (int kind = 0; kind < 2; kind++) {
+    int32_t n = 60;
+    double *a = malloc(n * n * sizeof(double)), *inv = malloc(n * n * sizeof(double));
+    for (int32_t i = 0; i < n; i++)
+      for (int32_t j = 0; j < n; j++)
+        a[i * n + j] = (i == j ? 4.0 : 1.0 / (1 + i + j) - (abs(i - j) == 1)) * (j > i ? 1 + (kind ? 1e-6 : 1e-10) : 1);
+    memcpy(inv, a, n * n * sizeof(double));
+    NG_ASSERT_OK(ng_dense_inverse(n, inv));
+    int sym = 1;
+    for (int32_t i = 0; i < n; i++)
+      for (int32_t j = 0; j < i; j++) sym &= inv[i * n + j] == inv[j * n + i];
+    ck_assert_msg(sym == !kind, "asymmetry %s: inverse %s symmetric", kind ? "1e-6" : "1e-10", sym ? "exactly" : "not");
+    for (int32_t i = 0; i < n; i++)
+      for (int32_t j = 0; j < n; j++) {
+        double t = 0;
+        for (int32_t k = 0; k < n; k++) t += a[i * n + k] * inv[k * n + j];
+        ck_assert_double_eq_tol(t, i == j, kind ? 1e-12 : 1e-10);
+      }
+    free(a);
+    free(inv);
+  }
   /* singular and not semidefinite (nonsymmetric; symmetric indefinite):
    * Gauss-Jordan meets a zero pivot and names the cause */
   double z[4] = {1, 2, 3, 6};
