@@ -492,7 +492,10 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
   int cg = !strcmp(who, "cg");
   char kap[64] = "";
   if (cg) snprintf(kap, sizeof(kap), ", cond(M^-1 A) >= %.3g", M->seen.kappa);
-  if (M->auto_switched)
+  if (M->auto_switched && isinf(M->seen.rate))
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as %s with aggregation diverged at iteration %d\n",
+             who, M->seen.its);
+  else if (M->auto_switched)
     snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as %s with aggregation reduced %s by %.3g per "
              "iteration (above %g) over %d iterations%s\n", who, cg ? "||r||_M^-1" : "||r||", M->seen.rate,
              M->auto_rate, M->seen.its, kap);

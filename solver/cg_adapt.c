@@ -43,7 +43,9 @@ ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int
   if (!*rebuilt || rep->dry_run) return NG_SUCCESS;
   S->rebuild_seconds += ng_wtime() - t0;
   if (S->monitor && S->ctx->rank == 0) {
-    if (!strcmp(rep->solver, "cg"))
+    if (isinf(rep->rate))
+      printf("  %4d  ||r|| above -divtol times ||r0||: preconditioner rebuilt (%.3f s)\n", it, ng_wtime() - t0);
+    else if (!strcmp(rep->solver, "cg"))
       printf("  %4d  ||r||_M^-1 reduced %.3g per iteration, cond(M^-1 A) >= %.3g: preconditioner rebuilt (%.3f s)\n",
              it, rep->rate, rep->kappa, ng_wtime() - t0);
     else

@@ -214,6 +214,41 @@ START_TEST(other_solvers_report_too)
 }
 END_TEST
 
+/* BiCGSTAB diverging before the verdict (here with -divtol 10, at its first
+ * iteration; jump2q1:300 does it at the default 1e4, iteration 5): auto
+ * asks the preconditioner at once, which rebuilds as classical, and the
+ * method starts again from x0 and converges; aggregation alone reports
+ * NG_ERR_DIVERGED. */
+START_TEST(bicgstab_divergence_rescued)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "jump2q1:40", &A, NULL));
+  int32_t n;
+  int64_t ng, nz;
+  NG_ASSERT_OK(ng_matrix_get_size(A, &ng, &n, &nz));
+  double *xa = malloc((size_t)n * sizeof(double));
+  ng_solver Sa = make_solver(A, "-solver bicgstab -divtol 10"),
+            Sg = make_solver(A, "-solver bicgstab -divtol 10 -amg_coarsening aggregation");
+  int ia = solve(Sa, A, xa);
+  const char *d = describe(Sa);
+  ck_assert_msg(strstr(d, "classical, as bicgstab with aggregation diverged at iteration"), "%s", d);
+  ck_assert_msg(ia > 1 && ia < 40, "jump2q1:40 rescued: %d iterations", ia);
+  ng_vector b, x;
+  NG_ASSERT_OK(ng_vector_create(A, &b));
+  NG_ASSERT_OK(ng_vector_create(A, &x));
+  NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+  NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+  ck_assert_int_eq(ng_solver_solve(Sg, b, x), NG_ERR_DIVERGED);
+  printf("bicgstab jump2q1:40 -divtol 10: auto %d iterations, aggregation diverged\n", ia);
+  ng_vector_destroy(b);
+  ng_vector_destroy(x);
+  ng_solver_destroy(Sa);
+  ng_solver_destroy(Sg);
+  free(xa);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
 /* A long window (the GPU's default is 100 iterations): past the 32
  * coefficients the condition estimate keeps, the verdict still comes at
  * -amg_auto_its and is judged on its second half. */
@@ -292,6 +327,7 @@ int main(void)
   tcase_add_test(tc, auto_switches_on_jumps);
   tcase_add_test(tc, long_window);
   tcase_add_test(tc, other_solvers_report_too);
+  tcase_add_test(tc, bicgstab_divergence_rescued);
   tcase_add_test(tc, kcycle_keeps_aggregation);
   tcase_add_test(tc, bad_options);
   suite_add_tcase(s, tc);
