@@ -489,9 +489,9 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
   if (k + 1 >= len) return NG_SUCCESS;
   /* the reporting method and its norm (cg: the M^-1 norm and a condition estimate) */
   const char *who = M->seen.solver ? M->seen.solver : "cg";
-  int cg = !strcmp(who, "cg");
+  int cg = !strcmp(who, "cg") || !strcmp(who, "pipecg");
   char kap[64] = "";
-  if (cg) snprintf(kap, sizeof(kap), ", cond(M^-1 A) >= %.3g", M->seen.kappa);
+  if (cg && !isnan(M->seen.kappa)) snprintf(kap, sizeof(kap), ", cond(M^-1 A) >= %.3g", M->seen.kappa);
   if (M->auto_switched && isinf(M->seen.rate))
     snprintf(buf + k, len - k, "  -amg_coarsening auto: classical, as %s with aggregation diverged at iteration %d\n",
              who, M->seen.its);
@@ -504,7 +504,7 @@ ng_status ng_amg_describe(ng_precond P, char *buf, size_t len)
              "(at most %g) over %d iterations%s\n", who, cg ? "||r||_M^-1" : "||r||", M->seen.rate, M->auto_rate,
              M->seen.its, kap);
   else if (M->coarsening_auto && P->adapt_after)
-    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until CG (||r||_M^-1), GMRES or BiCGSTAB (||r||) reduces the "
+    snprintf(buf + k, len - k, "  -amg_coarsening auto: aggregation until the solver (CG: ||r||_M^-1, GMRES, BiCGSTAB: ||r||) reduces the "
              "residual by less than %g per iteration over its first %d (then classical)\n", M->auto_rate, M->auto_its);
   return NG_SUCCESS;
 }

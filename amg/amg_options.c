@@ -23,10 +23,10 @@ static const ng_option_def ng_amg_hierarchy_options_rows[] = {
   {"amg_cycle", NG_OPT_STRING, "v", "v|w|k", 0, "AMG cycle: v (one coarse correction per level), w (two: stronger on 2D problems and jumps, e.g. het5, rotaniso; more work on the coarse levels) or k (K-cycle: on each level below the finest, up to two flexible-CG iterations preconditioned by the cycle; a nonlinear preconditioner, CG then uses its flexible form)"},
   {"amg_theta_coarse", NG_OPT_REAL, "-1", NULL, 0, "AMG strength threshold of the levels after the finest (negative: -amg_theta)"},
   {"amg_coarsening", NG_OPT_STRING, "auto", "auto|aggregation|classical", 0,
-   "AMG hierarchy: auto (aggregation, rebuilt as classical when CG (the residual's M^-1 norm), GMRES, FGMRES "
-   "or BiCGSTAB (its 2-norm) reduced the residual by less than -amg_auto_rate per iteration over the first "
-   "-amg_auto_its iterations of a solve; the solve goes on from its iterate, the choice holds for later solves "
-   "and updates; pipelined CG keeps aggregation), aggregation (smoothed aggregation) or classical (Ruge-Stueben type: PMIS C/F splitting with "
+   "AMG hierarchy: auto (aggregation, rebuilt as classical when CG or pipelined CG (the residual's M^-1 norm), "
+   "GMRES, FGMRES or BiCGSTAB (its 2-norm) reduced the residual by less than -amg_auto_rate per iteration over "
+   "the first -amg_auto_its iterations of a solve; the solve goes on from its iterate, the choice holds for later "
+   "solves and updates), aggregation (smoothed aggregation) or classical (Ruge-Stueben type: PMIS C/F splitting with "
    "the classical strength -amg_classical_theta and -amg_classical_interp interpolation, R = P^T, Galerkin coarse "
    "operators without sparsification; a host setup: on a GPU context the levels are made on the host and the "
    "cycle runs on the device; across MPI ranks the one-rank hierarchy, with pmis and ext+i only; an update of the "

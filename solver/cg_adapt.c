@@ -43,14 +43,15 @@ ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int
   if (!*rebuilt || rep->dry_run) return NG_SUCCESS;
   S->rebuild_seconds += ng_wtime() - t0;
   if (S->monitor && S->ctx->rank == 0) {
+    /* CG and pipelined CG measure the M^-1 norm; CG also estimates cond(M^-1 A) */
+    int mnorm = !strcmp(rep->solver, "cg") || !strcmp(rep->solver, "pipecg");
+    char kap[64] = "";
+    if (!isnan(rep->kappa)) snprintf(kap, sizeof(kap), ", cond(M^-1 A) >= %.3g", rep->kappa);
     if (isinf(rep->rate))
       printf("  %4d  ||r|| above -divtol times ||r0||: preconditioner rebuilt (%.3f s)\n", it, ng_wtime() - t0);
-    else if (!strcmp(rep->solver, "cg"))
-      printf("  %4d  ||r||_M^-1 reduced %.3g per iteration, cond(M^-1 A) >= %.3g: preconditioner rebuilt (%.3f s)\n",
-             it, rep->rate, rep->kappa, ng_wtime() - t0);
     else
-      printf("  %4d  ||r|| reduced %.3g per iteration: preconditioner rebuilt (%.3f s)\n", it, rep->rate,
-             ng_wtime() - t0);
+      printf("  %4d  %s reduced %.3g per iteration%s: preconditioner rebuilt (%.3f s)\n", it,
+             mnorm ? "||r||_M^-1" : "||r||", rep->rate, kap, ng_wtime() - t0);
     fflush(stdout);
   }
   return NG_SUCCESS;

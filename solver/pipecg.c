@@ -19,7 +19,9 @@
  * where b - A x has drifted above the target when the recurrence meets it,
  * the pipeline restarts from b - A x (r, u, w recomputed, the directions
  * begun anew), at most NG_KRYLOV_REPLACEMENTS times, else
- * NG_ERR_NOT_CONVERGED naming the true residual. */
+ * NG_ERR_NOT_CONVERGED naming the true residual. It reports to a
+ * preconditioner that asks (-amg_coarsening auto) as CG does, from gamma =
+ * (r, M^-1 r), without the condition estimate. */
 #include "solver.h"
 #include <math.h>
 
@@ -51,8 +53,9 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
   int32_t nl = S->A->n_local;
   double *r = S->work[0], *u = S->work[1], *w = S->work[2], *m = S->work[3], *n = S->work[4];
   double *z = S->work[5], *q = S->work[6], *s = S->work[7], *p = S->work[8];
-  double res[3], gamma_old = 0.0, alpha = 0.0;
+  double res[3], gamma_old = 0.0, alpha = 0.0, gamma_half = 0.0;
   int done, first = 1, replacements = 0, restart;
+  ng_precond P = S->P;
   if (S->null_n)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "pipecg: a null space is not supported (its projections break the "
                                         "recurrences): use -solver cg");
@@ -83,6 +86,27 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
     }
     if (done) return NG_SUCCESS;
     if (it == S->maxit) break;
+    /* a preconditioner that asks (AMG's -amg_coarsening auto) gets CG's
+     * report, the reduction of sqrt(gamma) = ||r||_M^-1 per iteration over
+     * the second half of P->adapt_after iterations; rebuilt, the pipeline
+     * starts again from b - A x with the new M */
+    if (P && P->ops->adapt && P->adapt_after > 0 && !P->variable && it > 0) {
+      int h = P->adapt_after / 2, rebuilt = 0;
+      if (it == h) gamma_half = gamma;
+      if (it == P->adapt_after) {
+        ng_precond_report rep = {.its = it, .kappa = NAN, .solver = S->ops->name};
+        rep.rate = gamma_half > 0 && gamma >= 0 ? pow(gamma / gamma_half, 0.5 / (it - h)) : 1.0;
+        NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
+        if (rebuilt) {
+          NG_CHECK(ng_op_apply(S, x, r));
+          NG_CHECK(v->xpay(ctx, nl, b, -1.0, r));
+          NG_CHECK(ng_pc_apply(S, r, u));
+          NG_CHECK(ng_op_apply(S, u, w));
+          first = 1;
+          continue; /* the same iteration number, as a restart */
+        }
+      }
+    }
     if (!isfinite(gamma))
       return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", gamma, u, "M^-1 r", "(r, M^-1 r) overflowed");
     if (!isfinite(delta)) return ng_krylov_nonfinite(S, it + 1, "(w, u)", delta, "A M^-1 r overflowed");

@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "../solver/solver.h"
 #include <math.h>
+#include <limits.h>
 
 static ng_context ctx;
 static void setup(void) { NG_ASSERT_OK(ng_context_create("cpu", &ctx)); }
@@ -81,6 +82,22 @@ static int solve(ng_solver S, ng_matrix A, double *xs)
   ng_vector_destroy(b);
   ng_vector_destroy(x);
   return its;
+}
+
+/* Iterations, or INT_MAX when the solve fails (the error cleared). */
+static int solve_or_fail(ng_solver S, ng_matrix A)
+{
+  ng_vector b, x;
+  int its = -1;
+  NG_ASSERT_OK(ng_vector_create(A, &b));
+  NG_ASSERT_OK(ng_vector_create(A, &x));
+  NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+  NG_ASSERT_OK(ng_vector_fill(x, 0.0));
+  ng_status st = ng_solver_solve(S, b, x);
+  NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
+  ng_vector_destroy(b);
+  ng_vector_destroy(x);
+  return st == NG_SUCCESS ? its : INT_MAX;
 }
 
 static const char *describe(ng_solver S)
@@ -162,16 +179,17 @@ START_TEST(auto_switches_on_jumps)
 }
 END_TEST
 
-/* GMRES, FGMRES and BiCGSTAB report too (solver/gmres.c, bicgstab.c: the
- * reduction of ||r||): on lap27 auto's solve is aggregation's bit for bit;
+/* GMRES, FGMRES, BiCGSTAB (solver/gmres.c, bicgstab.c: the reduction of
+ * ||r||) and pipelined CG (pipecg.c: of ||r||_M^-1) report too: on lap27
+ * auto's solve is aggregation's bit for bit;
  * on jump2q1 auto rebuilds as classical after 8 iterations and converges
  * in fewer iterations than aggregation (GMRES ends its cycle there and
  * updates x before M changes; FGMRES goes on in its cycle; BiCGSTAB starts
  * again from b - A x). */
 START_TEST(other_solvers_report_too)
 {
-  const char *methods[] = {"gmres", "fgmres", "bicgstab"};
-  for (int k = 0; k < 3; k++) {
+  const char *methods[] = {"gmres", "fgmres", "bicgstab", "pipecg"};
+  for (int k = 0; k < 4; k++) {
     char oa[96], og[128];
     snprintf(oa, sizeof(oa), "-solver %s", methods[k]);
     snprintf(og, sizeof(og), "-solver %s -amg_coarsening aggregation", methods[k]);
@@ -187,7 +205,8 @@ START_TEST(other_solvers_report_too)
       snprintf(ta, sizeof(ta), "%s%s", oa, p == 0 ? " -tol 1e-12" : "");
       snprintf(tg, sizeof(tg), "%s%s", og, p == 0 ? " -tol 1e-12" : "");
       ng_solver Sa = make_solver(A, ta), Sg = make_solver(A, tg);
-      int ia = solve(Sa, A, xa), ig = solve(Sg, A, xg);
+      /* aggregation alone may fail on jump2q1 (pipelined CG breaks down at 149) */
+      int ia = solve(Sa, A, xa), ig = p == 0 ? solve(Sg, A, xg) : solve_or_fail(Sg, A);
       const char *d = describe(Sa);
       char who[64];
       if (p == 0) {
@@ -203,7 +222,8 @@ START_TEST(other_solvers_report_too)
         ck_assert_msg(strstr(d, who), "%s", d);
         ck_assert_msg(ia < ig, "%s jump2q1:40: auto %d iterations, aggregation %d", methods[k], ia, ig);
       }
-      printf("%-6s %-10s auto %3d iterations, aggregation %3d\n", methods[k], specs[p], ia, ig);
+      if (ig == INT_MAX) printf("%-8s %-10s auto %3d iterations, aggregation failed\n", methods[k], specs[p], ia);
+      else printf("%-8s %-10s auto %3d iterations, aggregation %3d\n", methods[k], specs[p], ia, ig);
       ng_solver_destroy(Sa);
       ng_solver_destroy(Sg);
       free(xa);
