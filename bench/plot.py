@@ -20,6 +20,8 @@ text, no timestamps (the same inputs give the same files):
     scaling-h200x4.svg   scaling-h200x4.jsonl      setup and solve on 1, 2 and 4 H200s
     setup.svg            setup-h100.jsonl          setup phases on one GPU, setup on 1-4 GPUs
                          + scaling-h100x4.jsonl
+    cfd-classes.svg      peers-true-residual-cpu.jsonl  the default AMG on the CFD classes of
+                         + peers-auto-cpu.jsonl         issue 31 against aggregation, BoomerAMG, GAMG
 
 Inputs: JSON lines as the bench programs print them (bench/amg, bench/scaling;
 one object a line), and CSV tables (lines starting with '#' are comments)
@@ -353,11 +355,51 @@ def plot_scaling4(res, out):
     save(fig, out, "scaling-h200x4.svg")
 
 
+# ------------------------------------------------------------ CFD classes
+CFD_ORDER = ["stretch7_64", "jump2q1_70", "jump2q1_300", "bubbles7_64", "spheres7_64", "jump3q1_40",
+             "bubbles5_512", "layers7_64", "p1tet_48", "het5_512", "rotaniso_512", "het7_64", "lap7_64"]
+
+
+def plot_cfd(res, out):
+    """Iterations to 1e-8 (log scale): nagare's default (counted where the
+    peers stop: its recurrence met the tolerance), aggregation alone (the
+    default before; capped at 1000), BoomerAMG-PCG, GAMG-CG; the 2x
+    BoomerAMG bar of issue 31 as a tick."""
+    now = read_jsonl(os.path.join(res, "peers-true-residual-cpu.jsonl"))
+    old = read_jsonl(os.path.join(res, "peers-auto-cpu.jsonl"))
+    agg = {d["matrix"]: d["iterations"] for d in old
+           if d["solver"] == "nagare-amg-pcg" and "aggregation" in (d.get("options") or "")}
+    its = {(d["matrix"], d["solver"]): d for d in now}
+    probs = [p for p in CFD_ORDER if (p, "nagare-amg-pcg") in its]
+    series = [("nagare default (auto)", lambda p: its[(p, "nagare-amg-pcg")]["recurrence_met_at"]),
+              ("nagare aggregation (before)", lambda p: agg.get(p)),
+              ("BoomerAMG-PCG", lambda p: its[(p, "boomeramg-pcg")]["iterations"]),
+              ("GAMG-CG", lambda p: its[(p, "gamg-cg")]["iterations"])]
+    fig, ax = plt.subplots(figsize=(9.0, 3.4))
+    w = 0.8 / len(series)
+    for j, (label, get) in enumerate(series):
+        xs = [i - 0.4 + (j + 0.5) * w for i in range(len(probs))]
+        ax.bar(xs, [get(p) or 0 for p in probs], w, label=label, color=COLORS[j])
+    for i, p in enumerate(probs):
+        bar = 2 * its[(p, "boomeramg-pcg")]["iterations"]
+        ax.plot([i - 0.45, i + 0.45], [bar, bar], color="black", linewidth=0.8,
+                label="2 x BoomerAMG" if i == 0 else None)
+    ax.set_yscale("log")
+    ax.set_ylim(5, 2000)
+    ax.set_xticks(range(len(probs)))
+    ax.set_xticklabels([p.replace("_", ":") for p in probs], rotation=35, ha="right", fontsize=7)
+    ax.set_ylabel("iterations to 1e-8 (log)")
+    ax.set_title("CPU, one rank, default options: AMG-PCG on the CFD classes (2026-11-29)", fontsize=9)
+    ax.legend(fontsize=6.5, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.32), frameon=False)
+    save(fig, out, "cfd-classes.svg")
+
+
 def main():
     res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
     out = sys.argv[2] if len(sys.argv) > 2 else "doc/img"
     os.makedirs(out, exist_ok=True)
-    for f in (plot_spmv, plot_amgx, plot_peers, plot_smoothers, plot_seeds, plot_scaling, plot_scaling4, plot_setup):
+    for f in (plot_spmv, plot_amgx, plot_peers, plot_smoothers, plot_seeds, plot_scaling, plot_scaling4, plot_setup,
+              plot_cfd):
         f(res, out)
 
 
