@@ -239,10 +239,11 @@ static ng_status gmres_solve(ng_solver S, const double *b, double *x)
       }
     }
     double estimate = S->history[S->history_len - 1];
-    if (pending) { /* GMRES: x made with the old M, now the new one */
+    if (pending) { /* GMRES: x made with the old M, now the new one, from x or 0 */
       int rebuilt = 0;
       rep.dry_run = 0;
       NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
+      if (rebuilt) NG_CHECK(ng_krylov_restart_point(S, b, x, V));
       pending = 0;
     }
     NG_CHECK(true_residual(S, b, x, V, &beta));

@@ -237,3 +237,18 @@ ng_status ng_krylov_asymmetry(ng_solver S, const double *b, double *w1, double *
   *asym = d[0] > 0.0 && isfinite(d[0]) && isfinite(d[1]) ? fabs(d[0] - d[1]) / d[0] : 0.0;
   return NG_SUCCESS;
 }
+
+ng_status ng_krylov_restart_point(ng_solver S, const double *b, double *x, double *r)
+{
+  ng_context ctx = S->ctx;
+  int32_t n = S->A->n_local;
+  double d[2];
+  NG_CHECK(ng_op_apply(S, x, r));
+  NG_CHECK(ctx->vops->xpay(ctx, n, b, -1.0, r));
+  NG_CHECK(ng_dot2(ctx, n, r, r, b, b, d));
+  if (d[0] > d[1]) { /* x worse than zero */
+    NG_CHECK(ctx->vops->fill(ctx, n, 0.0, x));
+    NG_CHECK(ctx->vops->copy(ctx, n, b, r));
+  }
+  return NG_SUCCESS;
+}

@@ -163,6 +163,13 @@ void ng_null_space_free(ng_solver S);
 #define NG_LANCZOS_MAX 32
 double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
 
+/* After a preconditioner rebuilt itself mid-solve (krylov_util.c): r = b -
+ * A x, or x = 0 and r = b when that residual is the smaller. The weak
+ * preconditioner's iterations can leave x worse than zero (spheres7:64
+ * with aggregation: ||b - A x|| = 122 ||b|| after 8 CG iterations), and
+ * the new recurrences' rounding floor scales with where they start.
+ * Collective. */
+ng_status ng_krylov_restart_point(ng_solver S, const double *b, double *x, double *r);
 /* P->ops->adapt with the report (cg_adapt.c): its time counted as setup
  * (S->rebuild_seconds) and a monitor line when it rebuilt (not for a
  * dry run). */

@@ -145,7 +145,7 @@ START_TEST(auto_switches_on_jumps)
   int ia = solve(Sa, A, xa), ic = solve(Sc, A, xc), ig = solve(Sg, A, xg);
   ck_assert_msg(strstr(describe(Sa), "auto: classical"), "%s", describe(Sa));
   ck_assert_msg(ia < ig, "jump2q1:40: auto %d iterations, aggregation %d", ia, ig);
-  /* 8 with aggregation, then classical's from a better start */
+  /* 8 with aggregation, then classical's (from x or from 0) */
   ck_assert_msg(ia <= 8 + ic, "jump2q1:40: auto %d iterations, classical %d", ia, ic);
   /* the second solve is classical coarsening's, bit for bit */
   ia = solve(Sa, A, xa);
@@ -269,6 +269,32 @@ START_TEST(bicgstab_divergence_rescued)
 }
 END_TEST
 
+/* After the rebuild CG starts again from x or from 0, whichever leaves the
+ * smaller residual (ng_krylov_restart_point): on spheres7:24 the 8
+ * aggregation iterations leave ||b - A x|| = 10 ||b||, so the solve goes on
+ * from 0 and is classical coarsening's own, bit for bit, 8 iterations
+ * later. */
+START_TEST(restart_from_zero_when_worse)
+{
+  ng_matrix A;
+  NG_ASSERT_OK(ng_matrix_generate(ctx, "spheres7:24", &A, NULL));
+  int32_t n;
+  int64_t ng, nz;
+  NG_ASSERT_OK(ng_matrix_get_size(A, &ng, &n, &nz));
+  double *xa = malloc((size_t)n * sizeof(double)), *xc = malloc((size_t)n * sizeof(double));
+  ng_solver Sa = make_solver(A, ""), Sc = make_solver(A, "-amg_coarsening classical");
+  int ia = solve(Sa, A, xa), ic = solve(Sc, A, xc);
+  ck_assert_msg(strstr(describe(Sa), "auto: classical"), "%s", describe(Sa));
+  ck_assert_msg(ia == 8 + ic, "spheres7:24: auto %d iterations, classical %d", ia, ic);
+  ck_assert_msg(memcmp(xa, xc, (size_t)n * sizeof(double)) == 0, "auto's x differs from classical's");
+  ng_solver_destroy(Sa);
+  ng_solver_destroy(Sc);
+  free(xa);
+  free(xc);
+  ng_matrix_destroy(A);
+}
+END_TEST
+
 /* A long window (the GPU's default is 100 iterations): past the 32
  * coefficients the condition estimate keeps, the verdict still comes at
  * -amg_auto_its and is judged on its second half. */
@@ -348,6 +374,7 @@ int main(void)
   tcase_add_test(tc, long_window);
   tcase_add_test(tc, other_solvers_report_too);
   tcase_add_test(tc, bicgstab_divergence_rescued);
+  tcase_add_test(tc, restart_from_zero_when_worse);
   tcase_add_test(tc, kcycle_keeps_aggregation);
   tcase_add_test(tc, bad_options);
   suite_add_tcase(s, tc);
