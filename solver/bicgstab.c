@@ -134,7 +134,7 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
       x0 = NULL; /* decided: no rescue from here on */
       NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
       if (rebuilt) {
-        NG_CHECK(ng_krylov_restart_point(S, b, x, r));
+        NG_CHECK(ng_krylov_restart_point(S, b, x, r, 1));
         NG_CHECK(vo->copy(ctx, n, r, r0hat));
         NG_CHECK(ng_dot(ctx, n, r, r, &rho));
         fresh = 1;

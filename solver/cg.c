@@ -203,7 +203,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
     NG_CHECK(ng_cg_adapt_step(S, &lz, alpha, beta, rho_new, it, &rebuilt));
     if (rebuilt) { /* x's deferred update, r = b - A x afresh (no drift carried over), or from 0 */
       NG_CHECK(v->axpy(ctx, n, alpha, p, x));
-      NG_CHECK(ng_krylov_restart_point(S, b, x, r));
+      NG_CHECK(ng_krylov_restart_point(S, b, x, r, S->adapt_rate >= 1.0));
       NG_CHECK(cg_precondition(S, r, z, &rho, &rr));
       if (!isfinite(rho))
         return ng_krylov_preconditioned_nonfinite(S, it, "(r, M^-1 r)", rho, z, "M^-1 r", "(r, M^-1 r) overflowed");

@@ -39,6 +39,7 @@ ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int
 {
   ng_precond P = S->P;
   double t0 = ng_wtime();
+  S->adapt_rate = rep->rate;
   NG_CHECK(P->ops->adapt(P, rep, rebuilt));
   if (!*rebuilt || rep->dry_run) return NG_SUCCESS;
   S->rebuild_seconds += ng_wtime() - t0;

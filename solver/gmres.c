@@ -243,7 +243,7 @@ static ng_status gmres_solve(ng_solver S, const double *b, double *x)
       int rebuilt = 0;
       rep.dry_run = 0;
       NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
-      if (rebuilt) NG_CHECK(ng_krylov_restart_point(S, b, x, V));
+      if (rebuilt) NG_CHECK(ng_krylov_restart_point(S, b, x, V, 1));
       pending = 0;
     }
     NG_CHECK(true_residual(S, b, x, V, &beta));

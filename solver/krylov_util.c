@@ -238,13 +238,14 @@ ng_status ng_krylov_asymmetry(ng_solver S, const double *b, double *w1, double *
   return NG_SUCCESS;
 }
 
-ng_status ng_krylov_restart_point(ng_solver S, const double *b, double *x, double *r)
+ng_status ng_krylov_restart_point(ng_solver S, const double *b, double *x, double *r, int may_zero)
 {
   ng_context ctx = S->ctx;
   int32_t n = S->A->n_local;
   double d[2];
   NG_CHECK(ng_op_apply(S, x, r));
   NG_CHECK(ctx->vops->xpay(ctx, n, b, -1.0, r));
+  if (!may_zero) return NG_SUCCESS;
   NG_CHECK(ng_dot2(ctx, n, r, r, b, b, d));
   if (d[0] > d[1]) { /* x worse than zero */
     NG_CHECK(ctx->vops->fill(ctx, n, 0.0, x));

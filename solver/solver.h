@@ -61,6 +61,7 @@ struct ng_solver_s {
   double residual;        /* final relative residual */
   double setup_seconds, solve_seconds;
   double rebuild_seconds; /* of this solve: a preconditioner rebuilt by ops->adapt (counted as setup) */
+  double adapt_rate;      /* the last report's rate given to ops->adapt (ng_krylov_adapt) */
   double bnorm;           /* ||b|| of the current solve (set before ops->solve) */
   double norm_ref;        /* ||b|| or ||r0||: what S->residual is relative to */
   double target;          /* stop when ||r|| <= target */
@@ -164,12 +165,15 @@ void ng_null_space_free(ng_solver S);
 double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
 
 /* After a preconditioner rebuilt itself mid-solve (krylov_util.c): r = b -
- * A x, or x = 0 and r = b when that residual is the smaller. The weak
- * preconditioner's iterations can leave x worse than zero (spheres7:64
- * with aggregation: ||b - A x|| = 122 ||b|| after 8 CG iterations), and
- * the new recurrences' rounding floor scales with where they start.
- * Collective. */
-ng_status ng_krylov_restart_point(ng_solver S, const double *b, double *x, double *r);
+ * A x, or, with may_zero, x = 0 and r = b when that residual is the
+ * smaller. The weak preconditioner's iterations can leave x worse than
+ * zero (spheres7:64 with aggregation: ||b - A x|| = 122 ||b|| after 8 CG
+ * iterations), and the new recurrences' rounding floor scales with where
+ * they start. CG passes may_zero only when its report's rate was 1 or
+ * more: with a positive definite M its iterate is better than 0 in the
+ * A-norm whatever ||r|| says (het5:512 and rotaniso:512 took 1 and 2 more
+ * iterations from 0). Collective. */
+ng_status ng_krylov_restart_point(ng_solver S, const double *b, double *x, double *r, int may_zero);
 /* P->ops->adapt with the report (cg_adapt.c): its time counted as setup
  * (S->rebuild_seconds) and a monitor line when it rebuilt (not for a
  * dry run). */
