@@ -122,11 +122,14 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
         ng_precond_report rep = {.its = it, .kappa = NAN, .solver = S->ops->name};
         rep.rate = gamma_half > 0 && gamma >= 0 ? pow(gamma / gamma_half, 0.5 / (it - h)) : 1.0;
         NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
-        if (rebuilt) {
+        if (rebuilt) { /* a new preconditioner: a new budget of replacements too */
           NG_CHECK(ng_krylov_restart_point(S, b, x, r, rep.rate >= 1.0));
           NG_CHECK(ng_pc_apply(S, r, u));
           NG_CHECK(ng_op_apply(S, u, w));
           first = 1;
+          replacements = 0;
+          rbest = INFINITY;
+          itbest = it;
           continue; /* the same iteration number, as a restart */
         }
       }
