@@ -333,7 +333,8 @@ END_TEST
 /* Pipelined CG's recurrences drift where CG's do not: on jump2q1:300 with
  * classical coarsening it hovered near 1e-7 from iteration 130 to 240 (259
  * in all, CG 33); a residual replacement after 10 iterations without a new
- * smallest ||r|| (solver/pipecg.c) brings it within 2x of CG. */
+ * smallest ||r|| (solver/pipecg.c) brings it within 2x of CG, also after
+ * auto's rebuild at iteration 100. */
 START_TEST(pipecg_recovers_from_drift)
 {
   ng_matrix A;
@@ -344,7 +345,12 @@ START_TEST(pipecg_recovers_from_drift)
   int cg = pcg_iterations(A, b, "-amg_coarsening classical");
   int pipe = pcg_iterations(A, b, "-solver pipecg -amg_coarsening classical");
   ck_assert_msg(pipe <= 2 * cg, "jump2q1:300: pipecg %d iterations, cg %d", pipe, cg);
-  printf("jump2q1:300 classical: cg %d iterations, pipecg %d\n", cg, pipe);
+  /* auto with a GPU's window: 100 iterations of aggregation (whose stalls
+   * spend replacements), then classical with a budget of its own (it ran to
+   * -maxit when the budget was shared) */
+  int late = pcg_iterations(A, b, "-solver pipecg -amg_auto_its 100 -amg_auto_rate 0.98");
+  ck_assert_msg(late > 100 && late <= 100 + 2 * cg, "jump2q1:300: pipecg auto after 100: %d iterations", late);
+  printf("jump2q1:300 classical: cg %d iterations, pipecg %d, pipecg auto after 100 %d\n", cg, pipe, late);
   ng_vector_destroy(b);
   ng_matrix_destroy(A);
 }
