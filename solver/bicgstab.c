@@ -25,6 +25,15 @@
 #include "solver.h"
 #include <math.h>
 
+/* The method begun anew from r (a replacement or a rebuilt M): a new
+ * shadow r0hat = r, rho = (r0hat, r). */
+static ng_status new_shadow(ng_solver S, const double *r, double *r0hat, double *rho)
+{
+  NG_CHECK(S->ctx->vops->copy(S->ctx, S->A->n_local, r, r0hat));
+  NG_CHECK(ng_dot(S->ctx, S->A->n_local, r, r, rho));
+  return NG_SUCCESS;
+}
+
 static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
 {
   ng_context ctx = S->ctx;
@@ -102,10 +111,8 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
       if (rebuilt) {
         NG_CHECK(vo->copy(ctx, n, x0, x));
         x0 = NULL;
-        NG_CHECK(ng_op_apply(S, x, r));
-        NG_CHECK(vo->xpay(ctx, n, b, -1.0, r));
-        NG_CHECK(vo->copy(ctx, n, r, r0hat));
-        NG_CHECK(ng_dot(ctx, n, r, r, &rho));
+        NG_CHECK(ng_krylov_restart_point(S, b, x, r, 0));
+        NG_CHECK(new_shadow(S, r, r0hat, &rho));
         NG_CHECK(ng_krylov_check(S, it, sqrt(rho), &done));
         if (done) return NG_SUCCESS;
         fresh = 1;
@@ -117,8 +124,7 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
       NG_CHECK(ng_krylov_verify(S, b, x, r, it, &replacements, &restart));
       if (!restart) return NG_SUCCESS;
       /* residual replacement: r = b - A x (made by the check), a new shadow */
-      NG_CHECK(vo->copy(ctx, n, r, r0hat));
-      NG_CHECK(ng_dot(ctx, n, r, r, &rho));
+      NG_CHECK(new_shadow(S, r, r0hat, &rho));
       fresh = 1;
       continue;
     }
@@ -135,8 +141,7 @@ static ng_status bicgstab_solve(ng_solver S, const double *b, double *x)
       NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
       if (rebuilt) {
         NG_CHECK(ng_krylov_restart_point(S, b, x, r, 1));
-        NG_CHECK(vo->copy(ctx, n, r, r0hat));
-        NG_CHECK(ng_dot(ctx, n, r, r, &rho));
+        NG_CHECK(new_shadow(S, r, r0hat, &rho));
         fresh = 1;
       }
     }

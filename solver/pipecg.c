@@ -41,6 +41,17 @@
     }                                                                         \
   } while (0)
 
+/* The pipeline begun anew from x (or, may_zero, from 0 where that residual
+ * is the smaller: ng_krylov_restart_point): r = b - A x, u = M^-1 r, w = A u. */
+static ng_status restart_pipeline(ng_solver S, const double *b, double *x, double *r, double *u, double *w,
+                                  int may_zero)
+{
+  NG_CHECK(ng_krylov_restart_point(S, b, x, r, may_zero));
+  NG_CHECK(ng_pc_apply(S, r, u));
+  NG_CHECK(ng_op_apply(S, u, w));
+  return NG_SUCCESS;
+}
+
 /* This rank's (r, u), (w, u), (r, r), then the sum started. */
 static ng_status start_sums(ng_solver S, const double *r, const double *u, const double *w, double res[3])
 {
@@ -58,10 +69,10 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
   int32_t nl = S->A->n_local;
   double *r = S->work[0], *u = S->work[1], *w = S->work[2], *m = S->work[3], *n = S->work[4];
   double *z = S->work[5], *q = S->work[6], *s = S->work[7], *p = S->work[8];
-  double res[3], gamma_old = 0.0, alpha = 0.0, gamma_half = 0.0, rbest = INFINITY;
+  double res[3], gamma_old = 0.0, alpha = 0.0, r_half = 0.0, rbest = INFINITY;
   int itbest = 0;
   int done, first = 1, replacements = 0, restart;
-  ng_precond P = S->P;
+  ng_precond_report rep;
   if (S->null_n)
     return NG_ERROR(NG_ERR_UNSUPPORTED, "pipecg: a null space is not supported (its projections break the "
                                         "recurrences): use -solver cg");
@@ -101,37 +112,26 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
       if (rnorm < rbest) rbest = rnorm, itbest = it;
       else if (it - itbest >= PIPE_STALL && replacements < NG_KRYLOV_REPLACEMENTS) {
         replacements++;
-        NG_CHECK(ng_op_apply(S, x, r));
-        NG_CHECK(v->xpay(ctx, nl, b, -1.0, r));
-        NG_CHECK(ng_pc_apply(S, r, u));
-        NG_CHECK(ng_op_apply(S, u, w));
+        NG_CHECK(restart_pipeline(S, b, x, r, u, w, 0));
         first = 1;
         rbest = INFINITY;
-        itbest = it;
         continue;
       }
     }
     /* a preconditioner that asks (AMG's -amg_coarsening auto) gets CG's
      * report, the reduction of sqrt(gamma) = ||r||_M^-1 per iteration over
-     * the second half of P->adapt_after iterations; rebuilt, the pipeline
-     * starts again from b - A x with the new M */
-    if (P && P->ops->adapt && P->adapt_after > 0 && !P->variable && it > 0) {
-      int h = P->adapt_after / 2, rebuilt = 0;
-      if (it == h) gamma_half = gamma;
-      if (it == P->adapt_after) {
-        ng_precond_report rep = {.its = it, .kappa = NAN, .solver = S->ops->name};
-        rep.rate = gamma_half > 0 && gamma >= 0 ? pow(gamma / gamma_half, 0.5 / (it - h)) : 1.0;
-        NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
-        if (rebuilt) { /* a new preconditioner: a new budget of replacements too */
-          NG_CHECK(ng_krylov_restart_point(S, b, x, r, rep.rate >= 1.0));
-          NG_CHECK(ng_pc_apply(S, r, u));
-          NG_CHECK(ng_op_apply(S, u, w));
-          first = 1;
-          replacements = 0;
-          rbest = INFINITY;
-          itbest = it;
-          continue; /* the same iteration number, as a restart */
-        }
+     * the second half of P->adapt_after iterations (an indefinite M,
+     * gamma < 0: no reduction); rebuilt, the pipeline starts again with
+     * the new M and a new budget of replacements */
+    if (it > 0 && ng_krylov_adapt_due(S, it, gamma >= 0 ? sqrt(gamma) : r_half, &r_half, &rep)) {
+      int rebuilt = 0;
+      NG_CHECK(ng_krylov_adapt(S, &rep, it, &rebuilt));
+      if (rebuilt) {
+        NG_CHECK(restart_pipeline(S, b, x, r, u, w, rep.rate >= 1.0));
+        first = 1;
+        replacements = 0;
+        rbest = INFINITY;
+        continue; /* the same iteration number, as a restart */
       }
     }
     if (!isfinite(gamma))
@@ -148,11 +148,9 @@ static ng_status pipecg_solve(ng_solver S, const double *b, double *x)
        * target (the same bound); then the error naming the causes. */
       if (it > 0 && replacements < NG_KRYLOV_REPLACEMENTS) {
         replacements++;
-        NG_CHECK(ng_op_apply(S, x, r));
-        NG_CHECK(v->xpay(ctx, nl, b, -1.0, r));
-        NG_CHECK(ng_pc_apply(S, r, u));
-        NG_CHECK(ng_op_apply(S, u, w));
+        NG_CHECK(restart_pipeline(S, b, x, r, u, w, 0));
         first = 1;
+        rbest = INFINITY;
         continue;
       }
       return ng_krylov_cg_curvature(S, it + 1, "non-positive curvature (p, A p)", pq);
