@@ -390,8 +390,13 @@ static __global__ void __launch_bounds__(TPB) k_prow(int mode, int32_t n, const 
                                                      const double *lump, int64_t *cnt, const int32_t *Prp,
                                                      int32_t *Pcol, double *Pval, int *flag)
 {
+  /* each lane's aggregate and term for the group's first lanes to read (a
+   * shuffle loop over all the row's lanes was most of the kernel's time) */
+  __shared__ int32_t sa[TPB];
+  __shared__ double sterm[TPB];
   const unsigned m = pgroup_mask<G>();
   const int gl = threadIdx.x & (G - 1), shift = (threadIdx.x & 31) & ~(G - 1);
+  const int base = threadIdx.x & ~(G - 1); /* the group's first thread */
   const int64_t stride = (int64_t)gridDim.x * blockDim.x / G;
   for (int64_t r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G; r < n; r += stride) {
     const int32_t i = (int32_t)r;
@@ -403,11 +408,12 @@ static __global__ void __launch_bounds__(TPB) k_prow(int mode, int32_t n, const 
     const unsigned same = __match_any_sync(m, has ? a : -1);
     const bool first = has && (int)(__ffs(same) - 1) == (int)(threadIdx.x & 31);
     const unsigned firsts = (__ballot_sync(m, first) & m) >> shift;
+    __syncwarp(m); /* the previous row's reads of sa and sterm are done */
+    sa[threadIdx.x] = a;
+    __syncwarp(m);
     int rank = 0;
-    for (unsigned b = firsts; b; b &= b - 1) {
-      int32_t o = __shfl_sync(m, a, __ffs(b) - 1, G);
-      rank += first && o < a;
-    }
+    if (first)
+      for (unsigned b = firsts; b; b &= b - 1) rank += sa[base + __ffs(b) - 1] < a;
     if (mode == 0) {
       if (gl == 0) cnt[i] = __popc(firsts);
       continue;
@@ -435,13 +441,13 @@ static __global__ void __launch_bounds__(TPB) k_prow(int mode, int32_t n, const 
     }
     const bool incl = has && (!sd || j == i || st);
     const double term = incl ? __dmul_rn(__dmul_rn(s, (sd || lump) && j == i ? df : v), ptent[j]) : 0.0;
+    /* a first lane adds the included terms of its aggregate in row order */
+    const unsigned mine = (same & __ballot_sync(m, incl) & m) >> shift;
+    sterm[threadIdx.x] = term;
+    __syncwarp(m);
     double acc = 0.0;
-    for (unsigned b = (__ballot_sync(m, incl) & m) >> shift; b; b &= b - 1) {
-      int src = __ffs(b) - 1;
-      int32_t o = __shfl_sync(m, a, src, G);
-      double t = __shfl_sync(m, term, src, G);
-      if (first && o == a) acc = __dadd_rn(acc, t);
-    }
+    if (first)
+      for (unsigned b = mine; b; b &= b - 1) acc = __dadd_rn(acc, sterm[base + __ffs(b) - 1]);
     if (first) {
       if (agg[i] == a) acc = __dadd_rn(acc, ptent[i]);
       Pval[lo + rank] = acc;

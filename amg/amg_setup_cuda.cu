@@ -219,23 +219,64 @@ __global__ void __launch_bounds__(WPB * 32) k_spgemm(int32_t n, const OA *Arp, c
   /* the warp works on 32 / G entries of A's row at once, G lanes on each
    * one's B row (G = 8 for short B rows such as P's: no idle lanes) */
   int mine = 0, full = 0, sub = lane / G, sl = lane % G;
-  for (OA ka = Arp[row] + sub; ka < Arp[row + 1] && !full; ka += 32 / G) {
-    int32_t c = Acol[ka];
-    double a = NUMERIC ? Aval[ka] : 0.0;
-    for (int32_t kb = Brp[c] + sl; kb < Brp[c + 1] && !full; kb += G) {
-      int32_t k = Bcol[kb];
-      uint32_t h = ((uint32_t)k * 2654435761u) & (H - 1);
-      int probe = 0;
-      for (; probe < H; probe++) {
-        int32_t old = atomicCAS(&K[h], -1, k);
-        if (old == -1 || old == k) {
-          mine += old == -1;
-          if (NUMERIC) atomicAdd(&V[h], a * Bval[kb]);
-          break;
+  if constexpr (NUMERIC) {
+    /* values without floating-point atomics (a double's atomicAdd in shared
+     * memory is a compare-and-swap loop on sm_90, and the groups' products
+     * meet on the same columns: A P's values took twice its pattern's
+     * time): the warp's loops are uniform, a B row's columns are distinct,
+     * so each group adds its products with plain shared-memory updates,
+     * the groups one after another (in a fixed order: the same sums bit
+     * for bit from run to run) */
+    const int nsub = 32 / G;
+    const OA a1 = Arp[row + 1];
+    for (OA base = Arp[row]; base < a1; base += nsub) {
+      const OA ka = base + sub;
+      const bool act = ka < a1;
+      const int32_t c = act ? Acol[ka] : 0;
+      const double a = act ? Aval[ka] : 0.0;
+      const int32_t b0 = act ? Brp[c] : 0, len = act ? Brp[c + 1] - b0 : 0;
+      const int32_t most = __reduce_max_sync(0xffffffffu, len);
+      for (int32_t t0 = 0; t0 < most; t0 += G) {
+        const int32_t t = t0 + sl;
+        int h = -1;
+        double prod = 0.0;
+        if (t < len) {
+          const int32_t k = Bcol[b0 + t];
+          prod = a * Bval[b0 + t];
+          uint32_t hh = ((uint32_t)k * 2654435761u) & (H - 1);
+          for (int probe = 0; probe < H; probe++) {
+            int32_t old = atomicCAS(&K[hh], -1, k);
+            if (old == -1 || old == k) {
+              h = (int)hh;
+              break;
+            }
+            hh = (hh + 1) & (H - 1);
+          }
+          if (h < 0) full = 1;
         }
-        h = (h + 1) & (H - 1);
+        for (int g2 = 0; g2 < nsub; g2++) {
+          if (sub == g2 && h >= 0) V[h] += prod;
+          __syncwarp();
+        }
       }
-      if (probe == H) full = 1;
+    }
+  } else {
+    for (OA ka = Arp[row] + sub; ka < Arp[row + 1] && !full; ka += 32 / G) {
+      int32_t c = Acol[ka];
+      for (int32_t kb = Brp[c] + sl; kb < Brp[c + 1] && !full; kb += G) {
+        int32_t k = Bcol[kb];
+        uint32_t h = ((uint32_t)k * 2654435761u) & (H - 1);
+        int probe = 0;
+        for (; probe < H; probe++) {
+          int32_t old = atomicCAS(&K[h], -1, k);
+          if (old == -1 || old == k) {
+            mine += old == -1;
+            break;
+          }
+          h = (h + 1) & (H - 1);
+        }
+        if (probe == H) full = 1;
+      }
     }
   }
   full = __any_sync(0xffffffffu, full);

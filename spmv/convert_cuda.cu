@@ -137,6 +137,13 @@ __global__ void k_dia_symmetric_pattern(int64_t n, const unsigned char *mark, un
   int64_t k = TID + 1;
   if (k < n && mark[n - 1 + k] != mark[n - 1 - k]) atomicMin(first, (unsigned long long)k);
 }
+/* the diagonals' offsets into the block's shared memory: dia_find's binary
+ * search reads them for every entry */
+__device__ void dia_offsets_shared(const int32_t *goff, int32_t nd, int32_t *off)
+{
+  for (int t = threadIdx.x; t < nd; t += blockDim.x) off[t] = goff[t];
+  __syncthreads();
+}
 __device__ int32_t dia_find(const int32_t *off, int32_t nd, int64_t o)
 {
   int32_t lo = 0, hi = nd - 1;
@@ -163,6 +170,12 @@ __device__ void dg_add(unsigned m, int64_t q, double v, double *slot)
 {
   const int lane = threadIdx.x & 31, shift = lane & ~(DG - 1);
   unsigned same = __match_any_sync(m, q);
+  /* no two lanes of the chunk on one slot (the rule: duplicates are rare):
+   * each adds its own entry, slot + v as the walk below would */
+  if (!__any_sync(m, q >= 0 && __popc(same) > 1)) {
+    if (q >= 0) slot[q] += v;
+    return;
+  }
   bool lead = q >= 0 && (int)(__ffs(same) - 1) == lane;
   double acc = lead ? slot[q] : 0.0;
   for (unsigned b = (__ballot_sync(m, q >= 0) & m) >> shift; b; b &= b - 1) {
@@ -188,9 +201,11 @@ __global__ void k_dia_mark_g(int64_t n, int half, const int64_t *rp, const int32
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(stored, c);
 }
 /* val[d][i] += a_ij (half: the lower triangle and the diagonal) */
-__global__ void k_dia_fill_g(int64_t n, int half, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
+__global__ void k_dia_fill_g(int64_t n, int half, int32_t nd, const int32_t *goff, const int64_t *rp, const int32_t *acol,
                              const double *aval, double *val, unsigned long long *bad)
 {
+  __shared__ int32_t off[NG_DIA_MAXD];
+  dia_offsets_shared(goff, nd, off);
   int64_t i = TID / DG;
   if (i >= n) return; /* the whole group */
   unsigned m = dg_mask();
@@ -209,9 +224,11 @@ __global__ void k_dia_fill_g(int64_t n, int half, int32_t nd, const int32_t *off
   }
 }
 /* U[d][j] += A(i, j) for j > i, off[d] = i - j */
-__global__ void k_dia_mirror_g(int64_t n, int32_t nd, const int32_t *off, const int64_t *rp, const int32_t *acol,
+__global__ void k_dia_mirror_g(int64_t n, int32_t nd, const int32_t *goff, const int64_t *rp, const int32_t *acol,
                                const double *aval, double *U, unsigned long long *bad)
 {
+  __shared__ int32_t off[NG_DIA_MAXD];
+  dia_offsets_shared(goff, nd, off);
   int64_t i = TID / DG;
   if (i >= n) return;
   unsigned m = dg_mask();
@@ -482,6 +499,8 @@ ng_status ng_dia_fill_cuda(ng_context ctx, const ng_dcsr *A, const ng_dia *D, do
   cudaStream_t s = ctx->cuda->stream;
   int64_t n = D->n, nd = D->nd;
   if (A->n != n) return NG_ERROR(NG_ERR_ARGUMENT, "dia update: %lld rows given, the matrix has %d", (long long)A->n, (int)n);
+  if (nd > NG_DIA_MAXD) /* the fill kernels keep the offsets in shared memory */
+    return NG_ERROR(NG_ERR_DOES_NOT_FIT, "dia update: %d diagonals, more than %d", (int)nd, NG_DIA_MAXD);
   tptr<int32_t> off(ctx);
   tptr<unsigned long long> bad(ctx);
   unsigned long long none = ~0ull, hb;
