@@ -29,6 +29,7 @@ typedef struct {
   int32_t *smap;             /* -amg_sparsify: entry k of G adds into entry smap[k] of C */
   int *flag;                 /* device: overflow / bad row */
   double *sd;                /* -amg_filter: sqrt |a_ii| (made at the setup, reused by updates) */
+  int sd_fresh;              /* sd is the aggregation's, from the values the transfer reads */
   double *lump;              /* uncoupled distributed level: added to P's diagonal term (ng_amg_gpu_lump), or NULL */
   int hcAP, hcC;             /* hash table size of each product (spgemm) */
   int pgroup;                /* lanes a row of k_prow (8, 16, 32), 0: k_ppattern / k_pvalues (a row past 32) */

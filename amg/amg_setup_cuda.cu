@@ -717,6 +717,12 @@ static ng_status aggregate(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta)
 #undef K_CHECK
   trace(g, "aggregate: numbering", &tt);
 out:
+  /* -amg_filter: P's values test strength with the same sqrt |a_ii| */
+  if (st == NG_SUCCESS && M->filter && theta > 0 && !g->sd) {
+    g->sd = s;
+    g->sd_fresh = 1;
+    s = NULL;
+  }
   ng_cuda_tmp_free(cu, s);
   ng_cuda_tmp_free(cu, cnt);
   ng_cuda_tmp_free(cu, dund);
@@ -1016,7 +1022,9 @@ static ng_status transfer(amg_gpu *g, ng_amg *M, ng_amg_level *L, ng_amg_level *
     trace(g, "transfer: P pattern", &tt);
     if (filter > 0) { /* -amg_filter: sqrt |a_ii| for the filter's strength test */
       if (!g->sd) NG_CHECK(NG_CUDA_TMP(cu, g->sd, n ? n : 1));
-      k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
+      if (refresh || !g->sd_fresh) /* the setup's own from the aggregation, else new values */
+        k_sqrt_diag_g<<<blocks((int64_t)n * GL), TPB, 0, cu->stream>>>(n, g->Arp, g->Acol, g->Aval, g->sd, g->flag);
+      g->sd_fresh = 0;
       NG_CUDA_LAUNCH_CHECK();
     }
     if (g->pgroup) /* the setup's columns with the values, or an update's values */
