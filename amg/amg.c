@@ -359,7 +359,7 @@ static ng_status rebuild(ng_precond P, ng_options opts, int switched, ng_precond
 }
 
 /* -amg_coarsening auto: how CG fared over its first auto_its iterations
- * with aggregation (solver/cg_adapt.c). Measured (CPU, iterations 4 to 8,
+ * with aggregation (solver/krylov_adapt.c). Measured (CPU, iterations 4 to 8,
  * b = 1 and a random b, doc/performance.md): ||r||_M^-1 fell by 0.12-0.23
  * per iteration where aggregation converges about as BoomerAMG does
  * (lap27, fem27 to 128^3, lap7, het7 to 96^3, p1tet, mps) and by 0.39-2.0

@@ -38,7 +38,7 @@
  *
  * A preconditioner that asks (P->adapt_after: AMG's -amg_coarsening auto)
  * gets CG's residual reduction and condition estimate after that many
- * iterations (cg_adapt.c, scalars only); when it rebuilds itself, the
+ * iterations (krylov_adapt.c, scalars only); when it rebuilds itself, the
  * recurrence restarts from x with r = b - A x. */
 #include "solver.h"
 #include <math.h>
@@ -122,7 +122,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
   /* a variable preconditioner (AMG's K-cycle): the flexible beta below */
   int flexible = S->P && S->P->variable;
   int replacements = 0, restart, rebuilt;
-  ng_cg_lanczos lz = {.n = 0}; /* for the preconditioner's adapt hook (cg_adapt.c) */
+  ng_cg_lanczos lz = {.n = 0}; /* for the preconditioner's adapt hook (krylov_adapt.c) */
   if (ctx->size > 1 && (dinv || !S->P) && !S->classic_cg && !S->null_n) {
     NG_CHECK(ng_cg_single_solve(S, b, x, dinv));
     replacements = NG_KRYLOV_REPLACEMENTS; /* the check only: an error when b - A x misses the target */
@@ -199,7 +199,7 @@ static ng_status cg_solve(ng_solver S, const double *b, double *x)
      * r_new - r = -alpha q: no vector kept */
     double beta = flexible ? -alpha * zq / rho : rho_new / rho;
     /* -amg_coarsening auto: after a few iterations the AMG may rebuild
-     * itself from CG's report (cg_adapt.c); then restart from x */
+     * itself from CG's report (krylov_adapt.c); then restart from x */
     NG_CHECK(ng_cg_adapt_step(S, &lz, alpha, beta, rho_new, it, &rebuilt));
     if (rebuilt) { /* x's deferred update, r = b - A x afresh (no drift carried over), or from 0 */
       NG_CHECK(v->axpy(ctx, n, alpha, p, x));

@@ -174,17 +174,17 @@ double ng_krylov_lanczos_kappa(const double *alpha, const double *beta, int k);
  * A-norm whatever ||r|| says (het5:512 and rotaniso:512 took 1 and 2 more
  * iterations from 0). Collective. */
 ng_status ng_krylov_restart_point(ng_solver S, const double *b, double *x, double *r, int may_zero);
-/* P->ops->adapt with the report (cg_adapt.c): its time counted as setup
+/* P->ops->adapt with the report (krylov_adapt.c): its time counted as setup
  * (S->rebuild_seconds) and a monitor line when it rebuilt (not for a
  * dry run). */
 ng_status ng_krylov_adapt(ng_solver S, const ng_precond_report *rep, int it, int *rebuilt);
-/* For a method that reports ||r|| (GMRES, FGMRES, BiCGSTAB; cg_adapt.c):
+/* For a method that reports ||r|| (GMRES, FGMRES, BiCGSTAB; krylov_adapt.c):
  * records ||r|| of iteration it at half of P->adapt_after and returns 1 at
  * P->adapt_after with *rep filled (rate = (||r_it|| / ||r_h||)^(1 / (it -
  * h)), kappa NaN, not a dry run); 0 otherwise and when P does not ask. */
 int ng_krylov_adapt_due(ng_solver S, int it, double rnorm, double *r_half, ng_precond_report *rep);
 /* CG's coefficients since its recurrence (re)started, for the
- * preconditioner's adapt hook (solver/cg_adapt.c). */
+ * preconditioner's adapt hook (solver/krylov_adapt.c). */
 typedef struct ng_cg_lanczos {
   double alpha[NG_LANCZOS_MAX], beta[NG_LANCZOS_MAX];
   double rho_half; /* (r, M^-1 r) after half of P->adapt_after iterations */

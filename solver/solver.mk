@@ -3,7 +3,7 @@
 # holds GMRES and FGMRES; cg_single.c the one-reduction CG; null_space.c the
 # singular systems' bookkeeping) and the tests.
 libnagare_la_SOURCES += solver/solver.h solver/solver_options.c solver/solver.c solver/krylov_util.c solver/null_space.c solver/registry.c \
-  solver/cg.c solver/cg_adapt.c solver/lanczos.c solver/cg_single.c solver/bicgstab.c solver/gmres.c solver/pipecg.c
+  solver/cg.c solver/krylov_adapt.c solver/lanczos.c solver/cg_single.c solver/bicgstab.c solver/gmres.c solver/pipecg.c
 if NG_CHECK
 check_PROGRAMS += test/test_solver
 test_test_solver_SOURCES = test/test_solver.c test/solver_helpers.h

@@ -1,5 +1,5 @@
 /* test/test_amg_auto.c: -amg_coarsening auto, the default (amg/amg.c's
- * amg_adapt, solver/cg_adapt.c, solver/lanczos.c). The Lanczos estimate
+ * amg_adapt, solver/krylov_adapt.c, solver/lanczos.c). The Lanczos estimate
  * from CG's coefficients is the exact condition number when CG has run as
  * many iterations as the matrix has distinct eigenvalues, and grows with
  * the iterations before; on lap27 auto keeps aggregation and its solve is

@@ -1,4 +1,4 @@
-/* solver/cg_adapt.c: CG reports how it fared to a preconditioner that
+/* solver/krylov_adapt.c: CG reports how it fared to a preconditioner that
  * asked (P->adapt_after > 0: AMG with -amg_coarsening auto), once, after
  * that many iterations: the mean reduction per iteration of ||r|| in the
  * M^-1 norm, sqrt((r, M^-1 r)), which CG has anyway, over the second half
