@@ -1,15 +1,17 @@
-/* solver/krylov_adapt.c: CG reports how it fared to a preconditioner that
- * asked (P->adapt_after > 0: AMG with -amg_coarsening auto), once, after
- * that many iterations: the mean reduction per iteration of ||r|| in the
- * M^-1 norm, sqrt((r, M^-1 r)), which CG has anyway, over the second half
- * of them (the first half is a transient that depends on b: fem27:256's
- * generated b grows ||r|| 28x before it falls; the 2-norm, which CG does
- * not minimise, is noisier still), and the
- * Lanczos estimate of cond(M^-1 A) from its own alpha and beta
- * (solver/lanczos.c). Scalars only, no vector work, so a solve that the
+/* solver/krylov_adapt.c: a Krylov method reports how it fared to a
+ * preconditioner that asked (P->adapt_after > 0: AMG with
+ * -amg_coarsening auto), once, after that many iterations.
+ * ng_cg_adapt_step, CG's: the mean reduction per iteration of ||r|| in
+ * the M^-1 norm, sqrt((r, M^-1 r)), which CG has anyway, over the second
+ * half of them (the first half is a transient that depends on b:
+ * fem27:256's generated b grows ||r|| 28x before it falls; the 2-norm,
+ * which CG does not minimise, is noisier still), and the Lanczos estimate
+ * of cond(M^-1 A) from its own alpha and beta (solver/lanczos.c).
+ * ng_krylov_adapt_due / ng_krylov_adapt, the others' (GMRES, FGMRES,
+ * BiCGSTAB, pipelined CG): the mean reduction of their residual's 2-norm
+ * over the same window. Scalars only, no vector work, so a solve that the
  * preconditioner serves well pays nothing. When the preconditioner
- * rebuilds itself, the caller restarts its recurrence from the current
- * iterate. */
+ * rebuilds itself, the caller restarts its recurrence (ng_krylov_restart_point). */
 #include "solver.h"
 #include <math.h>
 #include <string.h>
