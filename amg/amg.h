@@ -285,6 +285,8 @@ typedef struct {
   char fine_format[32];          /* -amg_fine_format: the finest level's operator in the cycle (amg_fine.c) */
   char fine_used[32];            /* the format L[0].Aops holds ("" when the cycle uses the matrix) */
   void *fine_dcsr;               /* GPU: the view of the matrix's device CSR it was converted from (amg_fine_cuda.cu) */
+  ng_matrix fine_of;             /* the matrix L[0].Aops was made or refreshed from, and its values_seq then */
+  uint64_t fine_seq;
   int profile;                   /* sync and time each level's cycle and update work (benchmarks only) */
   double setup_seconds, update_seconds;
   /* setup phases (seconds): strength + aggregation, rho estimates, smoothed

@@ -26,10 +26,19 @@ static ng_status create(ng_context ctx, ng_amg *M, ng_matrix A, const char *spec
   return ng_spmv_create(ctx, spec, &A->local, ops, data);
 }
 
+/* the copy now holds A's current values (amg.c's operator_table lends it) */
+static ng_status current(ng_amg *M, ng_matrix A)
+{
+  M->fine_of = A;
+  M->fine_seq = A->values_seq;
+  return NG_SUCCESS;
+}
+
 ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
 {
   ng_amg_level *L = &M->L[0];
   const char *cand[2] = {M->fine_format, NULL};
+  M->fine_of = NULL; /* until made or refreshed below */
   if (refresh) {
     if (!L->s.Aops) return NG_SUCCESS; /* the matrix itself */
 #ifdef NG_HAVE_CUDA
@@ -37,7 +46,7 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
     if (ctx->on_gpu) {
       int done = 0;
       NG_CHECK(ng_amg_fine_refresh_dev(ctx, M, A, L->s.Aops, L->s.Adata, &done));
-      if (done) return NG_SUCCESS;
+      if (done) return current(M, A);
     }
 #endif
     /* else convert again from the matrix (on the GPU from its device CSR,
@@ -72,7 +81,7 @@ ng_status ng_amg_fine_table(ng_context ctx, ng_amg *M, ng_matrix A, int refresh)
     L->s.Aops = ops;
     L->s.Adata = data;
     if (cand[k] != M->fine_used) snprintf(M->fine_used, sizeof(M->fine_used), "%s", cand[k]);
-    return NG_SUCCESS;
+    return current(M, A);
   }
   M->fine_used[0] = 0;
   return NG_SUCCESS;

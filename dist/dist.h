@@ -41,6 +41,9 @@ struct ng_matrix_s {
    * block has its row offsets only, 1 its values are older than the
    * device's, 0 current; ng_matrix_host_current makes it current */
   int host_stale;
+  /* counts ng_matrix_update_values calls: a copy of A made elsewhere (AMG's
+   * finest-level table) is current while it saw the same count */
+  uint64_t values_seq;
 };
 
 static inline const ng_spmv_ops *ng_matrix_csr_ops(const struct ng_matrix_s *A) { return A->csr_ops ? A->csr_ops : A->spmv; }

@@ -624,6 +624,7 @@ ng_status ng_matrix_update_values(ng_matrix A, const double *val)
   NG_CHECK(A->spmv->update_values(A->spmv_data, &A->local));
   if (A->csr_ops) NG_CHECK(A->csr_ops->update_values(A->csr_data, &A->local));
   if (A->spmv_off) NG_CHECK(A->spmv_off->update_values(A->spmv_off_data, &A->offrank));
+  A->values_seq++;
   return NG_SUCCESS;
 }
 

@@ -42,6 +42,11 @@ typedef struct ng_precond_ops {
    * clears P->adapt_after once decided. Collective: the report is the
    * same on every rank (global scalars). */
   ng_status (*adapt)(ng_precond P, const ng_precond_report *rep, int *rebuilt);
+  /* Optional: an SpMV table that holds A with its current values in a
+   * faster storage than A's own (AMG's finest-level copy: dia_half on a
+   * one-rank GPU), for the solver's products; *ops = NULL when there is
+   * none. Asked at every product: a rebuild or an update may replace it. */
+  void (*operator_table)(ng_precond P, ng_matrix A, const ng_spmv_ops **ops, void **data);
 } ng_precond_ops;
 const ng_precond_ops *ng_precond_find(const char *name);
 /* Registered names, ", "-separated, into buf (for messages). */

@@ -60,6 +60,7 @@ struct ng_solver_s {
   int iterations, history_len;
   double residual;        /* final relative residual */
   double setup_seconds, solve_seconds;
+  int64_t lent_products;  /* products by the preconditioner's copy of A (ng_op_apply), since creation */
   double rebuild_seconds; /* of this solve: a preconditioner rebuilt by ops->adapt (counted as setup) */
   double adapt_rate;      /* the last report's rate given to ops->adapt (ng_krylov_adapt) */
   double bnorm;           /* ||b|| of the current solve (set before ops->solve) */
