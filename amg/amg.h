@@ -296,7 +296,7 @@ typedef struct {
   int32_t gpu_min_rows;          /* levels after the finest: on the GPU from this many rows */
   int host_threads;              /* OpenMP threads of the host setup / update (0: unchanged) */
   void *gpu;                     /* device state per level (amg_setup_cuda.cu) */
-  double *rho_work;              /* device buffer of the rho estimates, kept for updates (amg_setup_cuda.cu) */
+  double *rho_work;              /* device buffer of the rho estimates, kept for updates (amg_rho_cuda.cu) */
   int64_t rho_work_n;
   void *dist;                    /* several ranks: ng_amg_dlevel per level (amg_dist.h) */
   int64_t agglomerate_rows;      /* several ranks: fewest coarse rows per active rank */

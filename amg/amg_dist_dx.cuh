@@ -1,7 +1,7 @@
 /* amg/amg_dist_dx.cuh: one level's device state of the distributed GPU
  * setup, made by the aggregation (amg_dist_aggregate_cuda.cu) and used by
  * P (amg_dist_prolong_cuda.cu) and the Galerkin product's first operand
- * (amg_setup_cuda.cu's triple): this rank's rows X in global column order
+ * (amg_galerkin_cuda.cu's triple): this rank's rows X in global column order
  * over the extended columns (own j < n, halo column h as n + h), the
  * blocks' patterns (an update refills X's values from the matrix's new
  * ones), sqrt |a_jj| (own and halo), and P over the compact columns. */

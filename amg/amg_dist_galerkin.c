@@ -11,7 +11,7 @@
  * all-to-all); each owner adds its contributions in a fixed order (its own
  * first, then by source rank) into slots found once at setup, so an update
  * repeats the setup's sums exactly. On a GPU context the two local products
- * run on the device (amg_setup_cuda.cu's SpGEMM). */
+ * run on the device (amg_galerkin_cuda.cu's SpGEMM). */
 #include "amg_dist.h"
 
 struct ng_amg_dsparsify { /* amg_dist_sparsify.c */

@@ -1,5 +1,5 @@
 /* amg/amg_kernels_cuda.cuh: the AMG setup's aggregation and prolongator
- * kernels, shared by the one-rank GPU setup (amg_setup_cuda.cu) and the
+ * kernels, shared by the one-rank GPU setup (amg_*_cuda.cu) and the
  * distributed one (amg_dist_aggregate_cuda.cu). Row kernels over a CSR with
  * 64-bit row offsets: MIS(2) keys (state, hash, index; the host's
  * ng_amg_mis_key), the strength graph, the MIS rounds' maxima, the joining

@@ -57,7 +57,7 @@ ng_status ng_amg_tentative_carried(int32_t n, const int32_t *agg, int32_t nagg, 
 }
 
 /* Deterministic start vector in [0.5, 1.5) with every mode present
- * (amg_setup_cuda.cu has a device copy: keep them equal). */
+ * (amg_rho_cuda.cu has a device copy: keep them equal). */
 static double start_value(int32_t i)
 {
   uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull + 12345;

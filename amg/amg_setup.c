@@ -19,7 +19,7 @@ double ng_amg_level_theta(const ng_amg *M, int l) { return l > 0 && M->theta_coa
 
 /* Level l > 0 made from level l - 1's device product, which then holds its
  * operator (rho, diagonal, table from the device); with -amg_sparsify the
- * device sparsifies it as the host would (amg_setup_cuda.cu). */
+ * device sparsifies it as the host would (amg_galerkin_cuda.cu). */
 static int from_device(ng_amg *M, int l) { return l > 0 && M->L[l - 1].gpu; }
 
 
@@ -265,7 +265,7 @@ ng_status ng_amg_build(ng_precond P, ng_amg *M, ng_matrix A)
   if (M->sopts.ops->prepare) M->sopts.ops->prepare(ctx, &M->sopts, &M->L[0].s, A); /* level 0's smoother work beside the hierarchy */
   /* the cycle's own copy of the finest A first (amg_fine.c): on the GPU the
    * finest rho estimate runs its products on it (dia_half: a third of CSR's
-   * time, amg_setup_cuda.cu) */
+   * time, amg_rho_cuda.cu) */
   t = ng_wtime();
   NG_CHECK(ng_amg_fine_table(ctx, M, A, 0));
   double t_fine = ng_wtime() - t;
