@@ -20,7 +20,7 @@ check_PROGRAMS += test/test_amg test/test_amg_gpu
 test_test_amg_SOURCES = test/test_amg.c test/coloring_check.h
 test_test_amg_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_amg_LDADD = $(NG_TEST_LDADD) -lm
-test_test_amg_gpu_SOURCES = test/test_amg_gpu.c test/amg_cuda_host.h test/coloring_check.h
+test_test_amg_gpu_SOURCES = test/test_amg_gpu.c test/amg_cuda_host.h test/coloring_check.h test/true_residual.h
 test_test_amg_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 if NG_CUDA
 # a GPU-built level's P, R, A_c and the graph launches, read from the

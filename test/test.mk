@@ -44,7 +44,7 @@ EXTRA_DIST += test/data
 # GPU path against the host reference (skips without a device)
 if NG_CHECK
 check_PROGRAMS += test/test_gpu
-test_test_gpu_SOURCES = test/test_gpu.c
+test_test_gpu_SOURCES = test/test_gpu.c test/true_residual.h
 test_test_gpu_CFLAGS = $(NG_TEST_CFLAGS)
 test_test_gpu_LDADD = $(NG_TEST_LDADD) -lm
 TESTS += test/test_gpu
