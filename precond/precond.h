@@ -35,7 +35,8 @@ typedef struct ng_precond_ops {
   const double *(*diagonal)(ng_precond P);
   /* Optional: this rank's seconds in the preconditioner's own exchanges. */
   double (*comm_seconds)(ng_precond P);
-  /* Optional: how CG, GMRES or FGMRES fared over the first P->adapt_after iterations of a
+  /* Optional: how the Krylov method (CG, pipelined CG, GMRES, FGMRES,
+   * BiCGSTAB) fared over the first P->adapt_after iterations of a
    * solve (ng_precond_report); the preconditioner may rebuild itself into
    * a stronger one (AMG's -amg_coarsening auto) and sets *rebuilt, the
    * solver then restarts its recurrence from the current iterate. It

@@ -301,6 +301,14 @@ START_TEST(vcycle_is_symmetric)
 }
 END_TEST
 
+/* a generated problem with b = 1 */
+static void problem(const char *spec, ng_matrix *A, ng_vector *b)
+{
+  NG_ASSERT_OK(ng_matrix_generate(ctx, spec, A, NULL));
+  NG_ASSERT_OK(ng_vector_create(*A, b));
+  NG_ASSERT_OK(ng_vector_fill(*b, 1.0));
+}
+
 static int pcg_iterations(ng_matrix A, ng_vector b, const char *opts)
 {
   int its = ng_test_pcg_amg(ctx, A, b, opts);
@@ -315,9 +323,7 @@ START_TEST(classical_beats_aggregation_on_jumps)
 {
   ng_matrix A;
   ng_vector b;
-  NG_ASSERT_OK(ng_matrix_generate(ctx, "jump2q1:40", &A, NULL));
-  NG_ASSERT_OK(ng_vector_create(A, &b));
-  NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+  problem("jump2q1:40", &A, &b);
   int agg = pcg_iterations(A, b, "-amg_coarsening aggregation");
   int cls = pcg_iterations(A, b, "-amg_coarsening classical");
   int dir = pcg_iterations(A, b, "-amg_coarsening classical -amg_classical_interp direct");
@@ -339,9 +345,7 @@ START_TEST(pipecg_recovers_from_drift)
 {
   ng_matrix A;
   ng_vector b;
-  NG_ASSERT_OK(ng_matrix_generate(ctx, "jump2q1:300", &A, NULL));
-  NG_ASSERT_OK(ng_vector_create(A, &b));
-  NG_ASSERT_OK(ng_vector_fill(b, 1.0));
+  problem("jump2q1:300", &A, &b);
   int cg = pcg_iterations(A, b, "-amg_coarsening classical");
   int pipe = pcg_iterations(A, b, "-solver pipecg -amg_coarsening classical");
   ck_assert_msg(pipe <= 2 * cg, "jump2q1:300: pipecg %d iterations, cg %d", pipe, cg);

@@ -57,25 +57,32 @@ static ng_precond make_amg(ng_context c, ng_matrix A)
 
 static int pcg_iterations_opts(ng_context c, ng_matrix A, ng_vector b, const char *extra);
 static int pcg_iterations(ng_context c, ng_matrix A, ng_vector b) { return pcg_iterations_opts(c, A, b, "-amg_setup host"); }
+/* a solver of A on c with these options (its preconditioner set up) */
+static ng_solver make_solver(ng_context c, ng_matrix A, const char *opts)
+{
+  ng_options o;
+  ng_solver S;
+  NG_ASSERT_OK(ng_options_create(&o));
+  NG_ASSERT_OK(ng_options_set_from_string(o, opts));
+  NG_ASSERT_OK(ng_solver_create(c, o, &S));
+  ng_options_destroy(o);
+  NG_ASSERT_OK(ng_solver_set_operator(S, A));
+  return S;
+}
+
 static int pcg_iterations_opts(ng_context c, ng_matrix A, ng_vector b, const char *extra)
 {
   char opt[512];
-  ng_options o;
-  ng_solver S;
   ng_vector x;
   int its;
-  NG_ASSERT_OK(ng_options_create(&o));
   snprintf(opt, sizeof(opt), "-solver pcg -precond amg -tol 1e-8 -amg_coarsening aggregation %s", extra);
-  NG_ASSERT_OK(ng_options_set_from_string(o, opt));
-  NG_ASSERT_OK(ng_solver_create(c, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
+  ng_solver S = make_solver(c, A, opt);
   NG_ASSERT_OK(ng_vector_create(A, &x));
   NG_ASSERT_OK(ng_vector_fill(x, 0.0));
   NG_ASSERT_OK(ng_solver_solve(S, b, x));
   NG_ASSERT_OK(ng_solver_get_iterations(S, &its));
   ng_vector_destroy(x);
   ng_solver_destroy(S);
-  ng_options_destroy(o);
   return its;
 }
 
@@ -311,18 +318,13 @@ START_TEST(gpu_krylov_products_on_the_fine_copy)
   int32_t n = W.nrows;
   ng_matrix A;
   ng_vector vb, x;
-  ng_options o;
-  ng_solver S;
   ng_precond P;
   int its;
   NG_ASSERT_OK(ng_matrix_create_csr(gpu, n, n, W.rowptr, W.col, W.val, &A));
   NG_ASSERT_OK(ng_vector_create(A, &vb));
   NG_ASSERT_OK(ng_vector_create(A, &x));
   NG_ASSERT_OK(ng_vector_set_values(vb, b));
-  NG_ASSERT_OK(ng_options_create(&o));
-  NG_ASSERT_OK(ng_options_set_from_string(o, "-solver pcg -precond amg -tol 1e-10"));
-  NG_ASSERT_OK(ng_solver_create(gpu, o, &S));
-  NG_ASSERT_OK(ng_solver_set_operator(S, A));
+  ng_solver S = make_solver(gpu, A, "-solver pcg -precond amg -tol 1e-10");
   NG_ASSERT_OK(ng_solver_get_precond(S, &P));
   NG_ASSERT_OK(ng_vector_fill(x, 0.0));
   NG_ASSERT_OK(ng_solver_solve(S, vb, x));
@@ -351,7 +353,6 @@ START_TEST(gpu_krylov_products_on_the_fine_copy)
   rel = true_rel(&W, b, x);
   ck_assert_msg(rel < 1e-9, "true relative residual %.3e after the update", rel);
   ng_solver_destroy(S);
-  ng_options_destroy(o);
   ng_vector_destroy(vb);
   ng_vector_destroy(x);
   ng_matrix_destroy(A);
