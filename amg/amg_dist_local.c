@@ -338,7 +338,9 @@ static ng_status offrank_and_products(ng_context ctx, ng_amg *M, int l, ng_matri
   ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
   iface F;
   memset(&F, 0, sizeof(F));
+  double tt = ng_wtime();
   if (!st) st = iface_rows(M, l, A, &F);
+  ng_amg_dist_trace(ctx, "uncoupled: the interface's P rows", &tt);
 #ifdef NG_HAVE_CUDA
   void *job = NULL;
   if (!st && gpu) st = ng_amg_gpu_products_start(M, A, l, refresh, &job);
@@ -427,6 +429,7 @@ ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop)
   D->uncoupled = 1;
   D->group = 1;
   st = set_lump(M, l, A, gpu);
+  ng_amg_dist_trace(ctx, "uncoupled: the off-rank couplings lumped", &tt);
   M->t_aggregate += ng_wtime() - t;
   if (!st) st = transfer(ctx, M, A, l, gpu, 0);
   ng_amg_dist_trace(ctx, gpu ? "uncoupled: P and R" : "uncoupled: P, R, local R A P", &tt);

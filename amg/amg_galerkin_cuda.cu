@@ -487,6 +487,9 @@ extern "C" void ng_amg_gpu_triple_free(void *state)
 static ng_status triple_upload(gpu_triple *s, int k, const ng_csr *X, int values_only)
 {
   cudaStream_t st = s->g.ctx->cuda->stream;
+  if (values_only && (X->nrows != s->nrows[k] || X->nnz != s->nnz[k]))
+    return NG_ERROR(NG_ERR_INTERNAL, "AMG GPU Galerkin: an update's operand %d has %lld entries, its setup's %lld", k,
+                    (long long)X->nnz, (long long)s->nnz[k]);
   if (!values_only) {
     int32_t *rp = NULL;
     if (X->nnz > INT32_MAX) return NG_ERROR(NG_ERR_UNSUPPORTED, "AMG GPU Galerkin: %lld entries in one operand", (long long)X->nnz);

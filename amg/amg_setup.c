@@ -181,8 +181,17 @@ void ng_amg_trace(ng_context ctx, const char *what, int l, double *t)
   if (!ng_amg_trace_on()) return;
   ctx->vops->sync(ctx);
   double now = ng_wtime();
-  if (ctx->rank == 0)
-    fprintf(stderr, "[amg trace] %slevel %d %s %.2f ms\n", ctx->size > 1 ? "rank 0 " : "", l, what, 1e3 * (now - *t));
+  static int who = -1; /* NG_AMG_TRACE_RANK: the rank that prints (0 unless set) */
+  if (who < 0) {
+    const char *e = getenv("NG_AMG_TRACE_RANK");
+    who = e ? atoi(e) : 0;
+    if (who < 0) who = 0;
+  }
+  if (ctx->rank == who) {
+    char rank[32] = "";
+    if (ctx->size > 1) snprintf(rank, sizeof(rank), "rank %d ", who);
+    fprintf(stderr, "[amg trace] %slevel %d %s %.2f ms\n", rank, l, what, 1e3 * (now - *t));
+  }
   *t = now;
 }
 

@@ -285,12 +285,14 @@ extern "C" ng_status ng_amg_gpu_transfer_part(ng_amg *M, ng_matrix A, int l, int
   if (part & 1) NG_CHECK(ng_amg_gpu_prolong(g, M, L, refresh, M->filter ? ng_amg_level_theta(M, l) : 0.0));
   if (part & 2) NG_CHECK(ng_amg_gpu_galerkin(g, M, &M->L[l + 1], refresh));
   if (!refresh && (part & 1)) { /* the V-cycle's P and R: csr_cuda tables over these arrays */
+    double tt = ng_wtime();
     NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->n, g->nagg, g->nnzP, g->Prp, g->Pcol, g->Pval, &L->Pdata));
     L->Pops = ng_spmv_find("csr", 1);
     g->adoptedP = 1;
     NG_CHECK(ng_csr_cuda_adopt(g->ctx, g->nagg, g->n, g->nnzP, g->Rrp, g->Rcol, g->Rval, &L->Rdata));
     L->Rops = L->Pops;
     g->adoptedR = 1;
+    ng_amg_gpu_trace(g, "transfer: P and R tables", &tt);
   }
   M->t_gpu += ng_wtime() - t;
   return NG_SUCCESS;
