@@ -8,15 +8,20 @@
  * second buffer, so no entry is read after it changed), straight into the
  * values of the V-cycle's table: nothing of size n^2 crosses the bus after
  * the operator's own upload. Without pivoting only for a symmetric operator
- * (checked on the host copy the coarsest level has): its pivots are Schur
- * complements and must all be positive for an SPD matrix, so a pivot that
- * is not above NG_DENSE_PIVOT_RTOL times its original diagonal (an
- * indefinite operator, or a singular one such as a pure-Neumann problem's,
- * whose last pivot is round-off of either sign) sends the level to the
- * host, whose inverse handles it (the pseudo-inverse of a semidefinite
- * matrix, else pivoting) and reports (*done = 0). The lower triangle
- * is mirrored at the end, so the inverse is exactly symmetric, as the
- * host's, and the V-cycle stays symmetric for CG. */
+ * (checked on the host copy the coarsest level has). Its pivots are Schur
+ * complements: all positive for an SPD matrix, where no pivoting is needed.
+ * A pivot whose size is not above NG_DENSE_PIVOT_RTOL times its original
+ * diagonal's (a singular operator, such as a pure-Neumann problem's, whose
+ * last pivot is round-off of either sign) sends the level to the host,
+ * whose inverse handles it (the pseudo-inverse of a semidefinite matrix,
+ * else pivoting) and reports (*done = 0). A negative pivot of fair size
+ * (an indefinite operator: -amg_sparsify's diagonal lumping makes fem27:256's
+ * 290-row coarsest one, one eigenvalue -8e-5 against 2.7e-3, where the
+ * host's pivoting inverse took 23 ms of every setup and update) is kept,
+ * and the result is checked: max |A X - I| above NG_GJ_CHECK (growth
+ * without pivoting) sends the level to the host as well. The lower
+ * triangle is mirrored at the end, so the inverse is exactly symmetric, as
+ * the host's, and the V-cycle stays symmetric for CG. */
 #include "cuda_internal.h"
 #include "amg.h"
 #include <math.h>
@@ -27,24 +32,40 @@ extern "C" ng_status ng_csr_cuda_make(ng_context ctx, int32_t nrows, int32_t nco
 
 #define TPB 256
 
+#define NG_GJ_CHECK 1e-8 /* max |A X - I| an inverse with a negative pivot may have */
+
 /* pivot k: b = a after the step (row k scaled by 1 / a_kk, column k
  * -a_ik / a_kk, the rest a_ij - a_ik (a_kj / a_kk): the host's gauss_jordan
- * without the row swaps); a row per blockIdx.y */
+ * without the row swaps); a row per blockIdx.y. flag[0]: a pivot too small
+ * (or not finite), flag[1]: a negative one. */
 __global__ void k_gj_step(int32_t n, int32_t k, const double *__restrict__ a, double *__restrict__ b,
-                          const double *__restrict__ diag, int *bad)
+                          const double *__restrict__ diag, int *flag)
 {
   int32_t i = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   double p = a[(int64_t)k * n + k];
-  if (!(p > NG_DENSE_PIVOT_RTOL * diag[k]) || !isfinite(p)) {
-    if (i == 0 && j == 0) *bad = 1;
+  if (!(fabs(p) > NG_DENSE_PIVOT_RTOL * fabs(diag[k])) || !isfinite(p)) {
+    if (i == 0 && j == 0) flag[0] = 1;
     return;
   }
+  if (p < 0.0 && i == 0 && j == 0) flag[1] = 1;
   double r = 1.0 / p, v;
   if (i == k) v = j == k ? r : a[(int64_t)k * n + j] * r;
   else if (j == k) v = -a[(int64_t)i * n + k] * r;
   else v = a[(int64_t)i * n + j] - a[(int64_t)i * n + k] * (a[(int64_t)k * n + j] * r);
   b[(int64_t)i * n + j] = v;
+}
+
+/* After a negative pivot (flag[1]) only: entry (i, j) of A X - I (a the
+ * operator, x its inverse), flag[0] = 2 where it is above NG_GJ_CHECK;
+ * a row per blockIdx.y */
+__global__ void k_gj_check(int32_t n, const double *__restrict__ a, const double *__restrict__ x, int *flag)
+{
+  int32_t i = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n || !flag[1] || flag[0]) return;
+  double s = i == j ? -1.0 : 0.0;
+  for (int32_t k = 0; k < n; k++) s += a[(int64_t)i * n + k] * x[(int64_t)k * n + j];
+  if (!(fabs(s) <= NG_GJ_CHECK)) flag[0] = 2;
 }
 
 /* d = the diagonal of the n x n row-major a (the pivots' references) */
@@ -99,7 +120,7 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
 {
   int32_t n = A->nrows, *rp, *col;
   const double *h;
-  double *val = NULL, *work = NULL, *diag = NULL;
+  double *val = NULL, *work = NULL, *diag = NULL, *orig = NULL;
   int *dbad = NULL, bad = 0, made = 0;
   ng_status st = NG_SUCCESS;
   cudaStream_t s;
@@ -107,22 +128,29 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
   if (!ctx->on_gpu || ctx->size > 1 || n == 0 || n > 4096 || ng_spmv_find(M->format, 1) != ng_spmv_find("csr", 1))
     return NG_SUCCESS;
   s = ctx->cuda->stream;
+  double tt = ng_wtime();
   NG_CHECK(ng_amg_coarse_dense(M, A)); /* A densified into the host's M->coarse_inv */
   h = M->coarse_inv.val;
-  if (!ng_dense_symmetrize(n, M->coarse_inv.val)) goto out; /* the host's pivoting inverse */
+  if (!ng_dense_symmetrize(n, M->coarse_inv.val)) { /* the host's pivoting inverse */
+    ng_amg_trace(ctx, "coarsest inverse: not symmetric, to the host", M->nlevels - 1, &tt);
+    goto out;
+  }
+  ng_amg_trace(ctx, "coarsest inverse: densified, symmetric", M->nlevels - 1, &tt);
   if (!M->Cops) {
     NG_CHECK_GOTO(st, make_table(ctx, M, n), out);
     made = 1;
   }
   if (ng_csr_cuda_arrays(M->Cops, M->Cdata, &rp, &col, &val) != NG_SUCCESS) goto out; /* another table: the host's */
   NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, work, (size_t)n * n), out);
-  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, dbad, 1), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, orig, (size_t)n * n), out);
+  NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, dbad, 2), out);
   NG_CHECK_GOTO(st, NG_CUDA_TMP(ctx->cuda, diag, n), out);
   {
     dim3 grid((n + TPB - 1) / TPB, n);
     double *src = val, *dst = work;
-    cudaError_t e = cudaMemsetAsync(dbad, 0, sizeof(int), s);
+    cudaError_t e = cudaMemsetAsync(dbad, 0, 2 * sizeof(int), s);
     if (e == cudaSuccess) e = cudaMemcpyAsync(val, h, (size_t)n * n * sizeof(double), cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(orig, val, (size_t)n * n * sizeof(double), cudaMemcpyDeviceToDevice, s);
     if (e == cudaSuccess) {
       k_diag<<<(n + TPB - 1) / TPB, TPB, 0, s>>>(n, val, diag);
       e = cudaGetLastError();
@@ -138,6 +166,10 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
       k_mirror<<<grid, TPB, 0, s>>>(n, val);
       e = cudaGetLastError();
     }
+    if (e == cudaSuccess) { /* returns at once unless a pivot was negative */
+      k_gj_check<<<grid, TPB, 0, s>>>(n, orig, val, dbad);
+      e = cudaGetLastError();
+    }
     if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (e != cudaSuccess) {
@@ -145,7 +177,11 @@ extern "C" ng_status ng_amg_gpu_coarse_inverse(ng_context ctx, ng_amg *M, const 
       goto out;
     }
   }
-  *done = !bad; /* a pivot that is not positive: not SPD, the host inverts it (and reports a singular one) */
+  *done = !bad; /* a pivot too small, or growth: the host inverts it (and reports a singular one) */
+  ng_amg_trace(ctx, bad == 1   ? "coarsest inverse: Gauss-Jordan (GPU) met a pivot too small, to the host"
+                    : bad == 2 ? "coarsest inverse: Gauss-Jordan (GPU) failed its check, to the host"
+                               : "coarsest inverse: Gauss-Jordan (GPU)",
+               M->nlevels - 1, &tt);
 out:
   if (made && (!*done)) { /* the host path makes its own table */
     M->Cops->destroy(M->Cdata);
@@ -154,6 +190,7 @@ out:
   }
   ng_cuda_tmp_free(ctx->cuda, work); /* the context's pool (stream-ordered) */
   ng_cuda_tmp_free(ctx->cuda, dbad);
+  ng_cuda_tmp_free(ctx->cuda, orig);
   ng_cuda_tmp_free(ctx->cuda, diag);
   return st;
 }

@@ -236,7 +236,9 @@ static ng_status finish_level(ng_context ctx, ng_amg *M, ng_matrix Amat, const n
     NG_CHECK(ng_amg_gpu_coarse_inverse(ctx, M, A, &done)); /* into the table's device values */
 #endif
     if (!done) {
+      ng_amg_trace(ctx, "finish: the coarsest level before its inverse", l, &tt);
       NG_CHECK(ng_amg_coarse_inverse(M, A));
+      ng_amg_trace(ctx, "finish: the coarsest inverse (host)", l, &tt);
       if (!M->Cops) NG_CHECK(ng_amg_make_spmv(ctx, M, &M->coarse_inv, &M->Cops, &M->Cdata));
       else NG_CHECK(M->Cops->update_values(M->Cdata, &M->coarse_inv));
     }

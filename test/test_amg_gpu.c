@@ -785,6 +785,88 @@ START_TEST(gpu_coloring_stencil_guess)
   }
 }
 END_TEST
+
+/* The coarsest dense inverse on the device (amg/amg_coarse_cuda.cu) against
+ * the host's pivoting one: a symmetric indefinite operator (a 2D Laplacian
+ * shifted between its two smallest eigenvalues, one negative pivot in the
+ * natural order, as -amg_sparsify makes of fem27:256's coarsest level),
+ * scaled by a fresh random diagonal (the inertia kept), is inverted on the
+ * device and equals the host's inverse to 1e-10; a singular one (the 1D
+ * Neumann Laplacian) is left to the host (done = 0). */
+static ng_status device_inverse(const ng_csr *A, double *X, int *done)
+{
+  ng_amg *M = calloc(1, sizeof(*M));
+  int32_t *rp, *col, n = A->nrows;
+  double *val;
+  ck_assert_ptr_nonnull(M);
+  snprintf(M->format, sizeof(M->format), "csr");
+  M->nlevels = 1;
+  ng_status st = ng_amg_gpu_coarse_inverse(gpu, M, A, done);
+  if (!st && *done) st = ng_csr_cuda_arrays(M->Cops, M->Cdata, &rp, &col, &val);
+  if (!st && *done) st = gpu->vops->download_raw(gpu, X, val, (size_t)n * n * sizeof(double));
+  if (M->Cops) M->Cops->destroy(M->Cdata);
+  ng_csr_free(&M->coarse_inv);
+  free(M);
+  return st;
+}
+
+START_TEST(gpu_coarse_inverse_indefinite)
+{
+  const int32_t m = 8, n = m * m;
+  const double pi = 3.14159265358979323846;
+  double l1 = 4.0 - 4.0 * cos(pi / (m + 1)), l2 = 4.0 - 2.0 * cos(pi / (m + 1)) - 2.0 * cos(2.0 * pi / (m + 1));
+  double sigma = 0.5 * (l1 + l2), sc[64];
+  ng_test_random(sc, n);
+  ng_csr A;
+  NG_ASSERT_OK(ng_csr_alloc(&A, n, n, (int64_t)n * n));
+  double *dense = calloc((size_t)n * n, sizeof(double)), *X = calloc((size_t)n * n, sizeof(double));
+  ck_assert(dense && X);
+  for (int32_t i = 0; i < m; i++)
+    for (int32_t j = 0; j < m; j++) {
+      int32_t k = i * m + j;
+      dense[(size_t)k * n + k] = 4.0 - sigma;
+      if (i > 0) dense[(size_t)k * n + k - m] = -1.0;
+      if (i < m - 1) dense[(size_t)k * n + k + m] = -1.0;
+      if (j > 0) dense[(size_t)k * n + k - 1] = -1.0;
+      if (j < m - 1) dense[(size_t)k * n + k + 1] = -1.0;
+    }
+  for (int32_t i = 0; i < n; i++) /* S A S, S = diag(1 + 0.5 r): the same inertia */
+    for (int32_t j = 0; j < n; j++) dense[(size_t)i * n + j] *= (1.0 + 0.5 * sc[i]) * (1.0 + 0.5 * sc[j]);
+  for (int32_t i = 0; i <= n; i++) A.rowptr[i] = (int64_t)i * n;
+  for (int64_t k = 0; k < (int64_t)n * n; k++) {
+    A.col[k] = (int32_t)(k % n);
+    A.val[k] = dense[k];
+  }
+  int done = 0;
+  NG_ASSERT_OK(device_inverse(&A, X, &done));
+  ck_assert_msg(done, "an indefinite operator with pivots of fair size is inverted on the device");
+  NG_ASSERT_OK(ng_dense_inverse(n, dense)); /* the host's: pivoting Gauss-Jordan */
+  double d = 0.0, big = 0.0;
+  for (int64_t k = 0; k < (int64_t)n * n; k++) {
+    d = fmax(d, fabs(X[k] - dense[k]));
+    big = fmax(big, fabs(dense[k]));
+  }
+  d /= big;
+  printf("indefinite %d x %d: the device inverse is the host's to %.2e\n", (int)n, (int)n, d);
+  ck_assert_msg(d <= 1e-10, "device inverse differs from the host's by %g", d);
+  ng_csr_free(&A);
+  /* singular: the 1D Neumann Laplacian (its last pivot is round-off) */
+  const int32_t ns = 30;
+  NG_ASSERT_OK(ng_csr_alloc(&A, ns, ns, (int64_t)ns * ns));
+  for (int32_t i = 0; i <= ns; i++) A.rowptr[i] = (int64_t)i * ns;
+  for (int64_t k = 0; k < (int64_t)ns * ns; k++) {
+    int32_t i = (int32_t)(k / ns), j = (int32_t)(k % ns);
+    A.col[k] = j;
+    A.val[k] = i == j ? (i == 0 || i == ns - 1 ? 1.0 : 2.0) : (i - j == 1 || j - i == 1 ? -1.0 : 0.0);
+  }
+  done = 1;
+  NG_ASSERT_OK(device_inverse(&A, X, &done));
+  ck_assert_msg(!done, "a singular operator is left to the host's pseudo-inverse");
+  ng_csr_free(&A);
+  free(dense);
+  free(X);
+}
+END_TEST
 #endif
 
 int main(void)
@@ -804,6 +886,7 @@ int main(void)
   NG_TEST_ADD(tc, gpu_setup_matches_host);
   NG_TEST_ADD(tc, gpu_krylov_products_on_the_fine_copy);
   NG_TEST_ADD(tc, gpu_coloring_stencil_guess);
+  NG_TEST_ADD(tc, gpu_coarse_inverse_indefinite);
 #endif
   suite_add_tcase(s, tc);
   return ng_test_run(s);
