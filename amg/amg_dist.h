@@ -21,6 +21,7 @@
 
 /* Galerkin product data of one level, kept for the update (amg_dist_galerkin.c). */
 typedef struct ng_amg_dgalerkin ng_amg_dgalerkin;
+typedef struct ng_amg_ucache ng_amg_ucache; /* amg_dist_local.c: an uncoupled level's off-rank block, kept for updates */
 
 typedef struct {
   ng_matrix A;              /* operator (level 0: the user's matrix, not owned) */
@@ -58,6 +59,7 @@ typedef struct {
   int hybrid;               /* its hybrid lumping (the W- and K-cycles: ng_amg_hybrid, amg_sparsify.c) */
   int group;                /* agglomeration: rows held by ranks that are multiples of group */
   int uncoupled;            /* made by amg_dist_local.c: P, R block diagonal (M->L[l]'s one-rank tables) */
+  ng_amg_ucache *ucache;    /* its off-rank block's operands and products (the update's values go into them) */
   /* report (gathered at setup, so that rank 0 alone can print it) */
   int active;               /* ranks that hold rows of this level */
   int64_t n_global, nnz_global, halo_total, halo_max;
@@ -145,6 +147,7 @@ int ng_amg_dgalerkin_on_gpu(const ng_amg_dgalerkin *G);
 int ng_amg_uncoupled_wanted(ng_amg *M, int l);
 ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop);
 ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l);
+void ng_amg_ucache_free(ng_amg_ucache *U);
 void ng_amg_dist_trace_level(int l);
 
 /* ng_amg_trace with the level being built (amg_dist_setup.c), for the

@@ -429,6 +429,7 @@ void ng_amg_dist_free(ng_context ctx, ng_amg *M)
     ng_halo_reverse_destroy(d->rev);
     if (d->contrib) ctx->vops->free(ctx, d->contrib);
     ng_amg_dgalerkin_free(d->G);
+    ng_amg_ucache_free(d->ucache);
     ng_free(d->rl_perm);
     ng_free(d->ro_perm);
     ng_free(d->cstarts);
