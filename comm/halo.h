@@ -73,6 +73,20 @@ ng_status ng_halo_gather_create(ng_context ctx, ng_status st, const int64_t *sta
 /* One gather: x (this rank's rows, context memory) into rank 0's recv_buf. */
 ng_status ng_halo_gather_run(struct ng_halo_plan *g, const double *x, double *recv_buf);
 
+/* The entries of variable-length rows sent through h (comm/halo_rows_plan.c):
+ * send_rowptr (h->n_send + 1) the offsets of the rows h sends, in its send
+ * order, recv_rowptr (h->n_recv + 1) those of the rows h receives (from
+ * ng_halo_rows_lengths); the plan sends x[0, send_rowptr[n_send]) (the
+ * rows' entries packed in send order, context memory) and receives into
+ * recv_buf (context memory, recv_rowptr[n_recv] entries). Collective (h
+ * NULL where this rank has no neighbours); *out is NULL where it has none.
+ * st: the caller's status, agreed. ng_halo_plan_run: one exchange of such
+ * a plan (or of a gather plan). */
+ng_status ng_halo_rows_plan_create(ng_context ctx, ng_status st, const struct ng_halo_plan *h,
+                                   const int64_t *send_rowptr, const int64_t *recv_rowptr, double *recv_buf,
+                                   struct ng_halo_plan **out);
+ng_status ng_halo_plan_run(struct ng_halo_plan *e, const double *x, double *recv_buf);
+
 /* Setup-time exchanges on the host (comm/halo_host.c), outside the
  * transports and the timers: items of elem bytes. Items of up to
  * NG_HALO_HOST_ELEM bytes go through the plan's own buffers: point to point

@@ -9,7 +9,8 @@
  * receive buffer lies inside a larger context allocation (as the
  * restriction of a distributed AMG would build); the gather plan onto rank
  * 0 and its reverse move exactly the owners' values, an empty rank
- * included; SpMV and PCG give the same
+ * included; a plan over the entries of variable-length rows delivers each
+ * halo row whole; SpMV and PCG give the same
  * results through every transport; the per-neighbour report names each
  * neighbour once; a CPU context accepts only host (and auto); forced
  * cuda_mpi on an MPI that is not CUDA-aware fails on every rank with the
@@ -246,6 +247,68 @@ START_TEST(gather_onto_rank0)
 }
 END_TEST
 
+/* The plan over the entries of variable-length rows (comm/halo_rows_plan.c)
+ * through one transport: global row g has 1 + g % 4 entries, entry t worth
+ * xval(4 g + t, e); each rank packs the rows its halo plan sends, in send
+ * order, and every halo row must arrive whole and exact, two rounds with
+ * changing values (an update sends values again through the same plan). */
+static double rval(int64_t g, int t, int e) { return xval(4 * g + t, e); }
+
+static void rows_plan_via(ng_matrix A, const char *transport)
+{
+  const struct ng_halo_plan *h = A->halo;
+  int32_t ns = h ? h->n_send : 0, nh = A->n_halo;
+  int64_t *srp = malloc(((size_t)ns + 1) * sizeof(int64_t)), *rrp = malloc(((size_t)nh + 1) * sizeof(int64_t));
+  srp[0] = rrp[0] = 0;
+  for (int32_t k = 0; k < ns; k++) srp[k + 1] = srp[k] + 1 + (A->row_begin + h->send_idx_host[k]) % 4;
+  for (int32_t j = 0; j < nh; j++) rrp[j + 1] = rrp[j] + 1 + A->halo_gcol[j] % 4;
+  double *xh = malloc(((size_t)srp[ns] + 1) * sizeof(double)), *gh = malloc(((size_t)rrp[nh] + 1) * sizeof(double));
+  double *x, *recv;
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &x, (int32_t)srp[ns] + 1));
+  NG_ASSERT_OK(ctx->vops->alloc(ctx, &recv, (int32_t)rrp[nh] + 1));
+  NG_ASSERT_OK(ng_context_set_transport(ctx, transport));
+  struct ng_halo_plan *e = NULL;
+  NG_ASSERT_OK(ng_halo_rows_plan_create(ctx, NG_SUCCESS, h, srp, rrp, recv, &e));
+  ck_assert_msg(all_true((e != NULL) == (h != NULL)), "%s: a rows plan exactly where the halo plan has neighbours",
+                transport);
+  for (int r = 0; r < 2; r++) {
+    for (int32_t k = 0; k < ns; k++)
+      for (int64_t p = srp[k]; p < srp[k + 1]; p++) xh[p] = rval(A->row_begin + h->send_idx_host[k], (int)(p - srp[k]), r);
+    NG_ASSERT_OK(ctx->vops->upload(ctx, x, xh, (int32_t)srp[ns]));
+    if (e) NG_ASSERT_OK(ng_halo_plan_run(e, x, recv));
+    NG_ASSERT_OK(ctx->vops->download(ctx, gh, recv, (int32_t)rrp[nh]));
+    for (int32_t j = 0; j < nh; j++)
+      for (int64_t p = rrp[j]; p < rrp[j + 1]; p++)
+        ck_assert_msg(gh[p] == rval(A->halo_gcol[j], (int)(p - rrp[j]), r), "%s rows plan: rank %d halo row %d entry %d: %g",
+                      transport, rank, (int)j, (int)(p - rrp[j]), gh[p]);
+  }
+  ng_halo_plan_destroy(e);
+  ctx->vops->free(ctx, x);
+  ctx->vops->free(ctx, recv);
+  free(xh);
+  free(gh);
+  free(srp);
+  free(rrp);
+  NG_ASSERT_OK(ng_context_set_transport(ctx, "auto"));
+}
+
+START_TEST(rows_plan_moves_rows)
+{
+  for (int trial = 0; trial < 3; trial++) {
+    ng_test_gcsr G;
+    int64_t starts[65];
+    ng_matrix A;
+    ng_test_gcsr_random(&G, 280 + 37 * trial);
+    ng_mpi_test_starts(G.n, trial > 0, starts);
+    NG_ASSERT_OK(create_rows_via(&G, starts, "host", &A));
+    rows_plan_via(A, "host");
+    for (int t = 0; t < n_transports; t++) rows_plan_via(A, transports[t]);
+    ng_matrix_destroy(A);
+    ng_test_gcsr_free(&G);
+  }
+}
+END_TEST
+
 /* SpMV and PCG through each transport: the same numbers as host. */
 START_TEST(solve_identical_to_host)
 {
@@ -427,6 +490,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, halo_identical_to_host);
   tcase_add_test(tc, swapped_plan_any_buffer);
   tcase_add_test(tc, gather_onto_rank0);
+  tcase_add_test(tc, rows_plan_moves_rows);
   tcase_add_test(tc, solve_identical_to_host);
   tcase_add_test(tc, report_names_each_neighbour);
   tcase_add_test(tc, cuda_mpi_fails_cleanly);
