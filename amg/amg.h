@@ -370,6 +370,15 @@ ng_status ng_amg_gpu_level_host(ng_amg *M, int l);
  * *out (made here; local coarse columns). */
 ng_status ng_amg_gpu_lump(ng_amg *M, int l, const int32_t *rows, const double *vals, int32_t cnt);
 ng_status ng_amg_gpu_prows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_csr *out);
+/* amg_dist_offrank_cuda.cu: an uncoupled level's off-rank block of A_c
+ * (rows nc + 1 offsets, global columns ascending, values: the host's
+ * interface() in amg_dist_local.c) with everything level-sized on the
+ * device; *state NULL: the setup, which makes it; else the values into its
+ * patterns (an update). Collective; st: the caller's status, agreed. */
+typedef struct ng_amg_doff ng_amg_doff;
+ng_status ng_amg_gpu_offrank(ng_amg *M, int l, ng_matrix A, int64_t cbegin, int32_t nc, ng_status st,
+                             ng_amg_doff **state, int64_t **orp, int64_t **ogc, double **oval);
+void ng_amg_gpu_offrank_free(ng_amg_doff *S);
 void ng_amg_gpu_free(ng_amg *M);
 /* The distributed setup's local products T = C (A B) of host CSRs on the
  * device (T allocated at the first call, values only when *state exists:

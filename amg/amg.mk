@@ -12,7 +12,7 @@ libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_options.c amg/options_regist
 if NG_CUDA
 libnagare_la_SOURCES += amg/amg_setup_cuda.cu amg/amg_aggregate_cuda.cu amg/amg_prolong_cuda.cu amg/amg_galerkin_cuda.cu \
   amg/amg_rho_cuda.cu amg/amg_fine_cuda.cu amg/amg_graph_cuda.cu amg/amg_single_cuda.cu \
-  amg/amg_coarse_cuda.cu amg/amg_dist_aggregate_cuda.cu amg/amg_dist_prolong_cuda.cu
+  amg/amg_coarse_cuda.cu amg/amg_dist_aggregate_cuda.cu amg/amg_dist_prolong_cuda.cu amg/amg_dist_offrank_cuda.cu
 endif
 EXTRA_DIST += amg/amg_kernels_cuda.cuh amg/amg_setup_cuda.cuh amg/amg_dist_dx.cuh amg/amg_gpu_level.h amg/amg_graph.h
 if NG_CHECK

@@ -60,6 +60,7 @@ typedef struct {
   int group;                /* agglomeration: rows held by ranks that are multiples of group */
   int uncoupled;            /* made by amg_dist_local.c: P, R block diagonal (M->L[l]'s one-rank tables) */
   ng_amg_ucache *ucache;    /* its off-rank block's operands and products (the update's values go into them) */
+  struct ng_amg_doff *doff; /* on GPUs: the same on the device (amg_dist_offrank_cuda.cu) */
   /* report (gathered at setup, so that rank 0 alone can print it) */
   int active;               /* ranks that hold rows of this level */
   int64_t n_global, nnz_global, halo_total, halo_max;

@@ -20,11 +20,12 @@
  * multiplied here on the host (interface()); its operands and products are
  * kept, so that an update exchanges values alone and multiplies into the
  * kept patterns (interface_values(): lap27:256x256x64 on 2 CPU ranks,
- * 38 -> 14 ms). On GPUs the host does that
- * while the device forms the local product, driven from a thread of its
- * own (offrank_and_products(): lap27:256 on 2 H200s, setup 0.167 -> 0.132
- * s, update 0.111 -> 0.061 s). Sparsification, when on, applies to the
- * local block (the one-rank product's). */
+ * 38 -> 14 ms). On GPUs the block is made on the device
+ * (amg_dist_offrank_cuda.cu: P's halo rows move device to device, nothing
+ * level-sized reaches the host; as a host step it was 42 of the 95 ms of
+ * lap27:256's setup on 4 H200s) while a thread of its own drives the
+ * local product. Sparsification, when on, applies to the local block (the
+ * one-rank product's). */
 #include "amg_dist.h"
 #include <stdlib.h>
 
@@ -407,43 +408,49 @@ static ng_status transfer(ng_context ctx, ng_amg *M, ng_matrix A, int l, int gpu
   return NG_SUCCESS;
 }
 
-/* The off-rank block of A_c (interface(), host) and, on GPUs, the local
- * product R A P on the device at the same time: the products on a thread
- * of their own (they only read P and A, which the interface's rows were
- * downloaded from before), joined here. st: the steps so far. Collective. */
+/* The off-rank block of A_c and, on GPUs, the local product R A P on the
+ * device. On GPUs the block is made on the device too
+ * (ng_amg_gpu_offrank: P's halo rows device to device, both products
+ * there) while a thread of its own drives the local product on the same
+ * stream. On the host: interface(), or interface_values() at an update.
+ * st: the steps so far. Collective. */
 static ng_status offrank_and_products(ng_context ctx, ng_amg *M, int l, ng_matrix A, int gpu, int refresh,
                                       ng_status st, int64_t **orp, int64_t **ogc, double **oval)
 {
   ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
-  iface F;
-  memset(&F, 0, sizeof(F));
+  *orp = *ogc = NULL;
+  *oval = NULL;
   double tt = ng_wtime();
-  if (!st) st = iface_rows(M, l, A, &F);
-  ng_amg_dist_trace(ctx, "uncoupled: the interface's P rows", &tt);
 #ifdef NG_HAVE_CUDA
-  void *job = NULL;
-  if (!st && gpu) st = ng_amg_gpu_products_start(M, A, l, refresh, &job);
+  if (gpu) {
+    void *job = NULL;
+    if (!st) st = ng_amg_gpu_products_start(M, A, l, refresh, &job);
+    ng_status so = ng_amg_gpu_offrank(M, l, A, D->cstarts[ctx->rank], M->L[l].nagg, st, &D->doff, orp, ogc,
+                                      oval); /* agreed there */
+    ng_status sw = ng_amg_gpu_products_wait(job);
+    if (!st) st = sw;
+    if (!st) st = so;
+    st = ng_comm_agree(ctx, st);
+    if (st) {
+      ng_free(*orp);
+      ng_free(*ogc);
+      ng_free(*oval);
+      *orp = *ogc = NULL;
+      *oval = NULL;
+    }
+    return st;
+  }
 #else
   (void)gpu;
-  (void)refresh;
 #endif
-  ng_status si = refresh && D->ucache ? interface_values(ctx, A, &F, st, D->ucache, orp, ogc, oval)
-                                      : interface(ctx, A, D->cstarts[ctx->rank], M->L[l].nagg, &F, st, &D->ucache, orp,
-                                                  ogc, oval); /* agreed there */
+  iface F;
+  memset(&F, 0, sizeof(F));
+  if (!st) st = iface_rows(M, l, A, &F);
+  ng_amg_dist_trace(ctx, "uncoupled: the interface's P rows", &tt);
+  st = refresh && D->ucache ? interface_values(ctx, A, &F, st, D->ucache, orp, ogc, oval)
+                            : interface(ctx, A, D->cstarts[ctx->rank], M->L[l].nagg, &F, st, &D->ucache, orp, ogc,
+                                        oval); /* agreed there */
   iface_free(&F);
-#ifdef NG_HAVE_CUDA
-  ng_status sw = ng_amg_gpu_products_wait(job); /* joined whatever the interface did */
-  if (!st) st = sw;
-#endif
-  if (!st) st = si;
-  st = ng_comm_agree(ctx, st);
-  if (st) {
-    ng_free(*orp);
-    ng_free(*ogc);
-    ng_free(*oval);
-    *orp = *ogc = NULL;
-    *oval = NULL;
-  }
   return st;
 }
 

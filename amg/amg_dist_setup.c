@@ -439,6 +439,7 @@ void ng_amg_dist_free(ng_context ctx, ng_amg *M)
     ng_csr_free(&d->Aext);
 #ifdef NG_HAVE_CUDA
     ng_amg_dx_free(d->gx);
+    ng_amg_gpu_offrank_free(d->doff);
 #endif
     ng_free(d->pcol);
     ng_free(d->cagg);

@@ -333,6 +333,17 @@ static ng_status spgemm(amg_gpu *g, int32_t n, const OA *Arp, const int32_t *Aco
   return NG_SUCCESS;
 }
 
+/* C = A B for the distributed setup's boundary products (amg_dist_offrank_cuda.cu):
+ * spgemm() with A's offsets 32-bit */
+ng_status ng_amg_gpu_spgemm32(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t *Acol, const double *Aval,
+                              const int32_t *Brp, const int32_t *Bcol, const double *Bval, int32_t nrowsB, int64_t nnzB,
+                              int32_t **Crp, int32_t **Ccol, double **Cval, int64_t *nnz, int sorted, int *hc,
+                              const char *what)
+{
+  NG_CHECK(spgemm(g, n, Arp, Acol, Aval, Brp, Bcol, Bval, Crp, Ccol, Cval, nnz, sorted, hc, nrowsB, nnzB, what));
+  return NG_SUCCESS;
+}
+
 /* -amg_sparsify tau (setup): C, its pattern and the map from G (kernels
  * above); the values follow in sparsify_values. */
 static ng_status sparsify_setup(amg_gpu *g, double tau)

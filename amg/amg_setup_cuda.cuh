@@ -27,6 +27,15 @@ ng_status ng_amg_gpu_widen_offsets(amg_gpu *g, const int32_t *rp);
 /* the finest A's device CSR: the matrix's own arrays, else a copy */
 ng_status ng_amg_gpu_device_matrix(amg_gpu *g, ng_matrix A, int refresh);
 
+/* C = A B on the device (amg_galerkin_cuda.cu's row-wise SpGEMM; A's
+ * offsets 32-bit): *Crp NULL: the pattern (pooled arrays) and values,
+ * sorted rows when sorted, the hash table's size into *hc; else the values
+ * into that pattern (the caller reads g's flag) */
+ng_status ng_amg_gpu_spgemm32(amg_gpu *g, int32_t n, const int32_t *Arp, const int32_t *Acol, const double *Aval,
+                              const int32_t *Brp, const int32_t *Bcol, const double *Bval, int32_t nrowsB, int64_t nnzB,
+                              int32_t **Crp, int32_t **Ccol, double **Cval, int64_t *nnz, int sorted, int *hc,
+                              const char *what);
+
 /* the phases */
 ng_status ng_amg_gpu_aggregate_level(amg_gpu *g, ng_amg *M, ng_amg_level *L, double theta);
 ng_status ng_amg_gpu_prolong(amg_gpu *g, ng_amg *M, ng_amg_level *L, int refresh, double filter);
