@@ -369,7 +369,6 @@ ng_status ng_amg_gpu_level_host(ng_amg *M, int l);
  * rows[k]; set before the transfer); prows: rows[0..cnt) of level l's device P into the host CSR
  * *out (made here; local coarse columns). */
 ng_status ng_amg_gpu_lump(ng_amg *M, int l, const int32_t *rows, const double *vals, int32_t cnt);
-ng_status ng_amg_gpu_prows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_csr *out);
 /* amg_dist_offrank_cuda.cu: an uncoupled level's off-rank block of A_c
  * (rows nc + 1 offsets, global columns ascending, values: the host's
  * interface() in amg_dist_local.c) with everything level-sized on the

@@ -47,15 +47,10 @@ static ng_status csr_rows(const ng_csr *X, const int32_t *rows, int32_t cnt, ng_
   return NG_SUCCESS;
 }
 
-/* P's rows rows[0..cnt) of level l (host CSR, local coarse columns). */
+/* P's rows rows[0..cnt) of level l (host CSR, local coarse columns; a
+ * GPU level's block is made on the device, amg_dist_offrank_cuda.cu). */
 static ng_status p_rows(ng_amg *M, int l, const int32_t *rows, int32_t cnt, ng_csr *out)
 {
-#ifdef NG_HAVE_CUDA
-  if (M->L[l].gpu) {
-    NG_CHECK(ng_amg_gpu_prows(M, l, rows, cnt, out));
-    return NG_SUCCESS;
-  }
-#endif
   NG_CHECK(csr_rows(&M->L[l].P, rows, cnt, out));
   return NG_SUCCESS;
 }
@@ -87,8 +82,8 @@ static void iface_free(iface *F)
 /* The P rows of the plan's send list (idx[0..cnt)): copied from F->PI
  * when every sent row is one of F->I (the rows with off-rank couplings:
  * all of them when A's pattern is symmetric, since a neighbour reads
- * exactly the rows that read it), which saves the second download of P's
- * rows from the device; from P itself otherwise. */
+ * exactly the rows that read it), which saves gathering them twice; from
+ * P itself otherwise. */
 static ng_status send_rows(ng_amg *M, int l, const iface *F, const int32_t *idx, int32_t cnt, ng_csr *out)
 {
   int32_t *pos = NULL;
@@ -145,10 +140,9 @@ static ng_status halo_p(ng_context ctx, ng_matrix A, int64_t cbegin, iface *F, n
   return st;
 }
 
-/* The P rows the off-rank block reads on this rank: those of the rows I
- * with off-rank couplings and those of the plan's send list, downloaded
- * from the device on GPUs (P is made and read only, so the products may
- * run meanwhile). Local; the status goes into interface(). */
+/* The P rows the off-rank block reads on this rank (a host level): those
+ * of the rows I with off-rank couplings and those of the plan's send list.
+ * Local; the status goes into interface(). */
 static ng_status iface_rows(ng_amg *M, int l, ng_matrix A, iface *F)
 {
   memset(F, 0, sizeof(*F));
