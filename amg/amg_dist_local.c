@@ -178,6 +178,16 @@ void ng_amg_ucache_free(ng_amg_ucache *U)
   ng_free(U);
 }
 
+/* A failed call's outputs freed (NULL after) */
+static void out_free(int64_t **orp, int64_t **ogc, double **oval)
+{
+  ng_free(*orp);
+  ng_free(*ogc);
+  ng_free(*oval);
+  *orp = *ogc = NULL;
+  *oval = NULL;
+}
+
 /* orp, ogc, oval: copies of U's Z (the caller's to free) */
 static ng_status z_out(const ng_amg_ucache *U, int64_t **orp, int64_t **ogc, double **oval)
 {
@@ -275,11 +285,7 @@ out:
   if (st) {
     ng_amg_ucache_free(U);
     U = NULL;
-    ng_free(*ogc);
-    ng_free(*orp);
-    ng_free(*oval);
-    *ogc = *orp = NULL;
-    *oval = NULL;
+    out_free(orp, ogc, oval);
   }
   ng_amg_ucache_free(*Up); /* an earlier setup's */
   *Up = U;
@@ -317,13 +323,7 @@ static ng_status interface_values(ng_context ctx, ng_matrix A, iface *F, ng_stat
   ng_amg_dist_trace(ctx, "uncoupled: P(I,:)^T (A_off P_halo), values", &tt);
 out:
   st = ng_comm_agree(ctx, st);
-  if (st) {
-    ng_free(*ogc);
-    ng_free(*orp);
-    ng_free(*oval);
-    *ogc = *orp = NULL;
-    *oval = NULL;
-  }
+  if (st) out_free(orp, ogc, oval);
   return st;
 }
 
@@ -425,13 +425,7 @@ static ng_status offrank_and_products(ng_context ctx, ng_amg *M, int l, ng_matri
     if (!st) st = sw;
     if (!st) st = so;
     st = ng_comm_agree(ctx, st);
-    if (st) {
-      ng_free(*orp);
-      ng_free(*ogc);
-      ng_free(*oval);
-      *orp = *ogc = NULL;
-      *oval = NULL;
-    }
+    if (st) out_free(orp, ogc, oval);
     return st;
   }
 #else

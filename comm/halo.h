@@ -43,6 +43,11 @@ struct ng_halo_plan {
 /* Chooses the plan's transport and sets it up to receive into recv_buf
  * (context memory, n_recv entries). */
 ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf);
+/* A plan made by hand (h, its lists filled; st: the maker's status so far):
+ * agreed, its transport attached, *out = h, or NULL and h destroyed where
+ * this rank has no neighbours or any rank failed. Collective. */
+ng_status ng_halo_plan_attach_or_drop(ng_context ctx, ng_status st, struct ng_halo_plan *h, double *recv_buf,
+                                      struct ng_halo_plan **out);
 /* Any plan freed, transport included (NULL: nothing) (comm/halo_plan.c). */
 void ng_halo_plan_destroy(struct ng_halo_plan *h);
 
@@ -80,8 +85,8 @@ ng_status ng_halo_gather_run(struct ng_halo_plan *g, const double *x, double *re
  * rows' entries packed in send order, context memory) and receives into
  * recv_buf (context memory, recv_rowptr[n_recv] entries). Collective (h
  * NULL where this rank has no neighbours); *out is NULL where it has none.
- * st: the caller's status, agreed. ng_halo_plan_run: one exchange of such
- * a plan (or of a gather plan). */
+ * st: the caller's status, agreed. ng_halo_plan_run (comm/halo_plan.c):
+ * one exchange of any plan, x packed through its SEND table. */
 ng_status ng_halo_rows_plan_create(ng_context ctx, ng_status st, const struct ng_halo_plan *h,
                                    const int64_t *send_rowptr, const int64_t *recv_rowptr, double *recv_buf,
                                    struct ng_halo_plan **out);

@@ -59,24 +59,13 @@ ng_status ng_halo_gather_create(ng_context ctx, ng_status st, const int64_t *sta
     h->ctx = ctx;
     st = gather_fill(ctx, starts, h);
   }
-  st = ng_comm_agree(ctx, st);
-  if (!st) st = ng_halo_plan_attach_transport(h, recv_buf); /* agreed in there */
-  if (st || h->n_neighbors == 0) {
-    ng_halo_plan_destroy(h);
-    return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
-  }
-  *g = h;
+  NG_CHECK(ng_halo_plan_attach_or_drop(ctx, st, h, recv_buf, g));
   return NG_SUCCESS;
 }
 
 ng_status ng_halo_gather_run(struct ng_halo_plan *g, const double *x, double *recv_buf)
 {
-  double t = ng_wtime();
-  NG_CHECK(g->transport->pack(g, x));
-  NG_CHECK(g->transport->start(g));
-  NG_CHECK(g->transport->finish(g, recv_buf));
-  g->comm_seconds += ng_wtime() - t;
-  g->exchanges++;
+  NG_CHECK(ng_halo_plan_run(g, x, recv_buf));
   return NG_SUCCESS;
 }
 #else

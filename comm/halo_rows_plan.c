@@ -59,24 +59,7 @@ ng_status ng_halo_rows_plan_create(ng_context ctx, ng_status st, const struct ng
     e->ctx = ctx;
     st = rows_fill(ctx, h, send_rowptr, recv_rowptr, e);
   }
-  st = ng_comm_agree(ctx, st);
-  if (!st) st = ng_halo_plan_attach_transport(e, recv_buf); /* agreed in there */
-  if (st || e->n_neighbors == 0) {
-    ng_halo_plan_destroy(e);
-    return st ? ng_error_trace(st, __FILE__, __LINE__) : NG_SUCCESS;
-  }
-  *out = e;
-  return NG_SUCCESS;
-}
-
-ng_status ng_halo_plan_run(struct ng_halo_plan *e, const double *x, double *recv_buf)
-{
-  double t = ng_wtime();
-  NG_CHECK(e->transport->pack(e, x));
-  NG_CHECK(e->transport->start(e));
-  NG_CHECK(e->transport->finish(e, recv_buf));
-  e->comm_seconds += ng_wtime() - t;
-  e->exchanges++;
+  NG_CHECK(ng_halo_plan_attach_or_drop(ctx, st, e, recv_buf, out));
   return NG_SUCCESS;
 }
 #else
@@ -91,12 +74,5 @@ ng_status ng_halo_rows_plan_create(ng_context ctx, ng_status st, const struct ng
   (void)recv_buf;
   *out = NULL;
   return st;
-}
-ng_status ng_halo_plan_run(struct ng_halo_plan *e, const double *x, double *recv_buf)
-{
-  (void)e;
-  (void)x;
-  (void)recv_buf;
-  return NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI");
 }
 #endif
