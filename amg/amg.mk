@@ -6,7 +6,7 @@ libnagare_la_SOURCES += amg/amg.h amg/amg.c amg/amg_options.c amg/options_regist
   amg/amg_prolong.c amg/amg_galerkin.c amg/amg_sparsify.c amg/amg_sparsify_path.c \
   amg/amg_classical.c amg/amg_classical_strength.c amg/amg_pmis.c amg/amg_hmis.c amg/amg_interp_rows.c amg/amg_interp_ext.c amg/amg_interp_direct.c \
   amg/amg_setup.c amg/amg_cycle.c amg/amg_wcycle.c amg/amg_kcycle.c amg/dense_chol.c amg/dense_pinv.c \
-  amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c amg/amg_dist_local.c \
+  amg/amg_dist.h amg/amg_dist_aggregate.c amg/amg_dist_prolong.c amg/amg_dist_galerkin.c amg/amg_dist_sparsify.c amg/amg_dist_local.c amg/amg_dist_offrank.c \
   amg/amg_dist_coarse.c amg/amg_dist_classical.c amg/amg_dist_telescope.c amg/amg_dist_setup.c amg/amg_fine.c \
   amg/amg_single.h amg/amg_single.c
 if NG_CUDA

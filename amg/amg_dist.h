@@ -149,6 +149,13 @@ int ng_amg_uncoupled_wanted(ng_amg *M, int l);
 ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop);
 ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l);
 void ng_amg_ucache_free(ng_amg_ucache *U);
+/* amg_dist_offrank.c: an uncoupled level's off-rank block of A_c on the
+ * host (rows nc + 1 offsets, global columns ascending, values; *U: its
+ * operands and products, made at the setup, refilled at an update);
+ * collective, agreed; out_free: a failed call's outputs freed. */
+ng_status ng_amg_offrank_host(ng_context ctx, ng_amg *M, int l, ng_matrix A, int64_t cbegin, int refresh, ng_status st,
+                              ng_amg_ucache **U, int64_t **orp, int64_t **ogc, double **oval);
+void ng_amg_offrank_out_free(int64_t **orp, int64_t **ogc, double **oval);
 void ng_amg_dist_trace_level(int l);
 
 /* ng_amg_trace with the level being built (amg_dist_setup.c), for the
