@@ -1,6 +1,8 @@
 #!/bin/sh
 # test/mpi_fault_walk.sh NP RANK STRIDE [nagare-solve arguments]: the MPI
-# allocation-failure walk. Counts the host allocations RANK makes in a good
+# allocation-failure walk (NG_WALK_BIN: another program than nagare-solve
+# with its conventions, such as examples/cfd_pressure, whose time steps
+# walk the preconditioner's updates too). Counts the host allocations RANK makes in a good
 # run, and how many of them come before MPI_Init (NG_ALLOC_REPORT), then for
 # N = 1, the last before MPI_Init, the first after it, every STRIDE-th from
 # there and the last one, runs nagare-solve on NP ranks with NG_FAIL_ALLOC=N
@@ -39,7 +41,7 @@ if [ "$stride" -gt 1 ] && grep -q -- "-fsanitize=address" "$top/Makefile" 2>/dev
 fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ng_fault_walk.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-solve="$top/nagare-solve"
+solve="${NG_WALK_BIN:-$top/nagare-solve}" # NG_WALK_BIN: another program of the same conventions (examples/cfd_pressure)
 var=NG_FAIL_ALLOC; kind=host
 [ "${NG_WALK_DEVICE:-0}" = 1 ] && { var=NG_FAIL_ALLOC_DEVICE; kind=device; }
 
@@ -97,7 +99,7 @@ fi
 if [ $rc -ne 0 ] || [ -z "$total" ] || [ -z "$pre" ]; then
   echo "FAIL: the good run on $np ranks failed (exit $rc):"; cat "$d"/out.* "$d/mpirun.out"; exit 1
 fi
-echo "rank $frank of $np makes $total $kind allocations ($pre before MPI_Init) in: nagare-solve $*"
+echo "rank $frank of $np makes $total $kind allocations ($pre before MPI_Init) in: $(basename "$solve") $*"
 [ "$pre" -gt 0 ] && echo "N = 1 and $pre: before MPI_Init (nothing to agree through, mpirun ends the job)"
 echo "walking every ${stride}th from $((pre + 1))"
 
