@@ -181,70 +181,98 @@ static int usage(const char *prog, ng_options opts)
   return 0;
 }
 
+/* NG_EX_CALL that releases what exists before exiting (no leaks on errors:
+ * test/mpi_fault_np2.sh walks allocation failures through this program in
+ * the sanitizer tree). */
+#define TRY(call)                                                                \
+  do {                                                                           \
+    ng_status try_s_ = (call);                                                   \
+    if (try_s_ != NG_SUCCESS) {                                                  \
+      rc = ng_example_fail(#call, try_s_);                                       \
+      goto done;                                                                 \
+    }                                                                            \
+  } while (0)
+
 int main(int argc, char **argv)
 {
-  ng_context ctx;
-  ng_options opts;
-  ng_matrix A;
-  ng_vector b, x;
+  ng_context ctx = NULL;
+  ng_options opts = NULL;
+  ng_matrix A = NULL;
+  ng_vector b = NULL, x = NULL;
   ng_solver S = NULL;
   flow f;
   const char *device, *precond;
-  int steps, reuse, every;
+  int steps, reuse, every, rc = 0;
+  int64_t *rowptr = NULL, *gcol = NULL;
+  double *val = NULL, *rhs = NULL;
   totals tot;
   memset(&f, 0, sizeof(f));
   memset(&tot, 0, sizeof(tot));
-  NG_EX_CALL(ng_options_create(&opts));
-  NG_EX_CALL(ng_example_register_options(opts));
-  NG_EX_CALL(ng_options_register(opts, "n", "64", "cells per direction (n^3 unknowns)"));
-  NG_EX_CALL(ng_options_register(opts, "steps", "10", "time steps"));
-  NG_EX_CALL(ng_options_register(opts, "rho_ratio", "100", "density of the blob over the light fluid's"));
-  NG_EX_CALL(ng_options_register(opts, "reuse", "1", "1: update the preconditioner each step; 0: fresh setup each step"));
-  NG_EX_CALL(ng_options_register(opts, "table_every", "0", "print every k-th step (0: every step up to 50 steps, else ~25 rows)"));
-  NG_EX_CALL(ng_options_set_from_string(opts, "-solver pcg -precond amg -tol 1e-8"));
-  NG_EX_CALL(ng_options_set_from_args(opts, &argc, argv, 1));
-  if (ng_options_help_requested(opts)) return usage(argv[0], opts);
+  TRY(ng_options_create(&opts));
+  TRY(ng_example_register_options(opts));
+  TRY(ng_options_register(opts, "n", "64", "cells per direction (n^3 unknowns)"));
+  TRY(ng_options_register(opts, "steps", "10", "time steps"));
+  TRY(ng_options_register(opts, "rho_ratio", "100", "density of the blob over the light fluid's"));
+  TRY(ng_options_register(opts, "reuse", "1", "1: update the preconditioner each step; 0: fresh setup each step"));
+  TRY(ng_options_register(opts, "table_every", "0", "print every k-th step (0: every step up to 50 steps, else ~25 rows)"));
+  TRY(ng_options_set_from_string(opts, "-solver pcg -precond amg -tol 1e-8"));
+  TRY(ng_options_set_from_args(opts, &argc, argv, 1));
+  if (ng_options_help_requested(opts)) {
+    usage(argv[0], opts);
+    opts = NULL; /* usage destroyed them */
+    goto done;
+  }
   if (argc > 1) {
     fprintf(stderr, "error: unexpected argument '%s' (-help lists the options)\n", argv[1]);
-    return 1;
+    rc = 1;
+    goto done;
   }
-  NG_EX_CALL(ng_options_get_int(opts, "n", &f.n));
-  NG_EX_CALL(ng_options_get_int(opts, "steps", &steps));
-  NG_EX_CALL(ng_options_get_real(opts, "rho_ratio", &f.rho_ratio));
-  NG_EX_CALL(ng_options_get_bool(opts, "reuse", &reuse));
-  NG_EX_CALL(ng_options_get_int(opts, "table_every", &every));
-  NG_EX_CALL(ng_options_get_string(opts, "device", &device));
-  NG_EX_CALL(ng_options_get_string(opts, "precond", &precond));
+  TRY(ng_options_get_int(opts, "n", &f.n));
+  TRY(ng_options_get_int(opts, "steps", &steps));
+  TRY(ng_options_get_real(opts, "rho_ratio", &f.rho_ratio));
+  TRY(ng_options_get_bool(opts, "reuse", &reuse));
+  TRY(ng_options_get_int(opts, "table_every", &every));
+  TRY(ng_options_get_string(opts, "device", &device));
+  TRY(ng_options_get_string(opts, "precond", &precond));
   if (f.n < 2 || f.n > 2000 || steps < 1 || f.rho_ratio <= 0) {
     fprintf(stderr, "error: need -n in 2..2000, -steps >= 1, -rho_ratio > 0\n");
-    return 1;
+    rc = 1;
+    goto done;
   }
   if (every <= 0) every = steps <= 50 ? 1 : (steps + 24) / 25;
   f.radius = 0.15;
 
   /* context (spans MPI_COMM_WORLD under mpirun) and this rank's slab */
-  NG_EX_CALL(ng_context_create(device, &ctx));
-  NG_EX_CALL(ng_example_apply_binding(ctx, opts));
-  NG_EX_CALL(ng_context_rank(ctx, &f.rank, &f.size));
+  TRY(ng_context_create(device, &ctx));
+  TRY(ng_example_apply_binding(ctx, opts));
+  TRY(ng_context_rank(ctx, &f.rank, &f.size));
   f.k0 = (int)((int64_t)f.n * f.rank / f.size);
   f.k1 = (int)((int64_t)f.n * (f.rank + 1) / f.size);
   f.row_begin = (int64_t)f.k0 * f.n * f.n;
   f.row_end = (int64_t)f.k1 * f.n * f.n;
-  int64_t nrows = f.row_end - f.row_begin, *rowptr = NULL, *gcol = NULL;
-  if (build_pattern(&f, &rowptr, &gcol)) { fprintf(stderr, "error: out of host memory\n"); return 1; }
-  double *val = malloc((size_t)(rowptr[nrows] + 1) * sizeof(double));
-  double *rhs = malloc((size_t)(nrows + 1) * sizeof(double));
-  if (!val || !rhs) { fprintf(stderr, "error: out of host memory\n"); return 1; }
+  int64_t nrows = f.row_end - f.row_begin;
+  if (build_pattern(&f, &rowptr, &gcol)) {
+    fprintf(stderr, "error: out of host memory\n");
+    rc = 1;
+    goto done;
+  }
+  val = malloc((size_t)(rowptr[nrows] + 1) * sizeof(double));
+  rhs = malloc((size_t)(nrows + 1) * sizeof(double));
+  if (!val || !rhs) {
+    fprintf(stderr, "error: out of host memory\n");
+    rc = 1;
+    goto done;
+  }
 
   /* step 0's matrix: created once; later steps only change its values */
   double t_asm0 = wtime();
   flow_move(&f, 0, steps);
   assemble(&f, rowptr, val, rhs);
   t_asm0 = wtime() - t_asm0;
-  NG_EX_CALL(ng_matrix_create_distributed(ctx, (int64_t)f.n * f.n * f.n, f.row_begin, f.row_end, rowptr, gcol, val, &A));
-  NG_EX_CALL(ng_vector_create(A, &b));
-  NG_EX_CALL(ng_vector_create(A, &x));
-  NG_EX_CALL(ng_vector_fill(x, 0.0));
+  TRY(ng_matrix_create_distributed(ctx, (int64_t)f.n * f.n * f.n, f.row_begin, f.row_end, rowptr, gcol, val, &A));
+  TRY(ng_vector_create(A, &b));
+  TRY(ng_vector_create(A, &x));
+  TRY(ng_vector_fill(x, 0.0));
   if (f.rank == 0) {
     printf("cfd_pressure: %d^3 cells (%lld unknowns), %d steps, density ratio %g, top face p = 0\n", f.n,
            (long long)f.n * f.n * f.n, steps, f.rho_ratio);
@@ -269,25 +297,28 @@ int main(int argc, char **argv)
     if (!S || !reuse) {
       /* first step (or -reuse 0): a fresh setup of the whole hierarchy */
       ng_solver_destroy(S);
-      NG_EX_CALL(ng_solver_create(ctx, opts, &S));
-      if (s > 0) NG_EX_CALL(ng_matrix_update_values(A, val));
-      NG_EX_CALL(ng_solver_set_operator(S, A));
+      S = NULL;
+      TRY(ng_solver_create(ctx, opts, &S));
+      if (s > 0) TRY(ng_matrix_update_values(A, val));
+      TRY(ng_solver_set_operator(S, A));
     } else {
       /* the time-step path: new values, same pattern; setting the same
        * matrix again runs ng_precond_update (AMG keeps its aggregates) */
-      NG_EX_CALL(ng_matrix_update_values(A, val));
+      TRY(ng_matrix_update_values(A, val));
       t_values = wtime() - t1;
-      NG_EX_CALL(ng_solver_set_operator(S, A));
+      TRY(ng_solver_set_operator(S, A));
     }
     double t2 = wtime();
-    NG_EX_CALL(ng_vector_set_values(b, rhs));
+    TRY(ng_vector_set_values(b, rhs));
     ng_status st = ng_solver_solve(S, b, x); /* x: the previous step's pressure */
     double t3 = wtime();
-    if (st != NG_SUCCESS && st != NG_ERR_NOT_CONVERGED && st != NG_ERR_BREAKDOWN && st != NG_ERR_DIVERGED)
-      return ng_example_fail("ng_solver_solve", st);
-    NG_EX_CALL(ng_solver_get_iterations(S, &its));
-    NG_EX_CALL(ng_solver_get_residual(S, &rel));
-    NG_EX_CALL(ng_example_true_residual(A, b, x, &truerel));
+    if (st != NG_SUCCESS && st != NG_ERR_NOT_CONVERGED && st != NG_ERR_BREAKDOWN && st != NG_ERR_DIVERGED) {
+      rc = ng_example_fail("ng_solver_solve", st);
+      goto done;
+    }
+    TRY(ng_solver_get_iterations(S, &its));
+    TRY(ng_solver_get_residual(S, &rel));
+    TRY(ng_example_true_residual(A, b, x, &truerel));
     totals_add(&tot, s, t1 - t0, t2 - t1, t_values, t3 - t2, its, truerel, st);
     if (f.rank == 0 && (st != NG_SUCCESS || s % every == 0 || s == steps - 1)) {
       double elapsed = wtime() - t_start, eta = elapsed / (s + 1) * (steps - s - 1);
@@ -303,11 +334,13 @@ int main(int argc, char **argv)
     ng_solver_destroy(S);
     S = NULL;
     double t = wtime();
-    NG_EX_CALL(ng_solver_create(ctx, opts, &S));
-    NG_EX_CALL(ng_solver_set_operator(S, A));
+    TRY(ng_solver_create(ctx, opts, &S));
+    TRY(ng_solver_set_operator(S, A));
     tot.fresh = wtime() - t;
   }
   if (f.rank == 0) totals_print(&tot, t_end - t_start, reuse);
+  rc = tot.failed ? 2 : 0;
+done:
   free(val);
   free(rhs);
   free(rowptr);
@@ -318,5 +351,5 @@ int main(int argc, char **argv)
   ng_matrix_destroy(A);
   ng_options_destroy(opts);
   ng_context_destroy(ctx);
-  return tot.failed ? 2 : 0;
+  return rc;
 }
