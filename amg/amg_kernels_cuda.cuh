@@ -78,20 +78,30 @@ __device__ static unsigned group_ballot(unsigned m, bool p)
   return (__ballot_sync(m, p) >> ((threadIdx.x & 31) & ~(GL - 1))) & ((1u << GL) - 1);
 }
 
+/* row i's diagonal entries added in row order, the group's GL lanes
+ * reading the row side by side (every lane gets the sum) */
+template <typename OA>
+__device__ static double group_diagonal(int32_t i, const OA *rp, const int32_t *col, const double *val)
+{
+  unsigned m = group_mask();
+  int gl = group_lane();
+  double d = 0.0;
+  for (OA k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
+    OA k = k0 + gl;
+    bool isd = k < e && col[k] == i;
+    double v = isd ? val[k] : 0.0;
+    for (unsigned b = group_ballot(m, isd); b; b &= b - 1) d += __shfl_sync(m, v, __ffs(b) - 1, GL);
+  }
+  return d;
+}
+
 /* s[i] = sqrt(|a_ii|), the diagonal entries added in row order (the host's
  * summation order); flag = 1 on a zero diagonal */
 static __global__ void k_sqrt_diag_g(int32_t n, const int64_t *rp, const int32_t *col, const double *val, double *s, int *flag)
 {
   GROUP_LOOP(n) {
-    unsigned m = group_mask();
     int gl = group_lane();
-    double d = 0.0;
-    for (int64_t k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
-      int64_t k = k0 + gl;
-      bool isd = k < e && col[k] == i;
-      double v = isd ? val[k] : 0.0;
-      for (unsigned b = group_ballot(m, isd); b; b &= b - 1) d += __shfl_sync(m, v, __ffs(b) - 1, GL);
-    }
+    double d = group_diagonal(i, rp, col, val);
     if (gl == 0) {
       if (d == 0.0) atomicExch(flag, 1);
       s[i] = sqrt(fabs(d));
@@ -445,10 +455,9 @@ static __global__ void __launch_bounds__(TPB) k_prow(int mode, int32_t n, const 
     const unsigned mine = (same & __ballot_sync(m, incl) & m) >> shift;
     sterm[threadIdx.x] = term;
     __syncwarp(m);
-    double acc = 0.0;
-    if (first)
-      for (unsigned b = mine; b; b &= b - 1) acc = __dadd_rn(acc, sterm[base + __ffs(b) - 1]);
     if (first) {
+      double acc = 0.0;
+      for (unsigned b = mine; b; b &= b - 1) acc = __dadd_rn(acc, sterm[base + __ffs(b) - 1]);
       if (agg[i] == a) acc = __dadd_rn(acc, ptent[i]);
       Pval[lo + rank] = acc;
     }

@@ -22,15 +22,8 @@ template <typename OA> /* 32-bit row offsets, or the 64-bit layout past 2^31 - 1
 __global__ void k_rho_init_g(int32_t n, const OA *rp, const int32_t *col, const double *val, double *s, int *bad)
 {
   GROUP_LOOP(n) {
-    unsigned m = group_mask();
     int gl = group_lane();
-    double d = 0.0;
-    for (OA k0 = rp[i], e = rp[i + 1]; k0 < e; k0 += GL) {
-      OA k = k0 + gl;
-      bool isd = k < e && col[k] == i;
-      double v = isd ? val[k] : 0.0;
-      for (unsigned b = group_ballot(m, isd); b; b &= b - 1) d += __shfl_sync(m, v, __ffs(b) - 1, GL);
-    }
+    double d = group_diagonal(i, rp, col, val);
     if (gl == 0) {
       if (d == 0.0) atomicMin(bad, i);
       s[i] = 1.0 / sqrt(fabs(d));
