@@ -355,6 +355,8 @@ ng_status ng_amg_gpu_coarse_table(ng_amg *M, int l, const ng_spmv_ops **ops, voi
  * *done = 0 when not possible (the caller uploads the host copy). */
 ng_status ng_amg_gpu_coarse_values(ng_amg *M, int l, const ng_spmv_ops *ops, void *data, int *done);
 ng_status ng_amg_gpu_coarse_values_host(ng_amg *M, int l, double *val, int64_t nnz, int *done);
+/* Level l's row offsets (nrows + 1, widened) from level l - 1's device product. */
+ng_status ng_amg_gpu_coarse_rowptr(ng_amg *M, int l, int64_t *rowptr);
 /* dinv = omega / a_ii of a GPU-built level, on the device */
 ng_status ng_amg_gpu_dinv(ng_amg *M, int l, double omega, double *dinv);
 /* amg_coarse_cuda.cu: the coarsest operator A's dense inverse computed on

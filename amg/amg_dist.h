@@ -128,6 +128,8 @@ void ng_amg_dsparsify_free(ng_amg_dsparsify *S);
  * agreed); refresh: its values again and the one-rank update; describe:
  * the lines of -amg_view (rank 0 holds the nested hierarchy). */
 int ng_amg_telescope_wanted(ng_amg *M, int l);
+/* The same rule from a level's sizes, before its matrix exists. */
+int ng_amg_telescope_fits(const ng_amg *M, ng_context ctx, int l, int64_t n_global, int64_t nnz_global);
 ng_status ng_amg_telescope_build(ng_precond Pc, ng_amg *M, int l);
 ng_status ng_amg_telescope_refresh(ng_precond Pc, ng_amg *M, int l);
 ng_status ng_amg_telescope_describe(const ng_amg *M, char *buf, size_t len, size_t *k);

@@ -169,6 +169,39 @@ static ng_status local_product(ng_amg *M, int l, int gpu, ng_csr *out)
   return NG_SUCCESS;
 }
 
+#ifdef NG_HAVE_CUDA
+/* Whether level l + 1's local block stays on the device alone: the level
+ * is gathered onto rank 0 next (amg_dist_telescope.c, the default on
+ * GPUs), whose gather and update read the device table, and every rank
+ * has that table (done). The host keeps the row offsets (device_block); a
+ * host reader would get the rest through ng_matrix_host_current. On 2
+ * H200s lap27:256's level 1 is 4.2M entries a rank that no one read on
+ * the host. Collective: the same verdict on every rank, st agreed. */
+static ng_status next_on_device(ng_context ctx, ng_amg *M, int l, ng_status st, int done, int64_t off_nnz, int *dev)
+{
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  double t[2] = {st ? 0.0 : (double)(M->L[l + 1].A.nnz + off_nnz), done ? 0.0 : 1.0};
+  *dev = 0;
+  NG_CHECK(ng_comm_agree_sum(ctx, st, t, 2));
+  *dev = t[1] == 0.0 && ng_amg_telescope_fits(M, ctx, l + 1, D->cstarts[ctx->size], (int64_t)t[0]);
+  return NG_SUCCESS;
+}
+
+/* The local product's row offsets alone, for a block that stays on the
+ * device (the level's host copy is not made; an update leaves it so). */
+static ng_status device_block(ng_amg *M, int l, ng_csr *out)
+{
+  ng_amg_level *C = &M->L[l + 1];
+  memset(out, 0, sizeof(*out));
+  out->nrows = out->ncols = C->A.nrows;
+  out->nnz = C->A.nnz;
+  NG_CHECK(NG_MALLOC(out->rowptr, (size_t)out->nrows + 1));
+  NG_CHECK(ng_amg_gpu_coarse_rowptr(M, l + 1, out->rowptr));
+  C->host_taken = 1;
+  return NG_SUCCESS;
+}
+#endif
+
 ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop)
 {
   ng_context ctx = Pc->ctx;
@@ -208,22 +241,28 @@ ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop)
   const ng_spmv_ops *lops = NULL;
   void *ldata = NULL;
   NG_CHECK(offrank_and_products(ctx, M, l, A, gpu, 0, NG_SUCCESS, &orp, &ogc, &oval)); /* agreed there */
-  ng_amg_dist_trace(ctx, gpu ? "uncoupled: off-rank block of A_c (host) beside the local R A P (GPU)"
+  ng_amg_dist_trace(ctx, gpu ? "uncoupled: off-rank block of A_c beside the local R A P (GPU)"
                              : "uncoupled: off-rank block of A_c", &tt);
-  st = local_product(M, l, gpu, &loc);
+  int dev = 0;
 #ifdef NG_HAVE_CUDA
   int done = 0;
-  if (!st && gpu) st = ng_amg_gpu_coarse_table(M, l + 1, &lops, &ldata, &done); /* a copy on the device */
+  if (gpu) st = ng_amg_gpu_coarse_table(M, l + 1, &lops, &ldata, &done); /* a copy on the device */
+  if (gpu) st = next_on_device(ctx, M, l, st, done, orp[M->L[l].nagg], &dev); /* agreed there */
+  if (!st && dev) st = device_block(M, l, &loc);
 #endif
+  if (!st && !dev) st = local_product(M, l, gpu, &loc);
+  ng_amg_dist_trace(ctx, dev ? "uncoupled: the local block's row offsets" : "uncoupled: the local block's host copy",
+                    &tt);
   st = ng_matrix_create_blocks(ctx, st, D->cstarts[ctx->size], D->cstarts[ctx->rank], &loc, orp, ogc, oval, lops,
                                ldata, &D[1].A); /* agreed there */
+  if (!st && dev) D[1].A->host_stale = 2; /* col and val: NULL until ng_matrix_host_current */
   ng_csr_free(&loc);
   ng_free(orp);
   ng_free(ogc);
   ng_free(oval);
   NG_CHECK(st);
   D[1].group = 1;
-  ng_amg_dist_trace(ctx, "uncoupled: the coarse matrix", &tt);
+  ng_amg_dist_trace(ctx, "uncoupled: the coarse matrix (its halo plan, tables)", &tt);
   M->t_galerkin += ng_wtime() - t;
   return NG_SUCCESS;
 }
@@ -245,7 +284,7 @@ ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l)
   M->t_prolong += ng_wtime() - t;
   t = ng_wtime();
   NG_CHECK(offrank_and_products(ctx, M, l, A, gpu, 1, NG_SUCCESS, &orp, &ogc, &oval)); /* agreed there */
-  ng_amg_dist_trace(ctx, gpu ? "update, uncoupled: off-rank block of A_c (host) beside the local R A P (GPU)"
+  ng_amg_dist_trace(ctx, gpu ? "update, uncoupled: off-rank block of A_c beside the local R A P (GPU)"
                              : "update, uncoupled: off-rank block of A_c", &tt);
   /* the same pattern as at the setup: its values into the off-rank block */
   const ng_csr *O = &C->offrank;
@@ -263,7 +302,8 @@ ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l)
   if (!st) {
     int done = 0;
 #ifdef NG_HAVE_CUDA
-    if (gpu) st = ng_amg_gpu_coarse_values_host(M, l + 1, C->local.val, C->local.nnz, &done);
+    if (gpu && C->host_stale == 2) done = 1; /* a device-only block: the table below is the copy */
+    else if (gpu) st = ng_amg_gpu_coarse_values_host(M, l + 1, C->local.val, C->local.nnz, &done);
 #endif
     if (!st && !done) {
       ng_csr loc = {0};
@@ -277,6 +317,8 @@ ng_status ng_amg_uncoupled_refresh(ng_precond Pc, ng_amg *M, int l)
 #ifdef NG_HAVE_CUDA
     if (!st && gpu) st = ng_amg_gpu_coarse_values(M, l + 1, C->spmv, C->spmv_data, &done);
 #endif
+    if (!st && !done && C->host_stale == 2)
+      st = NG_ERROR(NG_ERR_INTERNAL, "AMG update: level %d's device-only block has no device values", l + 1);
     if (!st && !done) st = C->spmv->update_values(C->spmv_data, &C->local);
   }
   NG_CHECK(ng_comm_agree(ctx, st));

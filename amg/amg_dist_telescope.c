@@ -38,15 +38,19 @@ typedef struct {
   int32_t n0, nl;   /* rank 0's rows, this rank's */
 } telescope;
 
-int ng_amg_telescope_wanted(ng_amg *M, int l)
+int ng_amg_telescope_fits(const ng_amg *M, ng_context ctx, int l, int64_t n_global, int64_t nnz_global)
 {
-  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
-  ng_context ctx = D->A->ctx;
   int64_t rows = M->telescope_rows;
   /* the W-cycle's second visit and weights assume a coarsest solved exactly
    * or smoothed: not a nested cycle */
-  return ctx->size > 1 && l >= 1 && rows > 0 && D->n_global <= rows && D->n_global > M->coarse_size &&
-         M->cycle_gamma <= 1 && D->nnz_global < INT32_MAX / 8; /* the gather plan counts entries in int32 */
+  return ctx->size > 1 && l >= 1 && rows > 0 && n_global <= rows && n_global > M->coarse_size &&
+         M->cycle_gamma <= 1 && nnz_global < INT32_MAX / 8; /* the gather plan counts entries in int32 */
+}
+
+int ng_amg_telescope_wanted(ng_amg *M, int l)
+{
+  ng_amg_dlevel *D = (ng_amg_dlevel *)M->dist + l;
+  return ng_amg_telescope_fits(M, D->A->ctx, l, D->n_global, D->nnz_global);
 }
 
 /* The coarse solve x = N(b): b gathered onto rank 0 (its own rows first,

@@ -451,6 +451,25 @@ extern "C" ng_status ng_amg_gpu_coarse_values_host(ng_amg *M, int l, double *val
   return NG_SUCCESS;
 }
 
+/* Level l's row offsets from GPU level l - 1's device product (32-bit
+ * there, widened): all that a coarse matrix whose local block stays on the
+ * device keeps on the host (amg_dist_local.c). */
+extern "C" ng_status ng_amg_gpu_coarse_rowptr(ng_amg *M, int l, int64_t *rowptr)
+{
+  amg_gpu *f = M->gpu && l > 0 ? levels(M)[l - 1] : NULL;
+  int32_t *h = NULL;
+  if (!f || !f->Crp) return NG_ERROR(NG_ERR_INTERNAL, "AMG: level %d's product is not on the device", l);
+  NG_CHECK(NG_MALLOC(h, (size_t)f->nagg + 1));
+  cudaError_t e = cudaMemcpyAsync(h, f->Crp, ((size_t)f->nagg + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                  f->ctx->cuda->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(f->ctx->cuda->stream);
+  for (int32_t i = 0; e == cudaSuccess && i <= f->nagg; i++) rowptr[i] = h[i];
+  ng_free(h);
+  if (e != cudaSuccess)
+    return NG_ERROR(NG_ERR_CUDA, "AMG: downloading level %d's row offsets: %s", l, cudaGetErrorString(e));
+  return NG_SUCCESS;
+}
+
 /* Level l's host operator from GPU level l - 1's device product when the
  * setup left it there (host_stale 2) or an update refreshed only the device
  * values (1). */

@@ -64,6 +64,8 @@ static ng_status merge_order(ng_matrix A, ng_matrix_gatherer *g, ng_status st)
     }
   }
 #endif
+  /* the host merge reads the blocks' columns: a device-only block's first */
+  if (!st && !g->dev) st = ng_matrix_host_current(A);
   if (!st && !g->dev) st = NG_MALLOC(g->src, g->nnz ? g->nnz : 1);
   for (int32_t i = 0; !st && !g->dev && i < A->n_local; i++) /* merged row i starts where the two blocks' rows i start together */
     ng_matrix_merged_row(A, i, g->src + A->local.rowptr[i] + (A->n_halo ? A->offrank.rowptr[i] : 0));
@@ -120,7 +122,7 @@ static ng_status gather_pass(ng_matrix_gatherer *g, ng_matrix A, int cols, doubl
   ng_context ctx = g->ctx;
   int root = ctx->rank == 0;
   double *mine = root ? out : g->stage;
-  ng_status st = NG_SUCCESS;
+  ng_status st = g->dev ? NG_SUCCESS : ng_matrix_host_current(A); /* the host merge reads its values */
 #ifdef NG_HAVE_CUDA
   if (g->dev && g->nnz) st = ng_gather_dev_fill(g->dev, A, cols, g->dsend);
   if (!st && g->dev && root && g->nnz) st = ctx->vops->download(ctx, out, g->dsend, (int32_t)g->nnz);
