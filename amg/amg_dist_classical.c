@@ -92,14 +92,8 @@ static ng_status build_ext(ng_matrix A, ext_level *X)
       X->grp[i + 1] = p;
     }
   }
-  st = ng_comm_agree(ctx, st);
-  if (!st) st = ng_halo_rows_lengths(ctx, A->halo, X->grp, X->hrp);
-  int64_t hn = st ? 0 : X->hrp[nh];
-  if (!st) st = NG_MALLOC(X->hgc, hn ? hn : 1);
-  if (!st) st = NG_MALLOC(X->hval, hn ? hn : 1);
-  st = ng_halo_rows_exchange2(ctx, st, A->halo, X->grp, X->ggc, sizeof(int64_t), X->gval, sizeof(double), X->hrp,
-                              X->hgc, X->hval); /* agrees st */
-  NG_CHECK(st);
+  NG_CHECK(ng_halo_rows_fetch(ctx, st, A->halo, X->grp, X->ggc, X->gval, X->hrp, &X->hgc, &X->hval));
+  int64_t hn = X->hrp[nh];
   /* the halo rows' columns neither own nor halo: sorted, distinct */
   int64_t *far = NULL;
   NG_CHECK(ng_index_map_build(&X->hmap, A->halo_gcol, nh));

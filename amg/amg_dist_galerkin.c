@@ -91,18 +91,13 @@ static ng_status local_operands(ng_matrix A, ng_amg_dlevel *D, ng_amg_dgalerkin 
 {
   int32_t nh = A->n_halo, pm = D->pm;
   int64_t *gcol = NULL, *hgcol = NULL;
-  /* B2.rowptr was allocated and agreed with G; the lengths move point to
-   * point (nothing to agree), the halo rows' columns and values in one
-   * round whose agreement covers their buffers */
-  NG_CHECK(ng_halo_rows_lengths(A->ctx, A->halo, D->Pc.rowptr, G->B2.rowptr));
-  int64_t hn = G->B2.rowptr[nh];
-  ng_status st = NG_MALLOC(hgcol, hn);
-  if (!st) st = NG_MALLOC(G->B2.col, hn); /* G (ng_amg_dgalerkin_free) owns what was allocated */
-  if (!st) st = NG_MALLOC(G->B2.val, hn);
-  if (!st) st = sent_gcol(A, D, &gcol);
-  st = ng_halo_rows_exchange2(A->ctx, st, A->halo, D->Pc.rowptr, gcol, sizeof(int64_t), D->Pc.val, sizeof(double),
-                              G->B2.rowptr, hgcol, G->B2.val);
+  /* B2.rowptr was allocated and agreed with G; its values are fetched into
+   * place (G, ng_amg_dgalerkin_free, owns what was allocated) */
+  ng_status st = sent_gcol(A, D, &gcol);
+  st = ng_halo_rows_fetch(A->ctx, st, A->halo, D->Pc.rowptr, gcol, D->Pc.val, G->B2.rowptr, &hgcol, &G->B2.val);
   ng_free(gcol);
+  int64_t hn = st ? 0 : G->B2.rowptr[nh];
+  if (!st) st = NG_MALLOC(G->B2.col, hn ? hn : 1);
   /* the coarse columns met: Pc's (D->pcol) and the fetched rows' */
   int64_t *v = NULL;
   int32_t *num = NULL;

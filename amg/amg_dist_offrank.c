@@ -103,20 +103,9 @@ static ng_status halo_p(ng_context ctx, ng_matrix A, int64_t cbegin, iface *F, n
     hp.send_idx_host = F->iota;
     if (!st) st = NG_MALLOC(gc, F->Psend.nnz ? F->Psend.nnz : 1);
     for (int64_t p = 0; !st && p < F->Psend.nnz; p++) gc[p] = cbegin + F->Psend.col[p];
-    if (!st) st = NG_MALLOC(F->hrp, (size_t)A->n_halo + 1);
   }
-  st = ng_comm_agree(ctx, st);
-  if (!st) st = ng_halo_rows_lengths(ctx, h ? &hp : NULL, F->Psend.rowptr, F->hrp);
-  st = ng_comm_agree(ctx, st);
-  if (!st && h) {
-    int64_t nh = F->hrp[A->n_halo];
-    st = NG_MALLOC(F->hgc, nh ? nh : 1);
-    if (!st) st = NG_MALLOC(F->hval, nh ? nh : 1);
-  }
-  /* a rank that failed passes no plan (its arrays may be missing): the
-   * exchange agrees first and then moves nothing anywhere */
-  st = ng_halo_rows_exchange2(ctx, st, h && !st ? &hp : NULL, F->Psend.rowptr, gc, sizeof(int64_t), F->Psend.val,
-                              sizeof(double), F->hrp, F->hgc, F->hval);
+  if (!st) st = NG_MALLOC(F->hrp, (size_t)A->n_halo + 1);
+  st = ng_halo_rows_fetch(ctx, st, h ? &hp : NULL, F->Psend.rowptr, gc, F->Psend.val, F->hrp, &F->hgc, &F->hval);
   ng_free(gc);
   return st;
 }

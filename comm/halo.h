@@ -114,6 +114,14 @@ ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, co
 ng_status ng_halo_rows_exchange2(ng_context ctx, ng_status st, const struct ng_halo_plan *h, const int64_t *rowptr,
                                  const void *a, size_t ea, const void *b, size_t eb, const int64_t *halo_rowptr,
                                  void *ha, void *hb);
+/* The halo rows of a matrix-like row set in one call (global columns gc
+ * and values val, rowptr-indexed): their offsets into hrp (the caller's,
+ * h->n_recv + 1), their columns and values into *hgc and *hval, allocated
+ * here (NULL until then; the caller frees them, also on failure). What the
+ * distributed AMG fetches of its neighbours' P or A rows. Collective; st:
+ * the caller's status so far, agreed first. */
+ng_status ng_halo_rows_fetch(ng_context ctx, ng_status st, const struct ng_halo_plan *h, const int64_t *rowptr,
+                             const int64_t *gc, const double *val, int64_t *hrp, int64_t **hgc, double **hval);
 
 /* Collective personalised exchanges (comm/alltoall.c): counts per rank in
  * items of elem bytes; the receive side's counts from ng_comm_alltoall_counts. */

@@ -215,3 +215,19 @@ ng_status ng_halo_rows_exchange(ng_context ctx, const struct ng_halo_plan *h, co
   return h ? NG_ERROR(NG_ERR_INTERNAL, "no halo plan without MPI") : NG_SUCCESS;
 }
 #endif
+
+ng_status ng_halo_rows_fetch(ng_context ctx, ng_status st, const struct ng_halo_plan *h, const int64_t *rowptr,
+                             const int64_t *gc, const double *val, int64_t *hrp, int64_t **hgc, double **hval)
+{
+  *hgc = NULL;
+  *hval = NULL;
+  st = ng_comm_agree(ctx, st);
+  if (!st) st = ng_halo_rows_lengths(ctx, h, rowptr, hrp);
+  int64_t hn = !st && h ? hrp[h->n_recv] : 0;
+  if (!st) st = NG_MALLOC(*hgc, hn ? hn : 1);
+  if (!st) st = NG_MALLOC(*hval, hn ? hn : 1);
+  /* a rank that failed passes no plan (its arrays may be missing): the
+   * exchange agrees st first and then moves nothing anywhere */
+  return ng_halo_rows_exchange2(ctx, st, st ? NULL : h, rowptr, gc, sizeof(int64_t), val, sizeof(double), hrp, *hgc,
+                                *hval);
+}
