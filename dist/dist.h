@@ -98,6 +98,13 @@ ng_status ng_matrix_create_rect_compact(ng_context ctx, int64_t n_global, int64_
 ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
                                            const int64_t *rowptr, const int64_t *gcol, const double *val,
                                            ng_matrix *A);
+/* ng_matrix_create_distributed (square, the fast format picked) from
+ * compact columns: the stencil generator's slabs (generate_dist.c), whose
+ * sub-grid columns are compact already (cmap: the sub-grid's first global
+ * row onwards), so that no 64-bit copy of their columns is made. */
+ng_status ng_matrix_create_distributed_compact(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                               const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap,
+                                               int32_t m, const double *val, ng_matrix *A);
 
 /* A square distributed matrix from its blocks (AMG's uncoupled levels,
  * dist/matrix.c): the local block's host CSR taken over (and its SpMV table

@@ -341,17 +341,35 @@ ng_status ng_matrix_create_rect_compact(ng_context ctx, int64_t n_global, int64_
   return NG_SUCCESS;
 }
 
-ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                                       const int64_t *rowptr, const int64_t *gcol, const double *val,
-                                       ng_matrix *Aout)
+/* The fast format of a matrix just made (agreed: a CUDA failure on one
+ * rank fails all); the matrix destroyed on failure. */
+static ng_status fast_or_destroy(ng_context ctx, ng_matrix *Aout)
 {
-  NG_CHECK(ng_matrix_create_distributed_csr(ctx, n_global, row_begin, row_end, rowptr, gcol, val, Aout));
-  ng_status st = ng_comm_agree(ctx, matrix_fast_format(*Aout)); /* a CUDA failure on one rank fails all */
+  ng_status st = ng_comm_agree(ctx, matrix_fast_format(*Aout));
   if (st) {
     ng_matrix_destroy(*Aout);
     *Aout = NULL;
     return ng_error_trace(st, __FILE__, __LINE__);
   }
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                       const int64_t *rowptr, const int64_t *gcol, const double *val,
+                                       ng_matrix *Aout)
+{
+  NG_CHECK(ng_matrix_create_distributed_csr(ctx, n_global, row_begin, row_end, rowptr, gcol, val, Aout));
+  NG_CHECK(fast_or_destroy(ctx, Aout));
+  return NG_SUCCESS;
+}
+
+ng_status ng_matrix_create_distributed_compact(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
+                                               const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap,
+                                               int32_t m, const double *val, ng_matrix *Aout)
+{
+  NG_CHECK(ng_matrix_create_rect_compact(ctx, n_global, row_begin, row_end, n_global, row_begin, row_end, rowptr, ccol,
+                                         cmap, m, val, Aout));
+  NG_CHECK(fast_or_destroy(ctx, Aout));
   return NG_SUCCESS;
 }
 
