@@ -90,15 +90,18 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
 {
   int32_t n = A->n_local, nc = A->n_col_local;
   int64_t nnz = rowptr[n], nloc = 0, noff = 0, *off = NULL, c0 = A->col_begin;
+  int sorted = 1;
   ng_index_map H;
-  for (int64_t p = 0; p < nnz; p++) {
-    if (gcol[p] < 0 || gcol[p] >= A->n_col_global)
-      return NG_ERROR(NG_ERR_ARGUMENT, "entry %lld has global column %lld outside 0..%lld", (long long)p,
-                      (long long)gcol[p], (long long)A->n_col_global - 1);
-    if (!isfinite(val[p]))
-      return NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)gcol[p]);
-    if (gcol[p] >= c0 && gcol[p] < c0 + nc) nloc++; else noff++;
-  }
+  for (int32_t i = 0; i < n; i++)
+    for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
+      if (gcol[p] < 0 || gcol[p] >= A->n_col_global)
+        return NG_ERROR(NG_ERR_ARGUMENT, "entry %lld has global column %lld outside 0..%lld", (long long)p,
+                        (long long)gcol[p], (long long)A->n_col_global - 1);
+      if (!isfinite(val[p]))
+        return NG_ERROR(NG_ERR_NUMERIC, "entry %lld (column %lld) is not finite", (long long)p, (long long)gcol[p]);
+      if (gcol[p] >= c0 && gcol[p] < c0 + nc) nloc++; else noff++;
+      if (p > rowptr[i] && gcol[p] <= gcol[p - 1]) sorted = 0;
+    }
   NG_CHECK(NG_MALLOC(off, noff));
   int64_t k = 0;
   for (int64_t p = 0; p < nnz; p++)
@@ -111,7 +114,7 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
   H.sorted = NULL;
   st = ng_csr_alloc(&A->local, n, nc, nloc);
   if (!st) st = ng_csr_alloc(&A->offrank, n, H.n, noff);
-  if (!st && noff) st = NG_MALLOC(A->value_map, nnz);
+  if (!st && noff && !sorted) st = NG_MALLOC(A->value_map, nnz); /* sorted rows: input_order() merges */
   if (st) {
     ng_index_map_free(&H);
     return ng_error_trace(st, __FILE__, __LINE__);
@@ -128,7 +131,7 @@ static ng_status matrix_split(ng_matrix A, const int64_t *rowptr, const int64_t 
       } else {
         A->offrank.col[b] = ng_index_map_find(&H, g);
         A->offrank.val[b] = val[p];
-        A->value_map[p] = nloc + b;
+        if (A->value_map) A->value_map[p] = nloc + b;
         b++;
       }
     }
@@ -153,7 +156,7 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
                                       int32_t m, const double *val)
 {
   int32_t n = A->n_local, nc = A->n_col_local, nh = 0;
-  int64_t nnz = rowptr[n], nloc = 0, noff = 0, c0 = A->col_begin, bad = 0;
+  int64_t nnz = rowptr[n], nloc = 0, noff = 0, c0 = A->col_begin, bad = 0, unsorted = 0;
   int32_t *tab = NULL; /* compact column -> local column, or -1 - halo column */
   unsigned char *used = NULL;
   for (int32_t q = 0; q < m; q++)
@@ -171,11 +174,12 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
   if (!st) st = NG_MALLOC(lrp, (size_t)n + 1);
   if (!st) {
     lrp[0] = 0;
-#pragma omp parallel for schedule(static) reduction(+ : z, bad) if (n > 20000)
+#pragma omp parallel for schedule(static) reduction(+ : z, bad, unsorted) if (n > 20000)
     for (int32_t i = 0; i < n; i++) {
       int64_t cl = 0;
       for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++) {
         uint32_t c = (uint32_t)ccol[p];
+        unsorted += p > rowptr[i] && ccol[p] <= ccol[p - 1]; /* cmap ascends: the global order */
         if (c >= (uint32_t)m) {
           bad++;
           continue;
@@ -217,7 +221,7 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
   if (!st) st = NG_MALLOC(A->halo_gcol, nh > 0 ? nh : 1);
   if (!st) st = ng_csr_alloc(&A->local, n, nc, nloc);
   if (!st) st = ng_csr_alloc(&A->offrank, n, nh, noff);
-  if (!st && noff) st = NG_MALLOC(A->value_map, nnz);
+  if (!st && noff && unsorted) st = NG_MALLOC(A->value_map, nnz); /* sorted rows: input_order() merges */
   if (st) {
     ng_free(tab);
     ng_free(lrp);
@@ -245,7 +249,7 @@ static ng_status matrix_split_compact(ng_matrix A, const int64_t *rowptr, const 
       } else {
         A->offrank.col[b] = -1 - t;
         A->offrank.val[b] = val[q];
-        A->value_map[q] = nloc + b;
+        if (A->value_map) A->value_map[q] = nloc + b;
         b++;
       }
     }
@@ -615,6 +619,51 @@ static int64_t first_nonfinite(const double *val, int64_t n)
   return -1;
 }
 
+/* The values in creation order (val[p], p over this rank's input entries)
+ * into the blocks' slots (in = 1) or out of them (in = 0): through
+ * value_map, or, without one, the identity (no off-rank entries) or each
+ * row's two blocks merged by global column (rows given in ascending
+ * columns). */
+static void input_order(ng_matrix A, double *val, int in)
+{
+  const ng_csr *L = &A->local, *O = &A->offrank;
+  int64_t nloc = L->nnz, nnz = nloc + O->nnz;
+  if (!A->value_map && O->nnz) {
+#pragma omp parallel for schedule(static) if (nnz > 100000)
+    for (int32_t i = 0; i < A->n_local; i++) {
+      int64_t a = L->rowptr[i], b = O->rowptr[i], p = a + b;
+      while (a < L->rowptr[i + 1] || b < O->rowptr[i + 1]) {
+        int64_t ga = a < L->rowptr[i + 1] ? A->col_begin + L->col[a] : INT64_MAX;
+        int64_t gb = b < O->rowptr[i + 1] ? A->halo_gcol[O->col[b]] : INT64_MAX;
+        double *slot = ga < gb ? &L->val[a++] : &O->val[b++];
+        if (in) *slot = val[p++];
+        else val[p++] = *slot;
+      }
+    }
+  } else if (!A->value_map) {
+#pragma omp parallel for schedule(static) if (nloc > 100000)
+    for (int64_t p = 0; p < nloc; p++) {
+      if (in) L->val[p] = val[p];
+      else val[p] = L->val[p];
+    }
+  } else {
+#pragma omp parallel for schedule(static) if (nnz > 100000)
+    for (int64_t p = 0; p < nnz; p++) {
+      int64_t s = A->value_map[p];
+      double *slot = s < nloc ? &L->val[s] : &O->val[s - nloc];
+      if (in) *slot = val[p];
+      else val[p] = *slot;
+    }
+  }
+}
+
+ng_status ng_matrix_values_in_input_order(ng_matrix A, double *val)
+{
+  NG_CHECK(ng_matrix_host_current(A));
+  input_order(A, val, 0);
+  return NG_SUCCESS;
+}
+
 ng_status ng_matrix_update_values(ng_matrix A, const double *val)
 {
   NG_ASSERT_ARG(A && (val || A->nnz_global == 0), "ng_matrix_update_values: null argument");
@@ -629,16 +678,7 @@ ng_status ng_matrix_update_values(ng_matrix A, const double *val)
    * rate (pageable copies are staged by the driver at a fraction of it) */
   if (A->ctx->on_gpu && !A->pinned) A->pinned = ng_cuda_host_pin(A->local.val, (size_t)nloc * sizeof(double)) ? 1 : -1;
 #endif
-  if (!A->value_map) {
-#pragma omp parallel for schedule(static) if (nloc > 100000)
-    for (int64_t p = 0; p < nloc; p++) A->local.val[p] = val[p];
-  } else {
-#pragma omp parallel for schedule(static) if (nnz > 100000)
-    for (int64_t p = 0; p < nnz; p++) {
-      int64_t s = A->value_map[p];
-      if (s < nloc) A->local.val[s] = val[p]; else A->offrank.val[s - nloc] = val[p];
-    }
-  }
+  input_order(A, (double *)val, 1);
   NG_CHECK(A->spmv->update_values(A->spmv_data, &A->local));
   if (A->csr_ops) NG_CHECK(A->csr_ops->update_values(A->csr_data, &A->local));
   if (A->spmv_off) NG_CHECK(A->spmv_off->update_values(A->spmv_off_data, &A->offrank));

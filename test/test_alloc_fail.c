@@ -65,15 +65,13 @@ static outcome full_run(int64_t fail_host, int64_t fail_device)
   STEP("setup", ng_solver_create(ctx, o, &S));
   STEP("setup", ng_solver_set_operator(S, A));
   STEP("solve", ng_solver_solve(S, b, x));
-  /* new values 2 A (input order: slot value_map[p], identity when NULL) */
+  /* new values 2 A, in the input order */
   int64_t nloc = A->local.nnz, nnz = nloc + A->offrank.nnz;
   val = malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
   xh = malloc((size_t)(A->n_local ? A->n_local : 1) * sizeof(double));
   ck_assert(val && xh);
-  for (int64_t p = 0; p < nnz; p++) {
-    int64_t s = A->value_map ? A->value_map[p] : p;
-    val[p] = 2.0 * (s < nloc ? A->local.val[s] : A->offrank.val[s - nloc]);
-  }
+  NG_ASSERT_OK(ng_matrix_values_in_input_order(A, val));
+  for (int64_t p = 0; p < nnz; p++) val[p] *= 2.0;
   STEP("update", ng_matrix_update_values(A, val));
   STEP("update", ng_solver_set_operator(S, A));
   STEP("solve 2", ng_vector_fill(x, 0.0));

@@ -432,19 +432,38 @@ START_TEST(gpu_pick)
 }
 END_TEST
 
-/* New values through the distributed value map: y = (2A) x = 2 (A x). */
-START_TEST(update_values_distributed)
+/* Each row's entries sorted by column (insertion sort of the pairs). */
+static void sort_rows(ng_test_gcsr *G)
+{
+  for (int64_t i = 0; i < G->n; i++)
+    for (int64_t p = G->rp[i] + 1; p < G->rp[i + 1]; p++)
+      for (int64_t q = p; q > G->rp[i] && G->col[q - 1] > G->col[q]; q--) {
+        int64_t c = G->col[q];
+        double v = G->val[q];
+        G->col[q] = G->col[q - 1];
+        G->val[q] = G->val[q - 1];
+        G->col[q - 1] = c;
+        G->val[q - 1] = v;
+      }
+}
+
+/* New values in the creation order, y = A' x against a serial product:
+ * rows given in any order (through the value map), and rows given in
+ * ascending columns (no map held: each row's blocks merged). */
+static void update_values_case(int sorted)
 {
   ng_test_gcsr G;
   int64_t starts[65];
   ng_matrix A;
   ng_vector x, y;
   ng_test_gcsr_random(&G, 300);
+  if (sorted) sort_rows(&G);
   ng_mpi_test_starts(G.n, 1, starts);
   double *xg = malloc(G.n * sizeof(double)), *yg = malloc(G.n * sizeof(double)), *yl = malloc(G.n * sizeof(double));
   ng_test_random(xg, G.n);
   NG_ASSERT_OK(ng_mpi_test_rows(world, &G, starts, &A));
-  for (int64_t p = 0; p < G.rp[G.n]; p++) G.val[p] *= 2.0;
+  if (A->offrank.nnz) ck_assert_msg((A->value_map == NULL) == sorted, "sorted %d: value map %p", sorted, (void *)A->value_map);
+  for (int64_t p = 0; p < G.rp[G.n]; p++) G.val[p] *= 2.0 + sin(0.7 * (double)p); /* a different factor each */
   NG_ASSERT_OK(ng_matrix_update_values(A, G.val + G.rp[starts[rank]]));
   serial_spmv(&G, xg, yg);
   NG_ASSERT_OK(ng_vector_create(A, &x));
@@ -454,11 +473,24 @@ START_TEST(update_values_distributed)
   NG_ASSERT_OK(ng_vector_get_values(y, yl));
   for (int64_t i = starts[rank]; i < starts[rank + 1]; i++)
     ck_assert_msg(fabs(yl[i - starts[rank]] - yg[i]) <= 1e-13 * (1.0 + fabs(yg[i])), "row %lld", (long long)i);
+  /* and read back in the same order */
+  int64_t nnz = 0;
+  NG_ASSERT_OK(ng_matrix_get_local_nnz(A, &nnz));
+  double *back = malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
+  NG_ASSERT_OK(ng_matrix_values_in_input_order(A, back));
+  for (int64_t p = 0; p < nnz; p++) ck_assert(back[p] == G.val[G.rp[starts[rank]] + p]);
+  free(back);
   ng_vector_destroy(x);
   ng_vector_destroy(y);
   ng_matrix_destroy(A);
   ng_test_gcsr_free(&G);
   free(xg); free(yg); free(yl);
+}
+
+START_TEST(update_values_distributed)
+{
+  update_values_case(0);
+  update_values_case(1);
 }
 END_TEST
 

@@ -188,10 +188,8 @@ START_TEST(values_updated_to_inf)
   int64_t nnz;
   NG_ASSERT_OK(ng_matrix_get_local_nnz(P.A, &nnz));
   double *val = malloc((size_t)nnz * sizeof(double));
-  for (int64_t p = 0; p < nnz; p++) {
-    int64_t s = P.A->value_map ? P.A->value_map[p] : p;
-    val[p] = 2.0 * (s < P.A->local.nnz ? P.A->local.val[s] : P.A->offrank.val[s - P.A->local.nnz]);
-  }
+  NG_ASSERT_OK(ng_matrix_values_in_input_order(P.A, val));
+  for (int64_t p = 0; p < nnz; p++) val[p] *= 2.0;
   val[nnz - 1] = INFINITY; /* the last one: every value before it is good */
   result R = {ng_matrix_update_values(P.A, val), 0, ""};
   snprintf(R.msg, sizeof(R.msg), "%s", ng_last_error());
@@ -225,10 +223,8 @@ START_TEST(overflow_in_the_iteration)
     int64_t nnz;
     NG_ASSERT_OK(ng_matrix_get_local_nnz(P.A, &nnz));
     double *val = malloc((size_t)nnz * sizeof(double));
-    for (int64_t p = 0; p < nnz; p++) {
-      int64_t s = P.A->value_map ? P.A->value_map[p] : p;
-      val[p] = 1e307 * (s < P.A->local.nnz ? P.A->local.val[s] : P.A->offrank.val[s - P.A->local.nnz]);
-    }
+    NG_ASSERT_OK(ng_matrix_values_in_input_order(P.A, val));
+    for (int64_t p = 0; p < nnz; p++) val[p] *= 1e307;
     NG_ASSERT_OK(ng_matrix_update_values(P.A, val));
     NG_ASSERT_OK(ng_vector_fill(P.b, 1.0));
     result R = solve(&P, opts[k], 0);
