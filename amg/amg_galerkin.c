@@ -227,26 +227,33 @@ ng_status ng_spgemm2_numeric(const ng_csr *A, const ng_csr *A2, const ng_csr *B,
 {
   int32_t n = A->nrows, m = C->ncols, off2 = B2 ? 0 : A->ncols;
   const ng_csr *Bs = B2 ? B2 : B;
-  int fail = 0;
-#pragma omp parallel
+  int nt = 1;
+#ifdef _OPENMP
+  nt = omp_get_max_threads();
+#endif
+  /* the threads' accumulators in one block made here: a failure is the
+   * allocator's own error (an injected one names its number), and no
+   * thread can miss the loop's worksharing (an allocation inside the
+   * region could fail on one thread only) */
+  double *accs = NULL;
+  NG_CHECK(NG_CALLOC(accs, (size_t)nt * ((size_t)m + 1)));
+#pragma omp parallel num_threads(nt)
   {
-    double *acc = NULL;
-    if (NG_CALLOC(acc, m) != NG_SUCCESS) {
-#pragma omp atomic write
-      fail = 1;
-    } else {
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    double *acc = accs + (size_t)t * ((size_t)m + 1);
 #pragma omp for schedule(dynamic, 256)
-      for (int32_t i = 0; i < n; i++) {
-        row_numeric(A, 0, i, B, acc);
-        if (A2) row_numeric(A2, off2, i, Bs, acc);
-        for (int64_t p = C->rowptr[i]; p < C->rowptr[i + 1]; p++) {
-          C->val[p] = acc[C->col[p]];
-          acc[C->col[p]] = 0.0;
-        }
+    for (int32_t i = 0; i < n; i++) {
+      row_numeric(A, 0, i, B, acc);
+      if (A2) row_numeric(A2, off2, i, Bs, acc);
+      for (int64_t p = C->rowptr[i]; p < C->rowptr[i + 1]; p++) {
+        C->val[p] = acc[C->col[p]];
+        acc[C->col[p]] = 0.0;
       }
     }
-    ng_free(acc);
   }
-  if (fail) return NG_ERROR(NG_ERR_MEMORY, "spgemm: no memory for the per-thread accumulators (%d columns)", (int)m);
+  ng_free(accs);
   return NG_SUCCESS;
 }
