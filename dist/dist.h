@@ -103,13 +103,12 @@ ng_status ng_matrix_create_rect_compact(ng_context ctx, int64_t n_global, int64_
 ng_status ng_matrix_create_distributed_csr(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
                                            const int64_t *rowptr, const int64_t *gcol, const double *val,
                                            ng_matrix *A);
-/* ng_matrix_create_distributed (square, the fast format picked) from
- * compact columns: the stencil generator's slabs (generate_dist.c), whose
- * sub-grid columns are compact already (cmap: the sub-grid's first global
- * row onwards), so that no 64-bit copy of their columns is made. */
-ng_status ng_matrix_create_distributed_compact(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                                               const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap,
-                                               int32_t m, const double *val, ng_matrix *A);
+/* ng_matrix_create_blocks for a user's matrix (the fast format picked, as
+ * ng_matrix_create_distributed does): the stencil generator's slabs
+ * (generate_dist.c), split in place, whose rows ascend by global column
+ * (so no value map is needed). Collective; st agreed. */
+ng_status ng_matrix_adopt_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
+                                 const int64_t *orp, const int64_t *ogc, const double *oval, ng_matrix *A);
 
 /* A square distributed matrix from its blocks (AMG's uncoupled levels,
  * dist/matrix.c): the local block's host CSR taken over (and its SpMV table

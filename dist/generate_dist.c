@@ -26,44 +26,89 @@ static stencil_fn stencil_of(const char *spec)
   return NULL;
 }
 
-/* Rank's slab [z0, z1) generated from planes [g0, g1) = [z0-1, z1+1) ∩ grid.
- * The sub-grid's columns are the compact columns of the slab's rows (its
- * row q is global row g0 nxy + q), so the split reads them as they are:
- * no 64-bit copy of the columns, which with the generated CSR and the
- * matrix's blocks made the host hold a slab about three times over
+/* The slab's rows of W (n rows from row off; W's column q is global column
+ * gfirst + q) split in place: the local entries move to the front of W's
+ * arrays, which become the local block (*L, W's arrays taken over; a
+ * row's entries are written at or before where they were read, so one
+ * ordered pass is safe), the off-rank ones (the ghost planes' columns,
+ * a boundary's worth) go to orp/ogc/oval in global columns. */
+static ng_status split_slab(ng_csr *W, int64_t off, int32_t n, int64_t gfirst, ng_csr *L, int64_t **orp,
+                            int64_t **ogc, double **oval)
+{
+  int64_t p0 = W->rowptr[off], noff = 0, w = 0, k = 0;
+  for (int64_t p = p0; p < W->rowptr[off + n]; p++) noff += W->col[p] < off || W->col[p] >= off + n;
+  memset(L, 0, sizeof(*L));
+  NG_CHECK(NG_MALLOC(*orp, (size_t)n + 1));
+  NG_CHECK(NG_MALLOC(*ogc, noff ? noff : 1));
+  NG_CHECK(NG_MALLOC(*oval, noff ? noff : 1));
+  NG_CHECK(NG_MALLOC(L->rowptr, (size_t)n + 1));
+  L->rowptr[0] = (*orp)[0] = 0;
+  for (int32_t i = 0; i < n; i++) {
+    for (int64_t p = W->rowptr[off + i]; p < W->rowptr[off + i + 1]; p++) {
+      int32_t q = W->col[p];
+      double v = W->val[p];
+      if (q >= off && q < off + n) {
+        W->col[w] = (int32_t)(q - off);
+        W->val[w++] = v;
+      } else {
+        (*ogc)[k] = gfirst + q;
+        (*oval)[k++] = v;
+      }
+    }
+    L->rowptr[i + 1] = w;
+    (*orp)[i + 1] = k;
+  }
+  L->nrows = L->ncols = n;
+  L->nnz = w;
+  L->col = W->col;
+  L->val = W->val;
+  W->col = NULL;
+  W->val = NULL;
+  /* the ghost rows' and off-rank entries' room given back: a refused
+   * shrink keeps the larger arrays, which hold the same data */
+  if (ng_host_realloc((void **)&L->col, (size_t)(w ? w : 1), sizeof(int32_t), "local block columns") ||
+      ng_host_realloc((void **)&L->val, (size_t)(w ? w : 1), sizeof(double), "local block values"))
+    ng_error_clear();
+  return NG_SUCCESS;
+}
+
+/* Rank's slab [z0, z1) generated from planes [g0, g1) = [z0-1, z1+1) ∩ grid
+ * and split in place (split_slab): the host holds the slab about once
+ * (the generated CSR becomes the local block), where a copy of its
+ * columns, the blocks and their value map made it about three times over
  * (lap27:800 on 4 ranks passed the node's 512 GB). */
 static ng_status slab_stencil(ng_context ctx, stencil_fn fn, const int64_t dims[3], const int64_t *starts,
                               ng_matrix *A, double **rhs)
 {
   int64_t nxy = dims[0] * dims[1], b = starts[ctx->rank], e = starts[ctx->rank + 1];
   int64_t z0 = b / nxy, z1 = e / nxy, n = nxy * dims[2];
-  ng_csr W = {0, 0, 0, NULL, NULL, NULL};
-  int64_t *rp = NULL, *cmap = NULL, p0 = 0;
-  double *wb = NULL;
+  ng_csr W = {0, 0, 0, NULL, NULL, NULL}, L = {0, 0, 0, NULL, NULL, NULL};
+  int64_t *orp = NULL, *ogc = NULL;
+  double *wb = NULL, *oval = NULL;
   ng_status st = NG_SUCCESS;
   *rhs = NULL;
   if (z1 > z0) {
     int64_t g0 = z0 > 0 ? z0 - 1 : 0, g1 = z1 < dims[2] ? z1 + 1 : dims[2];
     st = fn((int32_t)dims[0], (int32_t)dims[1], (int32_t)(g1 - g0), &W, &wb);
     int64_t off = (z0 - g0) * nxy; /* first slab row inside W */
-    p0 = st ? 0 : W.rowptr[off];
-    if (!st) st = NG_MALLOC(rp, e - b + 1);
-    if (!st) st = NG_MALLOC(cmap, W.nrows);
     if (!st) st = NG_MALLOC(*rhs, e - b);
-    if (!st) {
-      for (int64_t i = 0; i <= e - b; i++) rp[i] = W.rowptr[off + i] - p0;
-      for (int32_t q = 0; q < W.nrows; q++) cmap[q] = g0 * nxy + q;
-      memcpy(*rhs, wb + off, (size_t)(e - b) * sizeof(double));
-    }
+    if (!st) memcpy(*rhs, wb + off, (size_t)(e - b) * sizeof(double));
+    ng_free(wb);
+    if (!st) st = split_slab(&W, off, (int32_t)(e - b), g0 * nxy, &L, &orp, &ogc, &oval);
+    ng_csr_free(&W);
+  } else { /* no rows: empty blocks */
+    st = ng_csr_alloc(&L, 0, 0, 0);
+    if (!st) st = NG_CALLOC(orp, 1);
+    if (!st) st = NG_MALLOC(ogc, 1);
+    if (!st) st = NG_MALLOC(oval, 1);
   }
-  NG_CHECK_GOTO(st, ng_comm_agree(ctx, st), done);
-  NG_CHECK_GOTO(st, ng_matrix_create_distributed_compact(ctx, n, b, e, rp, rp ? W.col + p0 : NULL, cmap, W.nrows,
-                                                         rp ? W.val + p0 : NULL, A), done);
+  NG_CHECK_GOTO(st, ng_matrix_adopt_blocks(ctx, st, n, b, &L, orp, ogc, oval, A), done); /* agreed there */
 done:
   ng_csr_free(&W);
-  ng_free(wb);
-  ng_free(rp);
-  ng_free(cmap);
+  ng_csr_free(&L);
+  ng_free(orp);
+  ng_free(ogc);
+  ng_free(oval);
   return st;
 }
 

@@ -367,12 +367,10 @@ ng_status ng_matrix_create_distributed(ng_context ctx, int64_t n_global, int64_t
   return NG_SUCCESS;
 }
 
-ng_status ng_matrix_create_distributed_compact(ng_context ctx, int64_t n_global, int64_t row_begin, int64_t row_end,
-                                               const int64_t *rowptr, const int32_t *ccol, const int64_t *cmap,
-                                               int32_t m, const double *val, ng_matrix *Aout)
+ng_status ng_matrix_adopt_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
+                                 const int64_t *orp, const int64_t *ogc, const double *oval, ng_matrix *Aout)
 {
-  NG_CHECK(ng_matrix_create_rect_compact(ctx, n_global, row_begin, row_end, n_global, row_begin, row_end, rowptr, ccol,
-                                         cmap, m, val, Aout));
+  NG_CHECK(ng_matrix_create_blocks(ctx, st, n_global, row_begin, local, orp, ogc, oval, NULL, NULL, Aout));
   NG_CHECK(fast_or_destroy(ctx, Aout));
   return NG_SUCCESS;
 }
