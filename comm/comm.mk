@@ -1,7 +1,7 @@
 # comm/comm.mk: communicator, partitions, halo plans, transports, hwloc
 # binding, and the MPI test suite (run by test/mpi-run.sh with 1, 2, 4 ranks).
 libnagare_la_SOURCES += comm/comm.h comm/comm_options.c comm/comm_mpi.h comm/comm.c comm/halo.h comm/halo_plan.c comm/transport.h \
-  comm/halo_reverse.c comm/halo_gather.c comm/halo_rows_plan.c comm/halo_host.c comm/alltoall.c comm/partition.c comm/distribute.c
+  comm/halo_reverse.c comm/halo_gather.c comm/halo_rows_plan.c comm/halo_identity.c comm/halo_host.c comm/alltoall.c comm/partition.c comm/distribute.c
 # Transports (one file each) and their selection: the GPU ones call the CUDA
 # runtime from C, so they get CUDA_CPPFLAGS in their own convenience library.
 noinst_LTLIBRARIES += comm/libtransport.la

@@ -23,6 +23,7 @@ struct ng_halo_plan {
   int32_t n_send, n_recv;         /* entries sent / received (n_recv == A->n_halo) */
   int32_t *send_idx_host;         /* SEND table: local row of each packed entry (host) */
   int32_t *send_idx;              /* same table in context memory (used by gather) */
+  int idx_shared;                 /* both tables are the context's identity table (ng_halo_identity): not freed here */
   double *send_buf;               /* packed values, context memory */
   double *send_host, *recv_host;  /* host staging for MPI (alias context memory on the host) */
   double *recv_values;            /* reverse plans only: where received contributions land */
@@ -48,6 +49,11 @@ ng_status ng_halo_plan_attach_transport(struct ng_halo_plan *h, double *recv_buf
  * this rank has no neighbours or any rank failed. Collective. */
 ng_status ng_halo_plan_attach_or_drop(ng_context ctx, ng_status st, struct ng_halo_plan *h, double *recv_buf,
                                       struct ng_halo_plan **out);
+/* The context's identity SEND table of at least n entries, host and
+ * context memory (k -> k; comm/halo_identity.c), for a plan whose entries
+ * are packed in send order; it sets idx_shared. Released with the context. */
+ng_status ng_halo_identity(ng_context ctx, int32_t n, int32_t **host, int32_t **dev);
+void ng_halo_identity_release(ng_context ctx);
 /* Any plan freed, transport included (NULL: nothing) (comm/halo_plan.c). */
 void ng_halo_plan_destroy(struct ng_halo_plan *h);
 

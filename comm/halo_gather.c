@@ -39,11 +39,8 @@ static ng_status gather_fill(ng_context ctx, const int64_t *starts, struct ng_ha
   }
   h->n_send = h->n_send_nb ? mine : 0;
   h->n_neighbors = h->n_recv_nb + h->n_send_nb;
-  NG_CHECK(NG_MALLOC(h->send_idx_host, h->n_send));
-  for (int32_t k = 0; k < h->n_send; k++) h->send_idx_host[k] = k;
-  size_t bytes = (size_t)h->n_send * sizeof(int32_t);
-  NG_CHECK(ctx->vops->alloc_raw(ctx, (void **)&h->send_idx, bytes, "gather SEND table"));
-  NG_CHECK(ctx->vops->upload_raw(ctx, h->send_idx, h->send_idx_host, bytes));
+  NG_CHECK(ng_halo_identity(ctx, h->n_send, &h->send_idx_host, &h->send_idx));
+  h->idx_shared = 1;
   NG_CHECK(ctx->vops->alloc(ctx, &h->send_buf, h->n_send));
   NG_CHECK(ng_halo_host_scratch(h));
   return NG_SUCCESS;

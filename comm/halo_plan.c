@@ -45,13 +45,13 @@ void ng_halo_plan_destroy(struct ng_halo_plan *h)
   if (!h) return;
   ng_context ctx = h->ctx;
   if (h->transport) h->transport->destroy(h);
-  if (h->send_idx) ctx->vops->free_raw(ctx, h->send_idx);
+  if (h->send_idx && !h->idx_shared) ctx->vops->free_raw(ctx, h->send_idx);
   if (h->send_buf) ctx->vops->free(ctx, h->send_buf);
   ng_free(h->send_rank);
   ng_free(h->recv_rank);
   ng_free(h->send_offset);
   ng_free(h->recv_offset);
-  ng_free(h->send_idx_host);
+  if (!h->idx_shared) ng_free(h->send_idx_host);
   ng_free(h->xscratch);
   ng_free(h);
 }

@@ -35,11 +35,8 @@ static ng_status reverse_fill(struct ng_halo_plan *h, struct ng_halo_plan *r)
   NG_CHECK(dup_ints(&r->recv_rank, h->send_rank, h->n_send_nb));
   NG_CHECK(dup_i32(&r->send_offset, h->recv_offset, h->n_recv_nb + 1));
   NG_CHECK(dup_i32(&r->recv_offset, h->send_offset, h->n_send_nb + 1));
-  NG_CHECK(NG_MALLOC(r->send_idx_host, r->n_send));
-  for (int32_t k = 0; k < r->n_send; k++) r->send_idx_host[k] = k;
-  size_t bytes = (size_t)r->n_send * sizeof(int32_t);
-  NG_CHECK(ctx->vops->alloc_raw(ctx, (void **)&r->send_idx, bytes, "reverse halo SEND table"));
-  NG_CHECK(ctx->vops->upload_raw(ctx, r->send_idx, r->send_idx_host, bytes));
+  NG_CHECK(ng_halo_identity(ctx, r->n_send, &r->send_idx_host, &r->send_idx));
+  r->idx_shared = 1;
   NG_CHECK(ctx->vops->alloc(ctx, &r->send_buf, r->n_send));
   NG_CHECK(ctx->vops->alloc(ctx, &r->recv_values, r->n_recv));
   NG_CHECK(ng_halo_host_scratch(r));

@@ -38,11 +38,8 @@ static ng_status rows_fill(ng_context ctx, const struct ng_halo_plan *h, const i
   e->n_send = (int32_t)sn;
   e->n_recv = (int32_t)rn;
   /* the entries are packed by the caller in send order: an identity SEND table */
-  NG_CHECK(NG_MALLOC(e->send_idx_host, e->n_send ? e->n_send : 1));
-  for (int32_t k = 0; k < e->n_send; k++) e->send_idx_host[k] = k;
-  size_t bytes = (size_t)e->n_send * sizeof(int32_t);
-  NG_CHECK(ctx->vops->alloc_raw(ctx, (void **)&e->send_idx, bytes ? bytes : sizeof(int32_t), "rows plan SEND table"));
-  NG_CHECK(ctx->vops->upload_raw(ctx, e->send_idx, e->send_idx_host, bytes));
+  NG_CHECK(ng_halo_identity(ctx, e->n_send, &e->send_idx_host, &e->send_idx));
+  e->idx_shared = 1;
   NG_CHECK(ctx->vops->alloc(ctx, &e->send_buf, e->n_send ? e->n_send : 1));
   NG_CHECK(ng_halo_host_scratch(e));
   return NG_SUCCESS;

@@ -290,6 +290,7 @@ struct ng_context_s {
                          * NG_COMM_TRANSPORT, ng_context_set_transport) */
   void *rank_info;      /* every rank's node, GPU and MPI facts, gathered by the first halo plan's transport
                          * choice and kept (they do not change for the context's life; comm/transport_select.c) */
+  void *identity;       /* the identity SEND tables the gather, rows and reverse plans share (comm/halo_identity.c) */
 };
 
 /* ---- options (core/options.c; the tables: core/options.h) ------------------ */

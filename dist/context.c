@@ -4,6 +4,7 @@
 #include "dist.h"
 #include "trace.h"
 #include "../comm/comm_mpi.h" /* c->comm->local_size */
+#include "../comm/halo.h"     /* ng_halo_identity_release */
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -124,6 +125,7 @@ ng_status ng_context_create_self(ng_context parent, ng_context *sub)
 ng_status ng_context_destroy(ng_context ctx)
 {
   if (!ctx) return NG_SUCCESS;
+  ng_halo_identity_release(ctx); /* before the device goes */
 #ifdef NG_HAVE_CUDA
   if (ctx->cuda && !ctx->cuda_borrowed) ng_cuda_destroy(ctx->cuda);
 #endif
