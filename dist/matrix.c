@@ -464,16 +464,23 @@ ng_status ng_matrix_adopt_device(ng_context ctx, ng_csr *W, const ng_spmv_ops *o
   return NG_SUCCESS;
 }
 
+/* A row's next entry in global column order, from the local block's
+ * position *a (row end ae) and the off-rank block's *b (end be): >= 0 a
+ * local entry, < 0 the off-rank entry -1 - it (ng_matrix_entry_gcol's
+ * naming); the position taken advances. */
+static inline int64_t merged_next(ng_matrix A, int64_t *a, int64_t ae, int64_t *b, int64_t be)
+{
+  int64_t ga = *a < ae ? A->col_begin + A->local.col[*a] : INT64_MAX;
+  int64_t gb = *b < be ? A->halo_gcol[A->offrank.col[*b]] : INT64_MAX;
+  return ga <= gb ? (*a)++ : -1 - (*b)++;
+}
+
 int64_t ng_matrix_merged_row(ng_matrix A, int32_t i, int64_t *src)
 {
   const ng_csr *L = &A->local, *O = &A->offrank;
   int64_t a = L->rowptr[i], ae = L->rowptr[i + 1], k = 0;
   int64_t b = A->n_halo ? O->rowptr[i] : 0, be = A->n_halo ? O->rowptr[i + 1] : 0;
-  while (a < ae || b < be) {
-    int64_t ga = a < ae ? A->col_begin + L->col[a] : INT64_MAX;
-    int64_t gb = b < be ? A->halo_gcol[O->col[b]] : INT64_MAX;
-    src[k++] = ga <= gb ? a++ : -1 - b++;
-  }
+  while (a < ae || b < be) src[k++] = merged_next(A, &a, ae, &b, be);
   /* a block out of column order (not made by this library): sorted here */
   for (int64_t q = 1; q < k; q++)
     for (int64_t r = q; r > 0 && ng_matrix_entry_gcol(A, src[r - 1]) > ng_matrix_entry_gcol(A, src[r]); r--) {
@@ -629,11 +636,10 @@ static void input_order(ng_matrix A, double *val, int in)
   if (!A->value_map && O->nnz) {
 #pragma omp parallel for schedule(static) if (nnz > 100000)
     for (int32_t i = 0; i < A->n_local; i++) {
-      int64_t a = L->rowptr[i], b = O->rowptr[i], p = a + b;
-      while (a < L->rowptr[i + 1] || b < O->rowptr[i + 1]) {
-        int64_t ga = a < L->rowptr[i + 1] ? A->col_begin + L->col[a] : INT64_MAX;
-        int64_t gb = b < O->rowptr[i + 1] ? A->halo_gcol[O->col[b]] : INT64_MAX;
-        double *slot = ga < gb ? &L->val[a++] : &O->val[b++];
+      int64_t a = L->rowptr[i], ae = L->rowptr[i + 1], b = O->rowptr[i], be = O->rowptr[i + 1], p = a + b;
+      while (a < ae || b < be) {
+        int64_t s = merged_next(A, &a, ae, &b, be);
+        double *slot = s >= 0 ? &L->val[s] : &O->val[-1 - s];
         if (in) *slot = val[p++];
         else val[p++] = *slot;
       }
