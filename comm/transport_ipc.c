@@ -148,11 +148,12 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
   if (nb->nr == 0) return NG_SUCCESS;
   const char *force = getenv("NG_IPC_LANDING"); /* =1: the host ordering's fallback, for tests */
   if (s->event) {
-    NG_CHECK(ng_cuda_malloc((void **)&s->landing, 2 * (size_t)h->n_recv * sizeof(double), "ipc landing buffers"));
+    NG_CHECK(ng_cuda_malloc_export((void **)&s->landing, 2 * (size_t)h->n_recv * sizeof(double), "ipc landing buffers"));
     target = base = (char *)s->landing;
     stride = h->n_recv;
-  } else if ((force && !strcmp(force, "1")) || !allocation_base(recv_buf, &base)) {
-    NG_CHECK(ng_cuda_malloc((void **)&s->landing, (size_t)h->n_recv * sizeof(double), "ipc landing buffer"));
+  } else if ((force && !strcmp(force, "1")) || ng_cuda_keep_on() || !allocation_base(recv_buf, &base)) {
+    /* recv_buf from the device-wide pool cannot be exported either */
+    NG_CHECK(ng_cuda_malloc_export((void **)&s->landing, (size_t)h->n_recv * sizeof(double), "ipc landing buffer"));
     target = base = (char *)s->landing;
   }
   cudaIpcMemHandle_t handle;
@@ -354,7 +355,7 @@ static void ipc_destroy(struct ng_halo_plan *h, void *state)
     if (s->own_landed[k]) cudaEventDestroy(s->own_landed[k]);
   for (int k = 0; k < s->have_consumed; k++) cudaEventDestroy(s->consumed[k]);
   if (s->have_packed) cudaEventDestroy(s->packed);
-  if (s->landing) ng_cuda_free(s->landing);
+  if (s->landing) ng_cuda_free_export(s->landing);
   ng_free(s->peer_base);
   ng_free(s->peer_dst);
   ng_free(s->peer_stride);

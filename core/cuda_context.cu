@@ -4,6 +4,7 @@
  * memory pool of the setups' stream-ordered allocations (ng_cuda_tmp_*).
  * Every device allocation and free here is accounted (core/memtrack.c). */
 #include "cuda_internal.h"
+#include "trace.h"
 
 extern "C" int ng_cuda_device_count(void)
 {
@@ -27,7 +28,9 @@ extern "C" ng_status ng_cuda_device_name(int device, char *name, size_t len)
   return NG_SUCCESS;
 }
 
-extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
+/* ng_cuda_malloc (from the device-wide pool) and ng_cuda_malloc_export
+ * (plain cudaMalloc), with their common checks and accounting. */
+static ng_status device_malloc(void **p, size_t bytes, const char *what, int pooled)
 {
   *p = NULL;
   if (bytes == 0) bytes = 8; /* a valid pointer for empty arrays */
@@ -36,7 +39,9 @@ extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
     return NG_ERROR(NG_ERR_DEVICE_MEMORY,
                     "cudaMalloc of %zu bytes for %s failed: out of memory (injected failure of device allocation #%lld, NG_FAIL_ALLOC_DEVICE)",
                     bytes, what, (long long)k);
-  cudaError_t e = cudaMalloc(p, bytes);
+  double t0 = ng_trace_t0();
+  cudaError_t e = pooled ? ng_cuda_keep_malloc(p, bytes) : cudaMalloc(p, bytes);
+  ng_trace_span(NG_TR_CUDA_MALLOC, t0);
   if (e != cudaSuccess) {
     cudaGetLastError();
     *p = NULL;
@@ -47,11 +52,28 @@ extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what)
   return NG_SUCCESS;
 }
 
+extern "C" ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what) { return device_malloc(p, bytes, what, 1); }
+extern "C" ng_status ng_cuda_malloc_export(void **p, size_t bytes, const char *what)
+{
+  return device_malloc(p, bytes, what, 0);
+}
+
 extern "C" void ng_cuda_free(void *p)
 {
   if (!p) return;
   ng_mem_untrack(NG_MEM_DEVICE, p);
-  if (cudaFree(p) != cudaSuccess) cudaGetLastError(); /* a free has no caller to tell */
+  double t0 = ng_trace_t0();
+  if (ng_cuda_keep_free(p) != cudaSuccess) cudaGetLastError(); /* a free has no caller to tell */
+  ng_trace_span(NG_TR_CUDA_FREE, t0);
+}
+
+extern "C" void ng_cuda_free_export(void *p)
+{
+  if (!p) return;
+  ng_mem_untrack(NG_MEM_DEVICE, p);
+  double t0 = ng_trace_t0();
+  if (cudaFree(p) != cudaSuccess) cudaGetLastError();
+  ng_trace_span(NG_TR_CUDA_FREE, t0);
 }
 
 extern "C" ng_status ng_cuda_tmp_malloc(struct ng_cuda *cu, void **p, size_t bytes, const char *what)
@@ -163,6 +185,7 @@ static ng_status cuda_setup(struct ng_cuda *cu, int device, int local_rank, char
   NG_CUSPARSE_CHECK(cusparseCreate(&cu->cusparse));
   NG_CUSPARSE_CHECK(cusparseSetStream(cu->cusparse, cu->stream));
   NG_CHECK(make_pool(cu, device));
+  NG_CHECK(ng_cuda_keep_attach(device, &cu->keep_attached));
   NG_CHECK(NG_CUDA_MALLOC(cu->scratch, NG_CUDA_SCRATCH));
   NG_CUDA_CHECK(cudaMemset(cu->scratch, 0, NG_CUDA_SCRATCH * sizeof(double)));
   int64_t k = ng_alloc_fault_device_next(); /* pinned memory counts as a device allocation */
@@ -207,5 +230,6 @@ extern "C" void ng_cuda_destroy(struct ng_cuda *cu)
   if (cu->cublas) cublasDestroy(cu->cublas);
   if (cu->stream) cudaStreamDestroy(cu->stream);
   if (cu->pool) cudaMemPoolDestroy(cu->pool);
+  if (cu->keep_attached) ng_cuda_keep_detach(cu->device);
   ng_free(cu);
 }

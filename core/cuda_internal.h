@@ -19,6 +19,7 @@ struct ng_cuda {
   double *host_scratch; /* pinned host mirror of scratch for reduction results */
   double *host_scratch_dev; /* host_scratch as the device sees it (mapped), NULL: copy instead */
   cudaMemPool_t pool;   /* the setups' temporaries (ng_cuda_tmp_malloc); NULL: plain cudaMalloc */
+  int keep_attached;    /* a user of the device-wide pool behind ng_cuda_malloc (core/cuda_keep_pool.cu) */
 };
 
 /* Doubles in ng_cuda.scratch: results, a block counter and the per-block
@@ -69,6 +70,27 @@ extern "C"
 #endif
 void ng_cuda_free(void *p);
 #define NG_CUDA_MALLOC(p, count) ng_cuda_malloc((void **)&(p), (size_t)(count) * sizeof(*(p)), #p)
+
+/* A device allocation that another process may open (cudaIpcGetMemHandle:
+ * the IPC transport's landing buffers), plain cudaMalloc, and its free;
+ * ng_cuda_malloc's blocks come from the device-wide pool
+ * (core/cuda_keep_pool.cu), which cannot be exported. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+ng_status ng_cuda_malloc_export(void **p, size_t bytes, const char *what);
+void ng_cuda_free_export(void *p);
+/* core/cuda_keep_pool.cu: the pool's users (contexts) on a device, the
+ * pool's allocation and free (cudaMalloc / cudaFree where there is none),
+ * and whether the current device has one. */
+ng_status ng_cuda_keep_attach(int device, int *counted);
+void ng_cuda_keep_detach(int device);
+cudaError_t ng_cuda_keep_malloc(void **p, size_t bytes);
+cudaError_t ng_cuda_keep_free(void *p);
+int ng_cuda_keep_on(void);
+#ifdef __cplusplus
+}
+#endif
 
 /* A setup's temporaries, stream-ordered on the context's stream from its
  * memory pool: a freed block is reused by the next allocation without a

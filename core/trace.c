@@ -17,7 +17,7 @@ static long tr_n;
 static double tr_origin = -1.0;
 static const char *tr_names[NG_TR_KINDS] = {"halo_pack", "halo_start", "halo_finish", "allreduce",
                                             "red_wait",  "precond",    "iteration",   "device_sync",
-                                            "plan_setup", "transport_setup"};
+                                            "plan_setup", "transport_setup", "cuda_malloc", "cuda_free"};
 
 static void tr_dump(void)
 {
