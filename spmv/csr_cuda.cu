@@ -3,11 +3,13 @@
  * Row offsets on the device are 32-bit while the matrix has at most 2^31 - 1
  * entries, 64-bit past that (issue 16 item 6: lap27:432 has 2.17e9), with
  * 32-bit columns either way: the wide offsets cost 4 bytes a row, nothing
- * next to the 12 bytes an entry. The 64-bit layout goes to cuSPARSE as
- * CUSPARSE_INDEX_64I offsets with CUSPARSE_INDEX_32I columns; should the
- * library refuse that mix (NOT_SUPPORTED / INVALID_VALUE at descriptor or
- * buffer time), our own vector-CSR kernel (k_csr64, G lanes a row) runs
- * instead. NG_CSR_OFFSETS64=1 in the environment forces the 64-bit layout
+ * next to the 12 bytes an entry. cuSPARSE (through 13.0) refuses that mix
+ * of CUSPARSE_INDEX_64I offsets and CUSPARSE_INDEX_32I columns, and prints
+ * its refusal on stderr ("** On entry to cusparseCreateCsr()", once a rank
+ * on lap27:800 over 4 GPUs), so the 64-bit layout goes straight to our own
+ * vector-CSR kernel (k_csr64, G lanes a row); NG_CSR_OFFSETS64=cusparse
+ * still asks cuSPARSE first, falling back on a refusal (NOT_SUPPORTED /
+ * INVALID_VALUE at descriptor or buffer time). NG_CSR_OFFSETS64=1 in the environment forces the 64-bit layout
  * on every matrix, =kernel also forces the own kernel: the GPU tests run
  * both on small matrices that way. The SpMV work buffer is sized once at
  * create; the dense-vector descriptors are made once and repointed per call. */
@@ -75,12 +77,14 @@ static int csr64_lanes(int32_t nrows, int64_t nnz)
   return g;
 }
 
-/* NG_CSR_OFFSETS64: 0 unset, 1 force the 64-bit layout, 2 also the own kernel. */
+/* NG_CSR_OFFSETS64: 0 unset, 1 force the 64-bit layout (the own kernel), 2 (kernel) the same,
+ * 3 (cusparse) the 64-bit layout with cuSPARSE asked first. */
 static int csr_force64(void)
 {
   const char *e = getenv("NG_CSR_OFFSETS64");
   if (!e || !*e || !strcmp(e, "0")) return 0;
-  return strcmp(e, "kernel") ? 1 : 2;
+  if (!strcmp(e, "kernel")) return 2;
+  return strcmp(e, "cusparse") ? 1 : 3;
 }
 
 static void csr_cuda_destroy(void *data)
@@ -200,8 +204,9 @@ static ng_status csr_cuda_create(ng_context ctx, const ng_csr *A, void **data)
   d->nrows = A->nrows;
   d->ncols = A->ncols;
   d->nnz = A->nnz;
-  d->own_kernel = force == 2;
-  ng_status st = csr_cuda_setup(d, A, force || ng_csr_needs_offsets64(A->nnz));
+  int wide = force || ng_csr_needs_offsets64(A->nnz);
+  d->own_kernel = wide && force != 3; /* NG_CSR_OFFSETS64=cusparse: cuSPARSE first */
+  ng_status st = csr_cuda_setup(d, A, wide);
   if (st != NG_SUCCESS) {
     csr_cuda_destroy(d);
     return ng_error_trace(st, __FILE__, __LINE__);
