@@ -34,6 +34,10 @@ NG_EXAMPLE_NO_ABORT=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMP_NUM_THREADS
 export OMPI_MCA_mpi_yield_when_idle OMPI_MCA_rmaps_base_oversubscribe NG_EXAMPLE_NO_ABORT
 tmo="${NG_WALK_TIMEOUT:-20}"
+# a CUDA build runs on the GPU where there is one: ranks sharing it under a
+# parallel make check wait on each other's contexts (the good run on 4 ranks
+# took past 20 s inside make -j40 check on 4 H200s, 2026-11-29)
+grep -q "define NG_HAVE_CUDA 1" "$top/config.h" 2>/dev/null && tmo="${NG_WALK_TIMEOUT:-90}"
 # the sanitizer tree (ASan + leak checks: a run takes about 5 times longer)
 # walks every 5*STRIDE-th allocation, with a longer timeout
 if [ "$stride" -gt 1 ] && grep -q -- "-fsanitize=address" "$top/Makefile" 2>/dev/null; then
