@@ -19,7 +19,8 @@
 #     falls back to host when one of its parts fails; counted, allowed);
 #   - never a timeout (a rank left waiting in a collective or an exchange).
 # A sanitizer finding (a leak on an error path, on any rank) fails the run
-# too. Skips (77) without MPI. NG_WALK_TIMEOUT (20 s) bounds each run.
+# too. Skips (77) without MPI. NG_WALK_TIMEOUT (20 s; 90 s in CUDA builds)
+# bounds each run; with a GPU visible the stride is 4 times larger.
 np="$1"; frank="$2"; stride="$3"; shift 3
 top="${NG_TOP_BUILDDIR:-.}"
 if ! grep -q "define NG_HAVE_MPI 1" "$top/config.h" 2>/dev/null; then
@@ -37,7 +38,13 @@ tmo="${NG_WALK_TIMEOUT:-20}"
 # a CUDA build runs on the GPU where there is one: ranks sharing it under a
 # parallel make check wait on each other's contexts (the good run on 4 ranks
 # took past 20 s inside make -j40 check on 4 H200s, 2026-11-29)
-grep -q "define NG_HAVE_CUDA 1" "$top/config.h" 2>/dev/null && tmo="${NG_WALK_TIMEOUT:-90}"
+# and walks every 4*STRIDE-th allocation there when a GPU is visible: each
+# run starts a CUDA context a rank (about 1-3 s under load), and the four
+# walks of mpi_fault_np2.sh did not finish inside a 560 s make -j40 check
+if grep -q "define NG_HAVE_CUDA 1" "$top/config.h" 2>/dev/null; then
+  tmo="${NG_WALK_TIMEOUT:-90}"
+  if [ "$stride" -gt 1 ] && nvidia-smi -L >/dev/null 2>&1; then stride=$((4 * stride)); fi
+fi
 # the sanitizer tree (ASan + leak checks: a run takes about 5 times longer)
 # walks every 5*STRIDE-th allocation, with a longer timeout
 if [ "$stride" -gt 1 ] && grep -q -- "-fsanitize=address" "$top/Makefile" 2>/dev/null; then
