@@ -6,7 +6,7 @@ libnagare_la_SOURCES += comm/comm.h comm/comm_options.c comm/comm_mpi.h comm/com
 # runtime from C, so they get CUDA_CPPFLAGS in their own convenience library.
 noinst_LTLIBRARIES += comm/libtransport.la
 comm_libtransport_la_SOURCES = comm/transport_part.h comm/transport_select.c comm/transport_host.c \
-  comm/transport_ipc.c comm/transport_cuda_mpi.c
+  comm/transport_ipc.c comm/transport_ipc_cache.c comm/transport_cuda_mpi.c
 if NG_CUDA
 # -isystem: the CUDA headers' deprecation warnings are not ours
 comm_libtransport_la_CPPFLAGS = $(AM_CPPFLAGS) -isystem $(CUDA_HOME)/include

@@ -54,6 +54,9 @@ ng_status ng_halo_plan_attach_or_drop(ng_context ctx, ng_status st, struct ng_ha
  * are packed in send order; it sets idx_shared. Released with the context. */
 ng_status ng_halo_identity(ng_context ctx, int32_t n, int32_t **host, int32_t **dev);
 void ng_halo_identity_release(ng_context ctx);
+/* The ipc transport's kept landing buffers and opened handles
+ * (comm/transport_ipc_cache.c, NG_IPC_CACHE=1), released before the device. */
+void ng_ipc_cache_release(ng_context ctx);
 /* Any plan freed, transport included (NULL: nothing) (comm/halo_plan.c). */
 void ng_halo_plan_destroy(struct ng_halo_plan *h);
 

@@ -48,6 +48,13 @@
 #if defined(NG_HAVE_MPI) && defined(NG_HAVE_CUDA)
 #define NB_COUNT(off, q) ((off)[(q) + 1] - (off)[q])
 
+/* comm/transport_ipc_cache.c (NG_IPC_CACHE=1): landing allocations and
+ * opened handles kept by the context between plans */
+int ng_ipc_cache_on(void);
+ng_status ng_ipc_landing_take(ng_context ctx, size_t bytes, void **p, cudaIpcMemHandle_t *handle);
+void ng_ipc_landing_give(ng_context ctx, void *p);
+ng_status ng_ipc_open_kept(ng_context ctx, const cudaIpcMemHandle_t *handle, void **base);
+
 /* What a receiver tells each of its senders once. */
 typedef struct {
   cudaIpcMemHandle_t handle;
@@ -76,6 +83,8 @@ typedef struct {
   cudaEvent_t *peer_landed; /* event ordering, ns: opened, recorded here after the gather */
   cudaEvent_t packed;   /* host ordering: after this rank's gathers into its receivers */
   int pending_packed, have_packed;
+  int kept;             /* NG_IPC_CACHE=1 (event ordering): landing and peer_base are the context's
+                         * (comm/transport_ipc_cache.c): given back, not freed or closed */
 } ipc_state;
 
 /* Allocation base of a device pointer (cuMemGetAddressRange through the
@@ -147,7 +156,14 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
   }
   if (nb->nr == 0) return NG_SUCCESS;
   const char *force = getenv("NG_IPC_LANDING"); /* =1: the host ordering's fallback, for tests */
-  if (s->event) {
+  cudaIpcMemHandle_t handle;
+  int have_handle = 0;
+  if (s->event && s->kept) { /* the context's kept landing buffers (NG_IPC_CACHE=1) */
+    NG_CHECK(ng_ipc_landing_take(h->ctx, 2 * (size_t)h->n_recv * sizeof(double), (void **)&s->landing, &handle));
+    have_handle = 1;
+    target = base = (char *)s->landing;
+    stride = h->n_recv;
+  } else if (s->event) {
     NG_CHECK(ng_cuda_malloc_export((void **)&s->landing, 2 * (size_t)h->n_recv * sizeof(double), "ipc landing buffers"));
     target = base = (char *)s->landing;
     stride = h->n_recv;
@@ -156,8 +172,7 @@ static ng_status ipc_prepare(struct ng_halo_plan *h, double *recv_buf, ipc_state
     NG_CHECK(ng_cuda_malloc_export((void **)&s->landing, (size_t)h->n_recv * sizeof(double), "ipc landing buffer"));
     target = base = (char *)s->landing;
   }
-  cudaIpcMemHandle_t handle;
-  NG_CUDA_CHECK(cudaIpcGetMemHandle(&handle, base));
+  if (!have_handle) NG_CUDA_CHECK(cudaIpcGetMemHandle(&handle, base));
   for (int k = 0; k < nb->nr; k++) {
     int q = nb->rnb[k];
     if (s->event) {
@@ -185,7 +200,12 @@ static ng_status ipc_open(struct ng_halo_plan *h, ipc_state *s, const ipc_offer 
     if (got[k].count != NB_COUNT(h->send_offset, q))
       return NG_ERROR(NG_ERR_INTERNAL, "ipc: rank %d expects %d values, this rank sends %d", h->send_rank[q],
                       got[k].count, (int)NB_COUNT(h->send_offset, q));
-    cudaError_t e = cudaIpcOpenMemHandle(&s->peer_base[k], got[k].handle, cudaIpcMemLazyEnablePeerAccess);
+    cudaError_t e = cudaSuccess;
+    if (s->kept) {
+      ng_status st = ng_ipc_open_kept(h->ctx, &got[k].handle, &s->peer_base[k]);
+      if (st) return ng_error_trace(st, __FILE__, __LINE__); /* names cudaIpcOpenMemHandle's error */
+    } else
+      e = cudaIpcOpenMemHandle(&s->peer_base[k], got[k].handle, cudaIpcMemLazyEnablePeerAccess);
     if (e != cudaSuccess) {
       cudaGetLastError();
       s->peer_base[k] = NULL;
@@ -224,6 +244,7 @@ static ng_status ipc_setup(struct ng_halo_plan *h, double *recv_buf, const ng_nb
     s->nb = nb;
     s->stream = ctx->cuda ? ctx->cuda->stream : NULL;
     s->event = !(sync && !strcmp(sync, "host"));
+    s->kept = s->event && ng_ipc_cache_on();
     st = NG_CALLOC(s->peer_base, nb->ns);
   }
   if (!st && sync && strcmp(sync, "host") && strcmp(sync, "event"))
@@ -347,7 +368,7 @@ static void ipc_destroy(struct ng_halo_plan *h, void *state)
   if (!s) return;
   /* nothing queued here may still write through a mapping or use an event */
   if (s->stream) cudaStreamSynchronize(s->stream);
-  for (int k = 0; s->peer_base && k < s->nb->ns; k++)
+  for (int k = 0; !s->kept && s->peer_base && k < s->nb->ns; k++)
     if (s->peer_base[k]) cudaIpcCloseMemHandle(s->peer_base[k]);
   for (int k = 0; s->peer_landed && k < s->nb->ns; k++)
     if (s->peer_landed[k]) cudaEventDestroy(s->peer_landed[k]);
@@ -355,7 +376,8 @@ static void ipc_destroy(struct ng_halo_plan *h, void *state)
     if (s->own_landed[k]) cudaEventDestroy(s->own_landed[k]);
   for (int k = 0; k < s->have_consumed; k++) cudaEventDestroy(s->consumed[k]);
   if (s->have_packed) cudaEventDestroy(s->packed);
-  if (s->landing) ng_cuda_free_export(s->landing);
+  if (s->landing && s->kept) ng_ipc_landing_give(h->ctx, s->landing);
+  else if (s->landing) ng_cuda_free_export(s->landing);
   ng_free(s->peer_base);
   ng_free(s->peer_dst);
   ng_free(s->peer_stride);

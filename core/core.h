@@ -291,6 +291,8 @@ struct ng_context_s {
   void *rank_info;      /* every rank's node, GPU and MPI facts, gathered by the first halo plan's transport
                          * choice and kept (they do not change for the context's life; comm/transport_select.c) */
   void *identity;       /* the identity SEND tables the gather, rows and reverse plans share (comm/halo_identity.c) */
+  void *ipc_cache;      /* NG_IPC_CACHE=1: the ipc transport's kept landing buffers and opened handles
+                         * (comm/transport_ipc_cache.c) */
 };
 
 /* ---- options (core/options.c; the tables: core/options.h) ------------------ */

@@ -126,6 +126,7 @@ ng_status ng_context_destroy(ng_context ctx)
 {
   if (!ctx) return NG_SUCCESS;
   ng_halo_identity_release(ctx); /* before the device goes */
+  ng_ipc_cache_release(ctx);
 #ifdef NG_HAVE_CUDA
   if (ctx->cuda && !ctx->cuda_borrowed) ng_cuda_destroy(ctx->cuda);
 #endif
