@@ -426,7 +426,7 @@ static ng_status offrank_setup(ng_amg_doff *S, amg_gpu *P, ng_matrix A, int l, i
   st = ng_comm_agree(ctx, st);
   S->nh = !st && A->n_halo ? hrp[A->n_halo] : 0;
   if (!st && S->nh > INT32_MAX) st = NG_ERROR(NG_ERR_UNSUPPORTED, "AMG off-rank block on the GPU: %lld halo entries", (long long)S->nh);
-  /* context memory (cudaMalloc), not the pool: the transports may map it into the neighbours (CUDA IPC) */
+  /* context memory, not the setup's stream-ordered temporaries: it outlives this setup (the update moves values into it) */
   if (!st) st = ctx->vops->alloc(ctx, &S->hbuf, (int32_t)(S->nh ? S->nh : 1));
   ng_amg_trace(ctx, "uncoupled (GPU): P's sent rows gathered, their lengths exchanged", l, &tt);
   st = ng_halo_rows_plan_create(ctx, st, h, hsrp, hrp, S->hbuf, &S->plan); /* agreed there */

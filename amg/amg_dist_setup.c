@@ -326,7 +326,10 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     int stop = 0;
     L->s.n = D[l].A->n_local;
     M->nlevels = l + 1;
+    double tt = ng_wtime();
+    ng_amg_dist_trace_level(l);
     NG_CHECK(level_stats(D[l].A, &D[l], D[0].gathered));
+    ng_amg_dist_trace(ctx, "the level's figures gathered", &tt);
     if (ng_amg_telescope_wanted(M, l)) { /* the rest on rank 0: no rho or smoother here */
       L->s.rho = 1.0;
       NG_CHECK(ng_amg_telescope_build(P, M, l));
@@ -335,6 +338,7 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
     t = ng_wtime();
     NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;
+    ng_amg_dist_trace(ctx, "rho", &tt);
     if (D[l].A->n_global <= M->coarse_size || l == M->max_levels - 1) break;
     if (ng_amg_uncoupled_wanted(M, l)) NG_CHECK(ng_amg_uncoupled_build(P, M, l, &stop));
     else NG_CHECK(build_transfer(P, M, l, &stop));

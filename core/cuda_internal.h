@@ -58,13 +58,16 @@ struct ng_cuda {
       return NG_ERROR(NG_ERR_CUDA, "%s failed: %s", #call, cusparseGetErrorString(ng_cs_e_));   \
   } while (0)
 
-/* Device allocation that reports the bytes asked for. */
+/* Device allocation that reports the bytes asked for: from the device-wide
+ * pool (core/cuda_keep_pool.cu; plain cudaMalloc with NG_CUDA_POOL=0),
+ * ready for every stream on return. */
 #ifdef __cplusplus
 extern "C"
 #endif
 ng_status ng_cuda_malloc(void **p, size_t bytes, const char *what);
-/* Its free (cudaFree; NULL is fine), the bytes off the device's account
- * (core/memtrack.c): free what ng_cuda_malloc made with this, not cudaFree. */
+/* Its free (after the device is idle, as cudaFree; NULL is fine), the bytes
+ * off the device's account (core/memtrack.c): free what ng_cuda_malloc made
+ * with this, not cudaFree. */
 #ifdef __cplusplus
 extern "C"
 #endif
