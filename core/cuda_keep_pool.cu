@@ -78,11 +78,13 @@ extern "C" void ng_cuda_keep_detach(int device)
     cudaGetLastError(); /* nothing to tell: the memory goes with the process */
 }
 
-/* The pool of the current device (NULL: none, plain cudaMalloc). */
+/* The pool of the current device (NULL: none, plain cudaMalloc). Once made
+ * it serves every allocation and free on its device, also after the last
+ * context went (a block of the pool is never given to cudaFree). */
 static cudaMemPool_t current(int *device)
 {
   if (!keep_any || cudaGetDevice(device) != cudaSuccess) return NULL;
-  return *device >= 0 && *device < KEEP_DEVICES && keep_users[*device] > 0 ? keep_pool[*device] : NULL;
+  return *device >= 0 && *device < KEEP_DEVICES ? keep_pool[*device] : NULL;
 }
 
 extern "C" int ng_cuda_keep_on(void)
