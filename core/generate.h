@@ -12,6 +12,17 @@
 ng_status ng_gen_lap7(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
 ng_status ng_gen_lap27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
 ng_status ng_gen_aniso27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double **b);
+/* The 27 coefficients of a constant stencil spec ("lap7:...", "lap27:...",
+ * "aniso27:..."; offset (dx,dy,dz) at (dz+1)*9 + (dy+1)*3 + dx+1); 0 for
+ * any other spec. */
+int ng_gen_stencil_coeffs(const char *spec, double c[27]);
+/* Rows of planes [z0, z1) of that stencil on the nx x ny x nz grid as one
+ * rank's blocks (dist/generate_dist.c): L over the columns of these planes
+ * (numbered from plane z0), the other entries (planes z0 - 1 and z1) as
+ * rows orp of global columns ogc and values oval, and b (row sums): the
+ * whole grid's rows bit for bit, written in parallel by planes. */
+ng_status ng_gen_stencil_slab(const double c[27], int32_t nx, int32_t ny, int32_t nz, int32_t z0, int32_t z1,
+                              ng_csr *L, int64_t **orp, int64_t **ogc, double **oval, double **b);
 /* The pure-Neumann lap7 (points 7) or lap27 (points 27): the same couplings,
  * each diagonal the sum of its row's off-diagonal magnitudes, so every row
  * sums to zero and the constant vector spans the null space (singular,

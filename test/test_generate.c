@@ -6,6 +6,9 @@
 #include "testutil.h"
 #include "../core/core.h"
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static void gen(const char *spec, ng_csr *A, double **b)
 {
@@ -623,6 +626,39 @@ START_TEST(public_generate)
 }
 END_TEST
 
+/* The stencil generators write their planes in parallel, each from its
+ * first entry in closed form: the same arrays, byte for byte, on 1 thread
+ * and on 3 (one plane a thread and more, uneven), Dirichlet and Neumann. */
+START_TEST(stencils_same_on_any_threads)
+{
+#ifdef _OPENMP
+  const char *specs[] = {"lap27:37x23x29", "lap7:41x17x33", "aniso27:31", "lap27:30:neumann", "lap7:64x2x3"};
+  int keep = omp_get_max_threads();
+  for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+    ng_csr A1, A3;
+    double *b1, *b3;
+    omp_set_num_threads(1);
+    gen(specs[k], &A1, &b1);
+    omp_set_num_threads(3);
+    gen(specs[k], &A3, &b3);
+    ck_assert_int_eq(A1.nnz, A3.nnz);
+    ck_assert_msg(!memcmp(A1.rowptr, A3.rowptr, ((size_t)A1.nrows + 1) * sizeof(*A1.rowptr)) &&
+                      !memcmp(A1.col, A3.col, (size_t)A1.nnz * sizeof(*A1.col)) &&
+                      !memcmp(A1.val, A3.val, (size_t)A1.nnz * sizeof(*A1.val)) &&
+                      !memcmp(b1, b3, (size_t)A1.nrows * sizeof(double)),
+                  "%s: 1 and 3 threads differ", specs[k]);
+    ng_csr_free(&A1);
+    ng_csr_free(&A3);
+    free(b1);
+    free(b3);
+  }
+  omp_set_num_threads(keep);
+#else
+  printf("stencils_same_on_any_threads: built without OpenMP, one thread only\n");
+#endif
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("generate");
@@ -639,6 +675,7 @@ int main(void)
   tcase_add_test(tc, het_problems);
   tcase_add_test(tc, rotaniso_problems);
   tcase_add_test(tc, cfd_problems);
+  tcase_add_test(tc, stencils_same_on_any_threads);
   suite_add_tcase(s, tc);
   return ng_test_run(s);
 }

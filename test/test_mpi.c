@@ -9,6 +9,9 @@
  * mismatched inputs fail on every rank with a clear message; binding memory
  * on a machine with one NUMA node succeeds and is reported as such. */
 #include "mpi_testutil.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "../comm/halo.h"
 #include "../comm/comm_mpi.h" /* ng_comm's MPI communicator */
 #include <math.h>
@@ -406,6 +409,14 @@ START_TEST(generated_equals_serial)
 {
   const char *specs[] = {"lap7:5x4x7", "lap27:6x5x9", "aniso27:4x4x6", "fem27:5x4x7", "lap27:3x3x2", "mps:4"};
   for (int k = 0; k < 6; k++) check_generated(specs[k]);
+#ifdef _OPENMP
+  /* slabs of more than 20000 rows on 1 and 2 ranks, their planes written by
+   * 3 threads (ng_gen_stencil_slab; mpi-run.sh sets one thread a rank) */
+  int keep = omp_get_max_threads();
+  omp_set_num_threads(3);
+  check_generated("lap27:40x30x36");
+  omp_set_num_threads(keep);
+#endif
   ng_matrix A = NULL;
   expect_fail_everywhere(ng_matrix_generate(world, "lap7:0", &A, NULL), NG_ERR_ARGUMENT, "size 0", "lap7:0");
   expect_fail_everywhere(ng_matrix_generate(world, "fem27:1", &A, NULL), NG_ERR_ARGUMENT, NULL, "fem27:1");
