@@ -41,6 +41,11 @@ static ng_status device_malloc(void **p, size_t bytes, const char *what, int poo
                     bytes, what, (long long)k);
   double t0 = ng_trace_t0();
   cudaError_t e = pooled ? ng_cuda_keep_malloc(p, bytes) : cudaMalloc(p, bytes);
+  if (!pooled && e == cudaErrorMemoryAllocation) { /* the pool's free blocks back to the device, once more */
+    cudaGetLastError();
+    ng_cuda_keep_trim();
+    e = cudaMalloc(p, bytes);
+  }
   ng_trace_span(NG_TR_CUDA_MALLOC, t0);
   if (e != cudaSuccess) {
     cudaGetLastError();

@@ -91,6 +91,7 @@ void ng_cuda_keep_detach(int device);
 cudaError_t ng_cuda_keep_malloc(void **p, size_t bytes);
 cudaError_t ng_cuda_keep_free(void *p);
 int ng_cuda_keep_on(void);
+void ng_cuda_keep_trim(void);
 #ifdef __cplusplus
 }
 #endif

@@ -10,8 +10,10 @@
  * Allocation and free keep cudaMalloc's and cudaFree's synchronous meaning:
  * the block is ready on return, and a free first waits for the device (any
  * stream may still read the block), as cudaFree does. The pool is trimmed
- * when the last context on its device goes. NG_CUDA_POOL=0 turns it off
- * (plain cudaMalloc / cudaFree), for comparisons. */
+ * when the last context on its device goes, and before an allocation that
+ * ran out of device memory (pooled or plain) is tried once more.
+ * NG_CUDA_POOL=0 turns it off (plain cudaMalloc / cudaFree), for
+ * comparisons. */
 #include "cuda_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -93,12 +95,29 @@ extern "C" int ng_cuda_keep_on(void)
   return current(&d) != NULL;
 }
 
+/* The current device's free pool blocks given back to the device (after
+ * the device is idle): what an allocation that ran out of memory tries
+ * before it fails, since blocks kept for another size, or for plain
+ * cudaMalloc's users, would otherwise stay out of reach. */
+extern "C" void ng_cuda_keep_trim(void)
+{
+  int d;
+  cudaMemPool_t pool = current(&d);
+  if (!pool) return;
+  if (cudaDeviceSynchronize() != cudaSuccess || cudaMemPoolTrimTo(pool, 0) != cudaSuccess) cudaGetLastError();
+}
+
 extern "C" cudaError_t ng_cuda_keep_malloc(void **p, size_t bytes)
 {
   int d;
   cudaMemPool_t pool = current(&d);
   if (!pool) return cudaMalloc(p, bytes);
   cudaError_t e = cudaMallocFromPoolAsync(p, bytes, pool, keep_stream[d]);
+  if (e == cudaErrorMemoryAllocation) { /* blocks kept for other sizes: back to the device, once more */
+    cudaGetLastError();
+    ng_cuda_keep_trim();
+    e = cudaMallocFromPoolAsync(p, bytes, pool, keep_stream[d]);
+  }
   if (e == cudaSuccess) e = cudaStreamSynchronize(keep_stream[d]); /* ready for every stream */
   return e;
 }
