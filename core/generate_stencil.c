@@ -29,13 +29,16 @@
  * whose coefficient is 0 are not stored. */
 #define STENCIL_C(c, dx, dy, dz) ((c)[((dz) + 1) * 9 + ((dy) + 1) * 3 + (dx) + 1])
 
-/* Entries of plane z's rows in closed form: offset (dx, dy) inside a plane
- * of nx x ny points has (nx - |dx|)(ny - |dy|) rows. */
-static int64_t plane_entries(const double c[27], int32_t nx, int32_t ny, int32_t nz, int32_t z)
+/* Entries of plane z's rows whose column plane z + dz lies in [zlo, zhi)
+ * (and in the grid), in closed form: offset (dx, dy) inside a plane of
+ * nx x ny points has (nx - |dx|)(ny - |dy|) rows. */
+static int64_t plane_entries(const double c[27], int32_t nx, int32_t ny, int32_t nz, int32_t z, int32_t zlo,
+                             int32_t zhi)
 {
   int64_t e = 0;
   for (int dz = -1; dz <= 1; dz++) {
-    if (z + dz < 0 || z + dz >= nz) continue;
+    int32_t q = z + dz;
+    if (q < 0 || q >= nz || q < zlo || q >= zhi) continue;
     for (int dy = -1; dy <= 1; dy++)
       for (int dx = -1; dx <= 1; dx++)
         if (STENCIL_C(c, dx, dy, dz) != 0.0 && nx > abs(dx) && ny > abs(dy))
@@ -44,16 +47,32 @@ static int64_t plane_entries(const double c[27], int32_t nx, int32_t ny, int32_t
   return e;
 }
 
-/* Plane z's rows, from entry p on; returns the entry after them. */
-static int64_t plane_rows(const double c[27], int neumann, int32_t nx, int32_t ny, int32_t nz, int32_t z,
-                          int64_t p, ng_csr *A, double *b)
+/* Where the rows of planes [z0, z1) go: L over the columns of these planes
+ * (numbered from plane z0), the other planes' entries to the off-rank rows
+ * orp / ogc (global columns) / oval (unused when [z0, z1) is the whole
+ * grid), b by row. */
+typedef struct {
+  int32_t z0, z1;
+  ng_csr *L;
+  int64_t *orp, *ogc;
+  double *oval, *b;
+} plane_out;
+
+/* Plane z's rows, the whole grid's rows in their order, their local
+ * entries from *pl on and the others from *po on (both advanced). Neumann:
+ * each diagonal the sum of its row's off-diagonal magnitudes, b = A u with
+ * u the x index. */
+static void plane_rows(const double c[27], int neumann, int32_t nx, int32_t ny, int32_t nz, int32_t z,
+                       const plane_out *o, int64_t *pl, int64_t *po)
 {
-  int64_t nxy = (int64_t)nx * ny, i = (int64_t)z * nxy;
+  int64_t nxy = (int64_t)nx * ny, base = (int64_t)o->z0 * nxy, p = *pl, q = *po;
+  ng_csr *L = o->L;
   for (int32_t y = 0; y < ny; y++)
-    for (int32_t x = 0; x < nx; x++, i++) {
+    for (int32_t x = 0; x < nx; x++) {
+      int64_t gi = (int64_t)z * nxy + (int64_t)y * nx + x, li = gi - base, pd = -1;
       double s = 0.0, off = 0.0, su = 0.0;
-      int64_t pd = -1;
-      A->rowptr[i] = p;
+      L->rowptr[li] = p;
+      if (o->orp) o->orp[li] = q;
       for (int dz = -1; dz <= 1; dz++) {
         if (z + dz < 0 || z + dz >= nz) continue;
         for (int dy = -1; dy <= 1; dy++) {
@@ -61,21 +80,28 @@ static int64_t plane_rows(const double c[27], int neumann, int32_t nx, int32_t n
           for (int dx = -1; dx <= 1; dx++) {
             double v = STENCIL_C(c, dx, dy, dz);
             if (x + dx < 0 || x + dx >= nx || v == 0.0) continue;
-            A->col[p] = (int32_t)(i + dz * nxy + dy * nx + dx);
+            int64_t gq = gi + dz * nxy + dy * nx + dx;
             if (dx || dy || dz) off += fabs(v), su += v * (x + dx);
             else pd = p;
-            A->val[p++] = v;
+            if (z + dz >= o->z0 && z + dz < o->z1) {
+              L->col[p] = (int32_t)(gq - base);
+              L->val[p++] = v;
+            } else {
+              o->ogc[q] = gq;
+              o->oval[q++] = v;
+            }
             s += v;
           }
         }
       }
-      b[i] = s;
-      if (neumann && pd >= 0) { /* the diagonal balances the row; b = A u, u = x index */
-        A->val[pd] = off;
-        b[i] = off * x + su;
+      o->b[li] = s;
+      if (neumann && pd >= 0) { /* the diagonal balances the row */
+        L->val[pd] = off;
+        o->b[li] = off * x + su;
       }
     }
-  return p;
+  *pl = p;
+  *po = q;
 }
 
 /* The planes are written in parallel (OpenMP), each from its first entry
@@ -95,7 +121,7 @@ static ng_status stencil_csr(const double c[27], int neumann, int32_t nx, int32_
     }
   NG_CHECK(NG_MALLOC(start, (size_t)nz + 1));
   start[0] = 0;
-  for (int32_t z = 0; z < nz; z++) start[z + 1] = start[z] + plane_entries(c, nx, ny, nz, z);
+  for (int32_t z = 0; z < nz; z++) start[z + 1] = start[z] + plane_entries(c, nx, ny, nz, z, 0, nz);
   ng_status st = start[nz] == nnz ? NG_SUCCESS
                  : NG_ERROR(NG_ERR_INTERNAL, "stencil generator: %lld entries by planes, %lld in all",
                             (long long)start[nz], (long long)nnz);
@@ -109,9 +135,13 @@ static ng_status stencil_csr(const double c[27], int neumann, int32_t nx, int32_
     return st;
   }
   int bad = 0;
+  plane_out o = {0, nz, A, NULL, NULL, NULL, *b};
 #pragma omp parallel for schedule(static) reduction(| : bad) if (n > 20000)
-  for (int32_t z = 0; z < nz; z++)
-    bad |= plane_rows(c, neumann, nx, ny, nz, z, start[z], A, *b) != start[z + 1];
+  for (int32_t z = 0; z < nz; z++) {
+    int64_t p = start[z], none = 0;
+    plane_rows(c, neumann, nx, ny, nz, z, &o, &p, &none);
+    bad |= p != start[z + 1] || none != 0;
+  }
   A->rowptr[n] = nnz;
   ng_free(start);
   if (bad) { /* the closed form and the loop must agree */
@@ -186,23 +216,6 @@ ng_status ng_gen_aniso27(int32_t nx, int32_t ny, int32_t nz, ng_csr *A, double *
   return stencil_csr(c, 0, nx, ny, nz, A, b);
 }
 
-/* Entries of plane z's rows whose column plane z + dz lies in [zlo, zhi)
- * (and in the grid), in closed form. */
-static int64_t plane_entries_in(const double c[27], int32_t nx, int32_t ny, int32_t nz, int32_t z, int32_t zlo,
-                                int32_t zhi)
-{
-  int64_t e = 0;
-  for (int dz = -1; dz <= 1; dz++) {
-    int32_t q = z + dz;
-    if (q < 0 || q >= nz || q < zlo || q >= zhi) continue;
-    for (int dy = -1; dy <= 1; dy++)
-      for (int dx = -1; dx <= 1; dx++)
-        if (STENCIL_C(c, dx, dy, dz) != 0.0 && nx > abs(dx) && ny > abs(dy))
-          e += (int64_t)(nx - abs(dx)) * (ny - abs(dy));
-  }
-  return e;
-}
-
 ng_status ng_gen_stencil_slab(const double c[27], int32_t nx, int32_t ny, int32_t nz, int32_t z0, int32_t z1,
                               ng_csr *L, int64_t **orp, int64_t **ogc, double **oval, double **b)
 {
@@ -219,7 +232,7 @@ ng_status ng_gen_stencil_slab(const double c[27], int32_t nx, int32_t ny, int32_
   if (!st) {
     ls[0] = os[0] = 0;
     for (int32_t k = 0; k < np; k++) {
-      int64_t all = plane_entries_in(c, nx, ny, nz, z0 + k, 0, nz), mine = plane_entries_in(c, nx, ny, nz, z0 + k, z0, z1);
+      int64_t all = plane_entries(c, nx, ny, nz, z0 + k, 0, nz), mine = plane_entries(c, nx, ny, nz, z0 + k, z0, z1);
       ls[k + 1] = ls[k] + mine;
       os[k + 1] = os[k] + (all - mine);
     }
@@ -230,37 +243,11 @@ ng_status ng_gen_stencil_slab(const double c[27], int32_t nx, int32_t ny, int32_
   if (!st) st = NG_MALLOC(*oval, os[np] ? os[np] : 1);
   if (!st) st = NG_MALLOC(*b, n ? n : 1);
   int bad = 0;
+  plane_out o = {z0, z1, L, *orp, *ogc, *oval, *b};
 #pragma omp parallel for schedule(static) reduction(| : bad) if (!st && n > 20000)
   for (int32_t k = 0; k < (st ? 0 : np); k++) {
-    int32_t z = z0 + k;
-    int64_t pl = ls[k], po = os[k], li = (int64_t)k * nxy;
-    for (int32_t y = 0; y < ny; y++)
-      for (int32_t x = 0; x < nx; x++, li++) {
-        int64_t gi = (int64_t)z * nxy + (int64_t)y * nx + x;
-        double s = 0.0;
-        L->rowptr[li] = pl;
-        (*orp)[li] = po;
-        for (int dz = -1; dz <= 1; dz++) { /* the whole grid's row, its order and its sum */
-          if (z + dz < 0 || z + dz >= nz) continue;
-          for (int dy = -1; dy <= 1; dy++) {
-            if (y + dy < 0 || y + dy >= ny) continue;
-            for (int dx = -1; dx <= 1; dx++) {
-              double v = STENCIL_C(c, dx, dy, dz);
-              if (x + dx < 0 || x + dx >= nx || v == 0.0) continue;
-              int64_t gq = gi + dz * nxy + dy * nx + dx;
-              if (z + dz >= z0 && z + dz < z1) {
-                L->col[pl] = (int32_t)(gq - (int64_t)z0 * nxy);
-                L->val[pl++] = v;
-              } else {
-                (*ogc)[po] = gq;
-                (*oval)[po++] = v;
-              }
-              s += v;
-            }
-          }
-        }
-        (*b)[li] = s;
-      }
+    int64_t pl = ls[k], po = os[k];
+    plane_rows(c, 0, nx, ny, nz, z0 + k, &o, &pl, &po);
     bad |= pl != ls[k + 1] || po != os[k + 1];
   }
   if (!st) {
