@@ -378,6 +378,68 @@ START_TEST(refusal_reasons)
 }
 END_TEST
 
+/* dia_half's symmetry check on rows the fast check cannot take (the GPU
+ * fill checks rows in increasing column order in one pass and falls back
+ * to a mirror array for the rest): a symmetric tridiagonal whose rows are
+ * stored backwards with A(i, i+1) split in two duplicates (fits, and its
+ * update too); the same with one split half changed (refused, naming the
+ * pair); and rows in order where A(50,49) has no A(49,50) in the pattern
+ * while other rows keep diagonal +1 (refused: the values differ from 0). */
+static void tri_backwards(ng_csr *A, int32_t n, int split_at, double split_error)
+{
+  NG_ASSERT_OK(ng_csr_alloc(A, n, n, 4 * (int64_t)n));
+  int64_t p = 0;
+  A->rowptr[0] = 0;
+  for (int32_t i = 0; i < n; i++) {
+    double up = -1.0 - 0.01 * (i % 5); /* A(i, i+1) = A(i+1, i) */
+    if (i + 1 < n) {
+      A->col[p] = i + 1, A->val[p++] = 0.5 * up + (i == split_at ? split_error : 0.0);
+      A->col[p] = i + 1, A->val[p++] = 0.5 * up;
+    }
+    A->col[p] = i, A->val[p++] = 4.0 + 0.1 * (i % 3);
+    if (i > 0) A->col[p] = i - 1, A->val[p++] = -1.0 - 0.01 * ((i - 1) % 5);
+    A->rowptr[i + 1] = p;
+  }
+  A->nnz = p;
+}
+
+START_TEST(dia_half_symmetry_paths)
+{
+  ng_csr A;
+  const ng_spmv_ops *ops;
+  void *data;
+  tri_backwards(&A, 100, -1, 0.0);
+  check_all(&A, "tridiagonal, rows backwards, duplicates", " dia dia_half ell ellr sell ", ""); /* codsell refuses duplicates */
+  ng_csr_free(&A);
+  tri_backwards(&A, 100, 30, 1e-3);
+  ck_assert_int_eq(ng_spmv_create(ctx, "dia_half", &A, &ops, &data), NG_ERR_DOES_NOT_FIT);
+  ck_assert_msg(strstr(ng_last_error(), "A(31,30)") && strstr(ng_last_error(), "A(30,31)"), "%s", ng_last_error());
+  ng_csr_free(&A);
+  /* rows in order, A(49,50) left out of the pattern */
+  NG_ASSERT_OK(ng_csr_alloc(&A, 100, 100, 297));
+  int64_t p = 0;
+  A.rowptr[0] = 0;
+  for (int32_t i = 0; i < 100; i++) {
+    for (int32_t j = i - 1; j <= i + 1; j++)
+      if (j >= 0 && j < 100 && !(i == 49 && j == 50)) A.col[p] = j, A.val[p++] = j == i ? 4.0 : -1.0;
+    A.rowptr[i + 1] = p;
+  }
+  ck_assert_int_eq((int)p, 297);
+  ck_assert_int_eq(ng_spmv_create(ctx, "dia_half", &A, &ops, &data), NG_ERR_DOES_NOT_FIT);
+  ck_assert_msg(strstr(ng_last_error(), "A(50,49) = -1 but A(49,50) = 0"), "%s", ng_last_error());
+  /* the same pattern with A(50,49) = 0 is symmetric in value: it fits, and
+   * an update giving A(50,49) a value is refused */
+  A.val[A.rowptr[50]] = 0.0;
+  NG_ASSERT_OK(ng_spmv_create(ctx, "dia_half", &A, &ops, &data));
+  check_apply(ops, data, &A, "A(50,49) = 0 without A(49,50)");
+  A.val[A.rowptr[50]] = -2.0;
+  ck_assert_int_eq(ops->update_values(data, &A), NG_ERR_DOES_NOT_FIT);
+  ck_assert_msg(strstr(ng_last_error(), "A(50,49) = -2 but A(49,50) = 0"), "%s", ng_last_error());
+  ops->destroy(data);
+  ng_csr_free(&A);
+}
+END_TEST
+
 START_TEST(bad_specs)
 {
   ng_csr A;
@@ -893,6 +955,7 @@ int main(void)
   NG_TEST_ADD(tc, real_matrices);
   NG_TEST_ADD(tc, special_shapes);
   NG_TEST_ADD(tc, refusal_reasons);
+  NG_TEST_ADD(tc, dia_half_symmetry_paths);
   NG_TEST_ADD(tc, bad_specs);
   NG_TEST_ADD(tc, auto_choice);
   NG_TEST_ADD(tc, auto_profile_by_hand);
