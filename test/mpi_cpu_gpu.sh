@@ -6,8 +6,11 @@
 # runner of test/amg_uncoupled.sh and test/amg_telescope.sh.
 top="${NG_TOP_BUILDDIR:-.}"
 prog="$top/test/${1:?usage: mpi_cpu_gpu.sh PROGRAM}"
+# The CPU runs get 300 s: amg_telescope's 4-rank CPU run, 1 s alone, passed
+# mpi-run.sh's 120 s in a make -j32 check on 2 H200s' 32 cores beside the
+# MPI fault walks (2026-11-29); a hang still fails.
 for np in 2 4; do
-  "$(dirname "$0")/mpi-run.sh" $np "$prog" cpu || exit $?
+  NG_MPI_TIMEOUT="${NG_MPI_TIMEOUT:-300}" "$(dirname "$0")/mpi-run.sh" $np "$prog" cpu || exit $?
 done
 # The GPU runs get 360 s, not mpi-run.sh's 120: ranks that share a GPU
 # with a parallel make check's other GPU tests wait a time slice of every
