@@ -18,6 +18,7 @@ text, no timestamps (the same inputs give the same files):
                          + published-c2050.csv     Table 5 (C2050)
     scaling-h100x4.svg   scaling-h100x4.jsonl      strong and weak scaling on 1-4 H100s
     scaling-h200x4.svg   scaling-h200x4.jsonl      setup and solve on 1, 2 and 4 H200s
+    scaling-h200x2.svg   scaling-h200x2.jsonl      setup and solve on 1 and 2 H200s (current tree)
     setup.svg            setup-h100.jsonl          setup phases on one GPU, setup on 1-4 GPUs
                          + scaling-h100x4.jsonl
     cfd-classes.svg      peers-true-residual-cpu.jsonl  the default AMG on the CFD classes of
@@ -358,6 +359,39 @@ def plot_scaling4(res, out):
     save(fig, out, "scaling-h200x4.svg")
 
 
+SCALING2_CALLS, SCALING2_TREE = {"strong": "2026-11-29 s15 #8", "weak": "2026-11-29 s15 #7"}, "a72a4bc"
+
+
+def plot_scaling2(res, out):
+    """1 and 2 H200s: time to solution (setup again + solve) of the current
+    tree, each bar the mean of the call's runs (strong: two alternating)."""
+    rows = [d for d in read_jsonl(os.path.join(res, "scaling-h200x2.jsonl"))
+            if d.get("call") == SCALING2_CALLS.get(d.get("mode")) and d.get("tree") == SCALING2_TREE
+            and "amg_smoother" not in d]
+    cases = [("lap27:256", ("lap27:256", "lap27:256"), "strong"),
+             ("fem27:256", ("fem27:256", "fem27:256"), "strong"),
+             ("lap27, 256^3 a GPU\n(weak)", ("lap27:256x256x256", "lap27:256x256x512"), "weak")]
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    w = 0.36
+    for k, p in enumerate((1, 2)):
+        for c, (label, ms, mode) in enumerate(cases):
+            ds = [d for d in rows if d["ranks"] == p and d["matrix"] == ms[k] and d.get("mode") == mode]
+            if not ds:
+                continue
+            su = sum(d["setup_again_s"] for d in ds) / len(ds)
+            so = sum(d["solve_s"] for d in ds) / len(ds)
+            x = c + (k - 0.5) * w
+            ax.bar(x, su, w, color=COLORS[k], alpha=0.55, label=f"{p} GPU{'s' if p > 1 else ''}: setup" if c == 0 else None)
+            ax.bar(x, so, w, bottom=su, color=COLORS[k], label=f"{p} GPU{'s' if p > 1 else ''}: solve" if c == 0 else None)
+            ax.text(x, su + so, f"{su + so:.3f}", ha="center", va="bottom", fontsize=6)
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels([c[0] for c in cases])
+    ax.set_ylabel("seconds (setup again + solve)")
+    ax.set_title(f"AMG-CG to 1e-8 on 1 and 2 H200s, default options (tree {SCALING2_TREE})", fontsize=9)
+    ax.legend(fontsize=6.5, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    save(fig, out, "scaling-h200x2.svg")
+
+
 # ------------------------------------------------------------ CFD classes
 CFD_ORDER = ["stretch7_64", "jump2q1_70", "jump2q1_300", "bubbles7_64", "spheres7_64", "jump3q1_40",
              "bubbles5_512", "layers7_64", "p1tet_48", "het5_512", "rotaniso_512", "het7_64", "lap7_64"]
@@ -401,7 +435,7 @@ def main():
     res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
     out = sys.argv[2] if len(sys.argv) > 2 else "doc/img"
     os.makedirs(out, exist_ok=True)
-    for f in (plot_spmv, plot_amgx, plot_peers, plot_smoothers, plot_seeds, plot_scaling, plot_scaling4, plot_setup,
+    for f in (plot_spmv, plot_amgx, plot_peers, plot_smoothers, plot_seeds, plot_scaling, plot_scaling4, plot_scaling2, plot_setup,
               plot_cfd):
         f(res, out)
 
