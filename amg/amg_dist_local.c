@@ -253,8 +253,10 @@ ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop)
   if (!st && !dev) st = local_product(M, l, gpu, &loc);
   ng_amg_dist_trace(ctx, dev ? "uncoupled: the local block's row offsets" : "uncoupled: the local block's host copy",
                     &tt);
-  st = ng_matrix_create_blocks(ctx, st, D->cstarts[ctx->size], D->cstarts[ctx->rank], &loc, orp, ogc, oval, lops,
-                               ldata, &D[1].A); /* agreed there */
+  /* its halo plan waits for the next level's verdict (amg_dist_setup.c):
+   * a level gathered onto rank 0 never multiplies here */
+  st = ng_matrix_create_blocks_deferred(ctx, st, D->cstarts[ctx->size], D->cstarts[ctx->rank], &loc, orp, ogc, oval,
+                                        lops, ldata, &D[1].A); /* agreed there */
   if (!st && dev) D[1].A->host_stale = 2; /* col and val: NULL until ng_matrix_host_current */
   ng_csr_free(&loc);
   ng_free(orp);
@@ -262,7 +264,7 @@ ng_status ng_amg_uncoupled_build(ng_precond Pc, ng_amg *M, int l, int *stop)
   ng_free(oval);
   NG_CHECK(st);
   D[1].group = 1;
-  ng_amg_dist_trace(ctx, "uncoupled: the coarse matrix (its halo plan, tables)", &tt);
+  ng_amg_dist_trace(ctx, "uncoupled: the coarse matrix (its tables)", &tt);
   M->t_galerkin += ng_wtime() - t;
   return NG_SUCCESS;
 }

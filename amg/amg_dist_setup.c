@@ -335,6 +335,10 @@ ng_status ng_amg_dist_build(ng_precond P, ng_amg *M, ng_matrix A)
       NG_CHECK(ng_amg_telescope_build(P, M, l));
       break;
     }
+    /* a level set up across the ranks: its halo plan, if its making waited
+     * for this verdict (an uncoupled level's coarse matrix) */
+    NG_CHECK(ng_matrix_halo_ensure(D[l].A));
+    ng_amg_dist_trace(ctx, "the level's halo plan", &tt);
     t = ng_wtime();
     NG_CHECK(level_rho(D[l].A, &L->s.rho));
     M->t_rho += ng_wtime() - t;

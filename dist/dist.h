@@ -25,6 +25,10 @@ struct ng_matrix_s {
   int32_t n_halo;
   int64_t *halo_gcol;    /* global index of each halo column */
   struct ng_halo_plan *halo; /* NULL when there is no off-rank coupling */
+  /* 1: the halo plan is not made yet (ng_matrix_create_blocks_deferred):
+   * an AMG level that may be gathered onto one rank and never multiplied
+   * here; ng_matrix_halo_ensure makes it, a product before that fails */
+  int halo_deferred;
   /* input position -> slot (local: k, offrank: nnz_loc+k); NULL: the
    * identity without off-rank entries, else (every input row's global
    * columns ascended, as generated and most assembled rows do) each row's
@@ -117,6 +121,17 @@ ng_status ng_matrix_adopt_blocks(ng_context ctx, ng_status st, int64_t n_global,
 ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
                                   const int64_t *orp, const int64_t *ogc, const double *oval,
                                   const ng_spmv_ops *lops, void *ldata, ng_matrix *A);
+
+/* ng_matrix_create_blocks without the halo plan (A->halo_deferred): AMG's
+ * uncoupled coarse level, whose plan (its exchanges, the transport's IPC
+ * handles) only a level set up across the ranks needs, not one gathered
+ * onto rank 0. Collective; st agreed. */
+ng_status ng_matrix_create_blocks_deferred(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin,
+                                           ng_csr *local, const int64_t *orp, const int64_t *ogc, const double *oval,
+                                           const ng_spmv_ops *lops, void *ldata, ng_matrix *A);
+/* The deferred halo plan made (nothing when A has it or needs none).
+ * Collective: every rank's A was made deferred together. */
+ng_status ng_matrix_halo_ensure(ng_matrix A);
 
 /* One rank: a matrix over the host CSR W itself (square; validated), W
  * emptied even on failure (dist/matrix.c): no copy of a big input. */

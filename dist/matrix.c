@@ -728,9 +728,9 @@ ng_status ng_matrix_set_format(ng_matrix A, const char *format)
  * sorted halo columns; then the halo plan and the CSR tables as
  * create_rect's. Collective; st: the caller's status so far, agreed with
  * the plan. */
-ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
-                                  const int64_t *orp, const int64_t *ogc, const double *oval,
-                                  const ng_spmv_ops *lops, void *ldata, ng_matrix *Aout)
+static ng_status create_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
+                               const int64_t *orp, const int64_t *ogc, const double *oval, const ng_spmv_ops *lops,
+                               void *ldata, int defer, ng_matrix *Aout)
 {
   ng_matrix A = NULL;
   int64_t *starts = NULL;
@@ -772,7 +772,8 @@ ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global
   if (ldata) lops->destroy(ldata); /* not taken over (an early failure) */
   st = ng_comm_agree(ctx, st);
   if (!st) st = ng_comm_starts(ctx, n, starts);
-  if (ctx->size > 1) st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there */
+  if (ctx->size > 1 && defer && !st) A->halo_deferred = 1; /* the same on every rank: st agreed */
+  else if (ctx->size > 1) st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there */
   if (!st) {
     double t = (double)(A->local.nnz + A->offrank.nnz);
     st = matrix_setup_spmv(A, "csr");
@@ -788,6 +789,35 @@ ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global
   return NG_SUCCESS;
 }
 
+ng_status ng_matrix_create_blocks(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin, ng_csr *local,
+                                  const int64_t *orp, const int64_t *ogc, const double *oval,
+                                  const ng_spmv_ops *lops, void *ldata, ng_matrix *Aout)
+{
+  return create_blocks(ctx, st, n_global, row_begin, local, orp, ogc, oval, lops, ldata, 0, Aout);
+}
+
+ng_status ng_matrix_create_blocks_deferred(ng_context ctx, ng_status st, int64_t n_global, int64_t row_begin,
+                                           ng_csr *local, const int64_t *orp, const int64_t *ogc, const double *oval,
+                                           const ng_spmv_ops *lops, void *ldata, ng_matrix *Aout)
+{
+  return create_blocks(ctx, st, n_global, row_begin, local, orp, ogc, oval, lops, ldata, 1, Aout);
+}
+
+ng_status ng_matrix_halo_ensure(ng_matrix A)
+{
+  if (!A->halo_deferred) return NG_SUCCESS;
+  ng_context ctx = A->ctx;
+  int64_t *starts = NULL;
+  ng_status st = NG_MALLOC(starts, ctx->size + 1);
+  st = ng_comm_agree(ctx, st);
+  if (!st) st = ng_comm_starts(ctx, A->n_local, starts);
+  st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there */
+  ng_free(starts);
+  NG_CHECK(st);
+  A->halo_deferred = 0;
+  return NG_SUCCESS;
+}
+
 const char *ng_matrix_format(ng_matrix A) { return A ? A->format : ""; }
 
 /* Overlap: the exchange is started, the local block (all rows, owned
@@ -796,6 +826,9 @@ const char *ng_matrix_format(ng_matrix A) { return A ? A->format : ""; }
  * still have to send (A->halo without spmv_off). */
 ng_status ng_matrix_apply_ab(ng_matrix A, double alpha, const double *x, double beta, double *y)
 {
+  if (A->halo_deferred)
+    return NG_ERROR(NG_ERR_INTERNAL, "a product with a matrix whose halo plan was deferred and not made "
+                                     "(ng_matrix_halo_ensure)");
   if (A->halo) NG_CHECK(ng_halo_begin(A, x));
   NG_CHECK(A->spmv->apply(A->spmv_data, alpha, x, beta, y));
   if (A->halo) {

@@ -217,6 +217,12 @@ START_TEST(coarse_solve_is_the_nested_cycle)
       ck_assert_msg(M->telescope != NULL, "%s %s: no gathered levels", specs[s], aggs[a]);
       ck_assert_msg(M->nlevels == 2, "%s %s: %d distributed levels, the gathered one second", specs[s], aggs[a],
                     M->nlevels);
+      /* an uncoupled level gathered onto rank 0 is never multiplied across
+       * the ranks: its halo plan is not made */
+      ng_matrix C = ((ng_amg_dlevel *)M->dist)[1].A;
+      if (!strcmp(aggs[a], "uncoupled"))
+        ck_assert_msg(C->halo == NULL && C->halo_deferred == 1, "%s uncoupled: the gathered level made a halo plan",
+                      specs[s]);
       reference R = {0};
       double d = coarse_solve_defect(P, opts, &R);
       if (rank == 0) printf("%s %s: the gathered coarse solve against a one-rank AMG: %.3g\n", specs[s], aggs[a], d);
