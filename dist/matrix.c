@@ -772,8 +772,12 @@ static ng_status create_blocks(ng_context ctx, ng_status st, int64_t n_global, i
   if (ldata) lops->destroy(ldata); /* not taken over (an early failure) */
   st = ng_comm_agree(ctx, st);
   if (!st) st = ng_comm_starts(ctx, n, starts);
-  if (ctx->size > 1 && defer && !st) A->halo_deferred = 1; /* the same on every rank: st agreed */
-  else if (ctx->size > 1) st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there */
+  if (ctx->size > 1 && defer) { /* the plan later (ng_matrix_halo_ensure), the same verdict on every rank */
+    st = ng_comm_agree(ctx, st);
+    if (!st) A->halo_deferred = 1;
+  } else if (ctx->size > 1) {
+    st = ng_halo_plan_create(ctx, A, starts, st); /* agreed there */
+  }
   if (!st) {
     double t = (double)(A->local.nnz + A->offrank.nnz);
     st = matrix_setup_spmv(A, "csr");
