@@ -6,8 +6,12 @@
  * Size cap (here only, not in the library): a valid spec such as
  * lap27:100000 asks for the memory it needs, which a fuzzer cannot give, so
  * specs whose row count would exceed NG_FUZZ_MAX_ROWS are skipped before the
- * call. The estimate takes every decimal number after the ':' (N alone means
- * N^3 rows, mps:N about 8 N^3 particles); a number with more significant
+ * call. The estimate takes the decimal numbers of the sizes' field, between
+ * the first ':' and the next (N alone means N^3 rows, N^2 for the 2-D
+ * problems, mps:N about 8 N^3 particles; NXxNYxNZ their product): a later
+ * field is a parameter (a seed, a ratio, ":neumann"), not a size
+ * (p1tet:127:27, 2M nodes counted as 127 x 27, took the fuzzer past its
+ * limit when they were multiplied in). A number with more significant
  * digits than a size can have is kept, as the generator must refuse it
  * without allocating (leading zeros do not count: mps:00000000120, 13.8M
  * particles, took the fuzzer past its 25 s limit when they did). */
@@ -24,7 +28,7 @@ static int too_large(const char *spec)
   double prod = 1.0, first = 0.0;
   int count = 0;
   if (!s) return 0;
-  for (s++; *s;) {
+  for (s++; *s && *s != ':';) {
     if (*s < '0' || *s > '9') { s++; continue; }
     double v = 0.0;
     int digits = 0; /* significant ones: "00000000120" is 120 to the parser */
@@ -36,7 +40,10 @@ static int too_large(const char *spec)
     if (count++ == 0) first = v;
     prod *= v;
   }
-  if (count == 1) prod = (strncmp(spec, "mps:", 4) == 0 ? 8.0 : 1.0) * first * first * first;
+  static const char *const planar[] = {"jump2q1:", "bubbles5:", "het5:", "rotaniso:"};
+  int two = 0;
+  for (size_t k = 0; k < sizeof(planar) / sizeof(planar[0]); k++) two |= !strncmp(spec, planar[k], strlen(planar[k]));
+  if (count == 1) prod = (strncmp(spec, "mps:", 4) == 0 ? 8.0 : 1.0) * first * first * (two ? 1.0 : first);
   return prod > NG_FUZZ_MAX_ROWS;
 }
 
