@@ -142,7 +142,6 @@ typedef struct {
 static ng_status exchange(dagg *d, void *arr)
 {
   ng_matrix A = d->A;
-  if (A->halo_deferred) return NG_ERROR(NG_ERR_INTERNAL, "AMG aggregation on the GPU: the level's halo plan was not made");
   if (!A->halo) return NG_SUCCESS;
   NG_CHECK(ng_halo_begin(A, (const double *)arr));
   NG_CHECK(ng_halo_end(A));

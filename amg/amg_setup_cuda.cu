@@ -305,28 +305,13 @@ extern "C" ng_status ng_amg_gpu_transfer(ng_amg *M, ng_matrix A, int l, int refr
 }
 
 /* ---- the products on a thread of their own (the uncoupled level) ---------- */
-/* The products also get a stream of their own: on the context's stream the
- * off-rank chain's first download (P's sent rows' offsets) waited for the
- * whole local A P queued before it (19.5 of the chain's 30 ms on 2 H200s,
- * lap27:256), so the chain's host steps and exchanges followed the
- * products instead of running beside them. The level's amg_gpu sees a
- * shadow of the context whose only difference is that stream (the same
- * pools, handles and tables) until the wait gives the context back; the
- * two streams are ordered by an event at either end. NG_AMG_PRODUCTS_STREAM=0
- * keeps them on the context's stream (for comparison). */
 struct gpu_job {
   ng_amg *M;
   ng_matrix A;
   int l, refresh, device, started;
   pthread_t th;
   ng_status st;
-  char msg[1024];              /* the thread's error message (messages are per thread) */
-  amg_gpu *g;                  /* the level whose ctx is the shadow below, NULL: the context's stream */
-  ng_context main_ctx;         /* g->ctx, given back at the wait */
-  struct ng_context_s shadow;  /* main_ctx with cuda = &cu */
-  struct ng_cuda cu;           /* main_ctx->cuda with stream = aux */
-  cudaStream_t aux;
-  cudaEvent_t ev;
+  char msg[1024]; /* the thread's error message (messages are per thread) */
 };
 
 static void *job_run(void *arg)
@@ -337,53 +322,6 @@ static void *job_run(void *arg)
   else j->st = ng_amg_gpu_transfer_part(j->M, j->A, j->l, j->refresh, 2);
   if (j->st) snprintf(j->msg, sizeof(j->msg), "%s", ng_last_error());
   return NULL;
-}
-
-static int products_stream_wanted(void)
-{
-  const char *e = getenv("NG_AMG_PRODUCTS_STREAM");
-  return !(e && !strcmp(e, "0"));
-}
-
-/* the products' stream, after everything queued on the context's */
-static ng_status shadow_begin(gpu_job *j, amg_gpu *g)
-{
-  ng_context c = g->ctx;
-  cudaStream_t ms = c->cuda->stream;
-  int prio = 0;
-  cudaError_t e = cudaStreamGetPriority(ms, &prio);
-  if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&j->aux, cudaStreamNonBlocking, prio);
-  if (e != cudaSuccess) return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: the products' stream: %s", cudaGetErrorString(e));
-  e = cudaEventCreateWithFlags(&j->ev, cudaEventDisableTiming);
-  if (e == cudaSuccess) e = cudaEventRecord(j->ev, ms);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(j->aux, j->ev, 0);
-  if (e != cudaSuccess) {
-    cudaStreamDestroy(j->aux);
-    return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: ordering the products' stream: %s", cudaGetErrorString(e));
-  }
-  j->cu = *c->cuda;
-  j->cu.stream = j->aux;
-  j->shadow = *c;
-  j->shadow.cuda = &j->cu;
-  j->main_ctx = c;
-  j->g = g;
-  g->ctx = &j->shadow;
-  return NG_SUCCESS;
-}
-
-/* the context's stream after the products; the level's context back */
-static ng_status shadow_end(gpu_job *j)
-{
-  if (!j->g) return NG_SUCCESS;
-  cudaError_t e = cudaEventRecord(j->ev, j->aux);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(j->main_ctx->cuda->stream, j->ev, 0);
-  if (e != cudaSuccess) e = cudaStreamSynchronize(j->aux); /* the order at least */
-  j->g->ctx = j->main_ctx;
-  j->g = NULL;
-  cudaEventDestroy(j->ev);
-  cudaStreamDestroy(j->aux); /* released once its work is done */
-  return e == cudaSuccess ? NG_SUCCESS
-                          : NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: joining the products' stream: %s", cudaGetErrorString(e));
 }
 
 extern "C" ng_status ng_amg_gpu_products_start(ng_amg *M, ng_matrix A, int l, int refresh, void **job)
@@ -400,14 +338,6 @@ extern "C" ng_status ng_amg_gpu_products_start(ng_amg *M, ng_matrix A, int l, in
     ng_free(j);
     return NG_ERROR(NG_ERR_CUDA, "AMG GPU setup: cudaGetDevice: %s", cudaGetErrorString(e));
   }
-  amg_gpu *g = M->gpu ? levels(M)[l] : NULL;
-  if (g && products_stream_wanted()) {
-    ng_status st = shadow_begin(j, g);
-    if (st) {
-      ng_free(j);
-      return ng_error_trace(st, __FILE__, __LINE__);
-    }
-  }
   *job = j;
   /* no thread to be had: the products run here, now (same result, no overlap) */
   j->started = pthread_create(&j->th, NULL, job_run, j) == 0;
@@ -420,8 +350,8 @@ extern "C" ng_status ng_amg_gpu_products_wait(void *job)
   gpu_job *j = (gpu_job *)job;
   if (!j) return NG_SUCCESS;
   if (j->started) pthread_join(j->th, NULL);
-  ng_status st = j->st, se = shadow_end(j);
-  ng_status out = st ? NG_ERROR(st, "%s", j->msg) : se; /* the products' own error is the one to tell */
+  ng_status st = j->st;
+  ng_status out = st ? NG_ERROR(st, "%s", j->msg) : NG_SUCCESS;
   ng_free(j);
   return out;
 }
