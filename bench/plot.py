@@ -328,68 +328,58 @@ def plot_setup(res, out):
 SCALING4_CALL, SCALING4_TREE = "2026-11-29 s14 #1", "7540e26"  # the last call with the weak runs too
 
 
-def plot_scaling4(res, out):
-    """1, 2 and 4 H200s: time to solution (setup again + solve) of the current tree."""
-    rows = [d for d in read_jsonl(os.path.join(res, "scaling-h200x4.jsonl"))
-            if d.get("call") == SCALING4_CALL and d["tree"] == SCALING4_TREE and "amg_smoother" not in d]
-    # (label, matrix on 1 / 2 / 4 GPUs, solver, smoother option or None)
-    cases = [("lap27:256", ("lap27:256",) * 3, "cg"),
-             ("fem27:256", ("fem27:256",) * 3, "cg"),
-             ("lap27, 256^3 a GPU\n(weak)", ("lap27:256", "lap27:256x256x512", "lap27:256x256x1024"), "cg")]
-    gpus = (1, 2, 4)
-    fig, ax = plt.subplots(figsize=(7, 3.4))
-    w = 0.26
+def gpu_time_bars(cases, gpus, runs, w, figsize, title, name, out):
+    """Setup again + solve stacked, a bar per GPU count beside each case;
+    runs(k, p, case) gives the case's runs on p GPUs (a bar: their mean)."""
+    fig, ax = plt.subplots(figsize=figsize)
     for k, p in enumerate(gpus):
-        for c, (label, ms, solver) in enumerate(cases):
-            ds = [d for d in rows if d["ranks"] == p and d["matrix"] == ms[k] and d["solver"] == solver]
-            if not ds:
-                continue
-            d = ds[0]
-            x = c + (k - 1) * w
-            ax.bar(x, d["setup_again_s"], w, color=COLORS[k], alpha=0.55, label=f"{p} GPU{'s' if p > 1 else ''}: setup" if c == 0 else None)
-            ax.bar(x, d["solve_s"], w, bottom=d["setup_again_s"], color=COLORS[k],
-                   label=f"{p} GPU{'s' if p > 1 else ''}: solve" if c == 0 else None)
-            ax.text(x, d["setup_again_s"] + d["solve_s"], f"{d['setup_again_s'] + d['solve_s']:.3f}",
-                    ha="center", va="bottom", fontsize=6)
-    ax.set_xticks(range(len(cases)))
-    ax.set_xticklabels([c[0] for c in cases])
-    ax.set_ylabel("seconds (setup again + solve)")
-    ax.set_title(f"AMG-CG to 1e-8 on 1, 2 and 4 H200s, default options (tree {SCALING4_TREE}, one call)", fontsize=9)
-    ax.legend(fontsize=6.5, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    save(fig, out, "scaling-h200x4.svg")
-
-
-SCALING2_CALLS, SCALING2_TREE = {"strong": "2026-11-29 s15 #8", "weak": "2026-11-29 s15 #7"}, "a72a4bc"
-
-
-def plot_scaling2(res, out):
-    """1 and 2 H200s: time to solution (setup again + solve) of the current
-    tree, each bar the mean of the call's runs (strong: two alternating)."""
-    rows = [d for d in read_jsonl(os.path.join(res, "scaling-h200x2.jsonl"))
-            if d.get("call") == SCALING2_CALLS.get(d.get("mode")) and d.get("tree") == SCALING2_TREE
-            and "amg_smoother" not in d]
-    cases = [("lap27:256", ("lap27:256", "lap27:256"), "strong"),
-             ("fem27:256", ("fem27:256", "fem27:256"), "strong"),
-             ("lap27, 256^3 a GPU\n(weak)", ("lap27:256x256x256", "lap27:256x256x512"), "weak")]
-    fig, ax = plt.subplots(figsize=(6, 3.4))
-    w = 0.36
-    for k, p in enumerate((1, 2)):
-        for c, (label, ms, mode) in enumerate(cases):
-            ds = [d for d in rows if d["ranks"] == p and d["matrix"] == ms[k] and d.get("mode") == mode]
+        for c, case in enumerate(cases):
+            ds = runs(k, p, case)
             if not ds:
                 continue
             su = sum(d["setup_again_s"] for d in ds) / len(ds)
             so = sum(d["solve_s"] for d in ds) / len(ds)
-            x = c + (k - 0.5) * w
+            x = c + (k - (len(gpus) - 1) / 2) * w
             ax.bar(x, su, w, color=COLORS[k], alpha=0.55, label=f"{p} GPU{'s' if p > 1 else ''}: setup" if c == 0 else None)
             ax.bar(x, so, w, bottom=su, color=COLORS[k], label=f"{p} GPU{'s' if p > 1 else ''}: solve" if c == 0 else None)
             ax.text(x, su + so, f"{su + so:.3f}", ha="center", va="bottom", fontsize=6)
     ax.set_xticks(range(len(cases)))
     ax.set_xticklabels([c[0] for c in cases])
     ax.set_ylabel("seconds (setup again + solve)")
-    ax.set_title(f"AMG-CG to 1e-8 on 1 and 2 H200s, default options (tree {SCALING2_TREE})", fontsize=9)
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=6.5, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    save(fig, out, "scaling-h200x2.svg")
+    save(fig, out, name)
+
+
+def plot_scaling4(res, out):
+    """1, 2 and 4 H200s: time to solution (setup again + solve), one call."""
+    rows = [d for d in read_jsonl(os.path.join(res, "scaling-h200x4.jsonl"))
+            if d.get("call") == SCALING4_CALL and d["tree"] == SCALING4_TREE and "amg_smoother" not in d]
+    # (label, matrix on 1 / 2 / 4 GPUs, solver)
+    cases = [("lap27:256", ("lap27:256",) * 3, "cg"),
+             ("fem27:256", ("fem27:256",) * 3, "cg"),
+             ("lap27, 256^3 a GPU\n(weak)", ("lap27:256", "lap27:256x256x512", "lap27:256x256x1024"), "cg")]
+    runs = lambda k, p, case: [d for d in rows if d["ranks"] == p and d["matrix"] == case[1][k] and d["solver"] == case[2]][:1]
+    gpu_time_bars(cases, (1, 2, 4), runs, 0.26, (7, 3.4),
+                  f"AMG-CG to 1e-8 on 1, 2 and 4 H200s, default options (tree {SCALING4_TREE}, one call)",
+                  "scaling-h200x4.svg", out)
+
+
+SCALING2_CALLS, SCALING2_TREE = {"strong": "2026-11-29 s15 #8", "weak": "2026-11-29 s15 #7"}, "a72a4bc"
+
+
+def plot_scaling2(res, out):
+    """1 and 2 H200s: time to solution (setup again + solve), each bar the
+    mean of the call's runs (strong: two alternating)."""
+    rows = [d for d in read_jsonl(os.path.join(res, "scaling-h200x2.jsonl"))
+            if d.get("call") == SCALING2_CALLS.get(d.get("mode")) and d.get("tree") == SCALING2_TREE
+            and "amg_smoother" not in d]
+    cases = [("lap27:256", ("lap27:256", "lap27:256"), "strong"),
+             ("fem27:256", ("fem27:256", "fem27:256"), "strong"),
+             ("lap27, 256^3 a GPU\n(weak)", ("lap27:256x256x256", "lap27:256x256x512"), "weak")]
+    runs = lambda k, p, case: [d for d in rows if d["ranks"] == p and d["matrix"] == case[1][k] and d.get("mode") == case[2]]
+    gpu_time_bars(cases, (1, 2), runs, 0.36, (6, 3.4),
+                  f"AMG-CG to 1e-8 on 1 and 2 H200s, default options (tree {SCALING2_TREE})", "scaling-h200x2.svg", out)
 
 
 # ------------------------------------------------------------ CFD classes
